@@ -1,0 +1,32 @@
+//! # experiments — data, metrics, the papers' protocols and their reports
+//!
+//! This crate will hold what turns models into reproductions of the five
+//! papers: dataset loaders (MNIST IDX, CSV, LIBSVM), preprocessing fitted on the
+//! training part, metrics (accuracy, sensitivity, precision, MCC, MSE, RMSE,
+//! weight and output error), one module per paper with its protocol and its
+//! published numbers, and reports (Markdown and CSV with our figures beside the
+//! paper's, JSON, SVG plots).
+//!
+//! Nothing is reproduced yet: the foundation issue builds `linalg-core` first.
+//! [`papers`] lists the reproductions `cargo xtask reproduce` knows about.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub use models;
+
+/// The reproductions that exist so far, as `(name, description)` pairs.
+///
+/// `cargo xtask reproduce` runs each of them; it is empty until the first
+/// paper's issue lands.
+pub fn papers() -> &'static [(&'static str, &'static str)] {
+    &[]
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn no_reproduction_is_claimed_before_it_exists() {
+        assert!(super::papers().is_empty());
+    }
+}

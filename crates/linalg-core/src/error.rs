@@ -1,0 +1,94 @@
+//! The crate's error type: every way an input or an update can fail.
+
+use thiserror::Error;
+
+/// Errors of `linalg-core`. Each names the input or the strategy at fault.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// An input holds NaN or ±∞.
+    #[error("{what} holds {count} non-finite value(s); the first at row {row}, column {col}")]
+    NonFinite {
+        /// Which input.
+        what: &'static str,
+        /// Row of the first offending entry.
+        row: usize,
+        /// Column of the first offending entry.
+        col: usize,
+        /// How many entries are not finite.
+        count: usize,
+    },
+    /// Shapes do not agree.
+    #[error("{what}: expected {expected}, found {found}")]
+    Shape {
+        /// Which input.
+        what: &'static str,
+        /// The shape required.
+        expected: String,
+        /// The shape given.
+        found: String,
+    },
+    /// An input has no rows or no columns.
+    #[error("{what} is empty ({rows}×{cols}); it needs at least one row and one column")]
+    Empty {
+        /// Which input.
+        what: &'static str,
+        /// Rows given.
+        rows: usize,
+        /// Columns given.
+        cols: usize,
+    },
+    /// The ridge parameter is not admissible.
+    #[error("{strategy}: λ = {lambda} is not admissible: λ must be finite and > 0")]
+    InvalidLambda {
+        /// Strategy (paper's name).
+        strategy: &'static str,
+        /// The value given.
+        lambda: f64,
+    },
+    /// A matrix that must be symmetric positive definite is not, in floating
+    /// point: typically a generalized-inverse update (Exg-E) or the
+    /// subtraction form of the Schur complement (Chol-1) with a tiny λ on
+    /// (nearly) collinear new columns.
+    #[error(
+        "{strategy}: {matrix} is not positive definite in floating point (pivot {pivot} of the block \
+         adding nodes {first_node}..{end_node}); {suggestion}"
+    )]
+    NotPositiveDefinite {
+        /// Strategy (paper's name).
+        strategy: &'static str,
+        /// Which matrix lost definiteness.
+        matrix: &'static str,
+        /// 1-based pivot at which the factorization broke down.
+        pivot: usize,
+        /// Index of the first node of the failing block (0-based).
+        first_node: usize,
+        /// One past the last node of the failing block.
+        end_node: usize,
+        /// What to do instead.
+        suggestion: &'static str,
+    },
+    /// An update produced non-finite numbers (overflow).
+    #[error("{strategy}: the update adding nodes {first_node}..{end_node} overflowed ({detail})")]
+    Breakdown {
+        /// Strategy (paper's name).
+        strategy: &'static str,
+        /// Index of the first node of the failing block.
+        first_node: usize,
+        /// One past the last node.
+        end_node: usize,
+        /// What was found.
+        detail: &'static str,
+    },
+    /// A LAPACK routine reported a failure other than loss of definiteness.
+    #[error("LAPACK {routine} failed with info = {info}")]
+    Lapack {
+        /// Routine name.
+        routine: &'static str,
+        /// LAPACK's `info`.
+        info: i32,
+    },
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,800 @@
+//! Safe, flop-counting wrappers over the BLAS/LAPACK routines the solvers use.
+//!
+//! All matrices are column-major descriptors ([`MatRef`], [`MatMut`]) with a
+//! leading dimension, so sub-blocks of the growable factors
+//! ([`crate::store::GrowMat`]) go to BLAS without copies. Every wrapper adds
+//! the flops it performs to a [`Flops`] counter by the papers' rule (Zhu & Wei,
+//! Sec. IV: an `l1×l2` by `l2×l3` product costs `2·l1·l2·l3`, a sum of two
+//! `l1×l2` matrices `l1·l2`); triangular and symmetric products count what
+//! they compute (half of the dense figure).
+//!
+//! Shapes are checked with `assert!`: they are internal invariants of the
+//! solvers, whose public entry points validate user input first.
+
+use std::os::raw::{c_char, c_int};
+
+use ndarray::{Array2, ArrayView2, ShapeBuilder};
+
+use crate::ffi;
+
+/// A flop counter (paper's counting rules, see the module doc).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flops(pub u64);
+
+impl Flops {
+    /// Add `n` flops.
+    pub fn add(&mut self, n: usize) {
+        self.0 += n as u64;
+    }
+}
+
+fn ci(n: usize) -> c_int {
+    c_int::try_from(n).expect("matrix dimension exceeds the BLAS integer range")
+}
+
+/// A read-only column-major matrix: entry `(i, j)` at `data[i + j*ld]`.
+#[derive(Clone, Copy, Debug)]
+pub struct MatRef<'a> {
+    data: &'a [f64],
+    rows: usize,
+    cols: usize,
+    ld: usize,
+}
+
+impl<'a> MatRef<'a> {
+    /// Describe `data` as a `rows × cols` matrix with leading dimension `ld`.
+    pub fn new(data: &'a [f64], rows: usize, cols: usize, ld: usize) -> Self {
+        let ld = ld.max(1);
+        assert!(ld >= rows, "leading dimension smaller than the row count");
+        assert!(
+            cols == 0 || data.len() >= (cols - 1) * ld + rows,
+            "slice too short"
+        );
+        Self {
+            data,
+            rows,
+            cols,
+            ld,
+        }
+    }
+    /// Rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+    /// Columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+    /// Leading dimension.
+    pub fn ld(&self) -> usize {
+        self.ld
+    }
+    /// Column `j` as a slice.
+    pub fn col(&self, j: usize) -> &'a [f64] {
+        &self.data[j * self.ld..j * self.ld + self.rows]
+    }
+    /// The `rows × cols` block starting at `(r0, c0)`.
+    pub fn sub(&self, r0: usize, c0: usize, rows: usize, cols: usize) -> MatRef<'a> {
+        assert!(
+            r0 + rows <= self.rows && c0 + cols <= self.cols,
+            "sub-block out of range"
+        );
+        let off = if cols == 0 { 0 } else { r0 + c0 * self.ld };
+        MatRef::new(&self.data[off.min(self.data.len())..], rows, cols, self.ld)
+    }
+    /// Entry `(i, j)`.
+    pub fn at(&self, i: usize, j: usize) -> f64 {
+        self.data[i + j * self.ld]
+    }
+    /// As an ndarray view.
+    pub fn view(&self) -> ArrayView2<'a, f64> {
+        let len = if self.cols == 0 {
+            0
+        } else {
+            (self.cols - 1) * self.ld + self.rows
+        };
+        ArrayView2::from_shape(
+            (self.rows, self.cols).strides((1, self.ld)),
+            &self.data[..len],
+        )
+        .expect("MatRef invariant")
+    }
+    fn ptr(&self) -> *const f64 {
+        self.data.as_ptr()
+    }
+}
+
+/// A mutable column-major matrix.
+#[derive(Debug)]
+pub struct MatMut<'a> {
+    data: &'a mut [f64],
+    rows: usize,
+    cols: usize,
+    ld: usize,
+}
+
+impl<'a> MatMut<'a> {
+    /// Describe `data` as a mutable `rows × cols` matrix with leading dimension `ld`.
+    pub fn new(data: &'a mut [f64], rows: usize, cols: usize, ld: usize) -> Self {
+        let ld = ld.max(1);
+        assert!(ld >= rows, "leading dimension smaller than the row count");
+        assert!(
+            cols == 0 || data.len() >= (cols - 1) * ld + rows,
+            "slice too short"
+        );
+        Self {
+            data,
+            rows,
+            cols,
+            ld,
+        }
+    }
+    /// Rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+    /// Columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+    /// Reborrow as read-only.
+    pub fn rb(&self) -> MatRef<'_> {
+        MatRef::new(self.data, self.rows, self.cols, self.ld)
+    }
+    /// Reborrow mutably.
+    pub fn rb_mut(&mut self) -> MatMut<'_> {
+        MatMut::new(self.data, self.rows, self.cols, self.ld)
+    }
+    /// The mutable `rows × cols` block starting at `(r0, c0)`.
+    pub fn sub(self, r0: usize, c0: usize, rows: usize, cols: usize) -> MatMut<'a> {
+        assert!(
+            r0 + rows <= self.rows && c0 + cols <= self.cols,
+            "sub-block out of range"
+        );
+        let off = if cols == 0 { 0 } else { r0 + c0 * self.ld };
+        let ld = self.ld;
+        let len = self.data.len();
+        MatMut::new(&mut self.data[off.min(len)..], rows, cols, ld)
+    }
+    /// Column `j`, mutably.
+    pub fn col_mut(&mut self, j: usize) -> &mut [f64] {
+        &mut self.data[j * self.ld..j * self.ld + self.rows]
+    }
+    /// Entry `(i, j)`.
+    pub fn at(&self, i: usize, j: usize) -> f64 {
+        self.data[i + j * self.ld]
+    }
+    /// Set entry `(i, j)`.
+    pub fn set(&mut self, i: usize, j: usize, v: f64) {
+        self.data[i + j * self.ld] = v;
+    }
+    /// Copy `src` (same shape) into this block.
+    pub fn copy_from(&mut self, src: MatRef<'_>) {
+        assert!(
+            src.rows == self.rows && src.cols == self.cols,
+            "copy_from: shape differs"
+        );
+        for j in 0..self.cols {
+            self.col_mut(j).copy_from_slice(src.col(j));
+        }
+    }
+    fn ptr(&mut self) -> *mut f64 {
+        self.data.as_mut_ptr()
+    }
+}
+
+/// An owned, contiguous column-major matrix (scratch space of the solvers).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Owned {
+    data: Vec<f64>,
+    rows: usize,
+    cols: usize,
+}
+
+impl Owned {
+    /// A zero `rows × cols` matrix.
+    pub fn zeros(rows: usize, cols: usize) -> Self {
+        Self {
+            data: vec![0.0; rows * cols],
+            rows,
+            cols,
+        }
+    }
+    /// Build from a function of `(i, j)`.
+    pub fn from_fn(rows: usize, cols: usize, f: impl Fn(usize, usize) -> f64) -> Self {
+        let mut m = Self::zeros(rows, cols);
+        for j in 0..cols {
+            for i in 0..rows {
+                m.data[i + j * rows] = f(i, j);
+            }
+        }
+        m
+    }
+    /// Copy any ndarray view (any layout) into column-major storage.
+    pub fn from_view(v: ArrayView2<'_, f64>) -> Self {
+        let (rows, cols) = v.dim();
+        let mut m = Self::zeros(rows, cols);
+        for (j, col) in v.columns().into_iter().enumerate() {
+            for (i, x) in col.iter().enumerate() {
+                m.data[i + j * rows] = *x;
+            }
+        }
+        m
+    }
+    /// Copy a descriptor into owned storage.
+    pub fn from_ref(a: MatRef<'_>) -> Self {
+        let mut m = Self::zeros(a.rows(), a.cols());
+        m.as_mut().copy_from(a);
+        m
+    }
+    /// The `n × n` identity times `alpha`.
+    pub fn scaled_identity(n: usize, alpha: f64) -> Self {
+        Self::from_fn(n, n, |i, j| if i == j { alpha } else { 0.0 })
+    }
+    /// Rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+    /// Columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+    /// As a descriptor.
+    pub fn as_ref(&self) -> MatRef<'_> {
+        MatRef::new(&self.data, self.rows, self.cols, self.rows)
+    }
+    /// As a mutable descriptor.
+    pub fn as_mut(&mut self) -> MatMut<'_> {
+        let r = self.rows;
+        MatMut::new(&mut self.data, self.rows, self.cols, r)
+    }
+    /// The raw column-major data.
+    pub fn data(&self) -> &[f64] {
+        &self.data
+    }
+    /// The raw column-major data, mutably.
+    pub fn data_mut(&mut self) -> &mut [f64] {
+        &mut self.data
+    }
+    /// Entry `(i, j)`.
+    pub fn at(&self, i: usize, j: usize) -> f64 {
+        self.data[i + j * self.rows]
+    }
+    /// Set entry `(i, j)`.
+    pub fn set(&mut self, i: usize, j: usize, v: f64) {
+        self.data[i + j * self.rows] = v;
+    }
+    /// Into an ndarray `Array2` (column-major).
+    pub fn into_array(self) -> Array2<f64> {
+        Array2::from_shape_vec((self.rows, self.cols).f(), self.data).expect("Owned invariant")
+    }
+}
+
+/// Whether an operand is used as is or transposed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `A`.
+    N,
+    /// `Aᵀ`.
+    T,
+}
+
+impl Op {
+    fn cblas(self) -> ffi::CblasTranspose {
+        match self {
+            Op::N => ffi::NO_TRANS,
+            Op::T => ffi::TRANS,
+        }
+    }
+    fn dims(self, a: &MatRef<'_>) -> (usize, usize) {
+        match self {
+            Op::N => (a.rows, a.cols),
+            Op::T => (a.cols, a.rows),
+        }
+    }
+}
+
+/// `C ← alpha·op(A)·op(B) + beta·C` (DGEMM, `2mnk` flops).
+pub fn gemm(
+    fl: &mut Flops,
+    alpha: f64,
+    a: MatRef<'_>,
+    ta: Op,
+    b: MatRef<'_>,
+    tb: Op,
+    beta: f64,
+    mut c: MatMut<'_>,
+) {
+    let (m, k) = ta.dims(&a);
+    let (k2, n) = tb.dims(&b);
+    assert!(
+        k == k2 && c.rows == m && c.cols == n,
+        "gemm: shapes ({m}×{k})·({k2}×{n}) → {}×{}",
+        c.rows,
+        c.cols
+    );
+    if m == 0 || n == 0 {
+        return;
+    }
+    if k == 0 {
+        scale(c.rb_mut(), beta);
+        return;
+    }
+    fl.add(2 * m * n * k);
+    // SAFETY: shapes and leading dimensions were checked by the descriptors
+    // and the assertion above; BLAS reads/writes only within those extents.
+    unsafe {
+        ffi::cblas_dgemm(
+            ffi::COL_MAJOR,
+            ta.cblas(),
+            tb.cblas(),
+            ci(m),
+            ci(n),
+            ci(k),
+            alpha,
+            a.ptr(),
+            ci(a.ld),
+            b.ptr(),
+            ci(b.ld),
+            beta,
+            c.ptr(),
+            ci(c.ld),
+        );
+    }
+}
+
+fn scale(mut c: MatMut<'_>, beta: f64) {
+    for j in 0..c.cols {
+        for x in c.col_mut(j) {
+            *x = if beta == 0.0 { 0.0 } else { *x * beta };
+        }
+    }
+}
+
+/// Upper triangle of `C ← alpha·op(A)ᵀ·op(A) + beta·C` where the product is
+/// `AᵀA` for `ta = T` (C is `cols(A)²`) and `AAᵀ` for `ta = N` (DSYRK,
+/// `n(n+1)k` flops). Only the upper triangle of `C` is referenced; call
+/// [`symmetrize_upper`] to fill the lower one.
+pub fn syrk(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, beta: f64, mut c: MatMut<'_>) {
+    // cblas: trans = T computes AᵀA with A k×n.
+    let (n, k) = match ta {
+        Op::T => (a.cols, a.rows),
+        Op::N => (a.rows, a.cols),
+    };
+    assert!(c.rows == n && c.cols == n, "syrk: C must be {n}×{n}");
+    if n == 0 {
+        return;
+    }
+    if k == 0 {
+        scale(c.rb_mut(), beta);
+        return;
+    }
+    fl.add(n * (n + 1) * k);
+    // SAFETY: see gemm.
+    unsafe {
+        ffi::cblas_dsyrk(
+            ffi::COL_MAJOR,
+            ffi::UPPER,
+            ta.cblas(),
+            ci(n),
+            ci(k),
+            alpha,
+            a.ptr(),
+            ci(a.ld),
+            beta,
+            c.ptr(),
+            ci(c.ld),
+        );
+    }
+}
+
+/// Copy the upper triangle of a square matrix into its lower triangle.
+pub fn symmetrize_upper(c: &mut MatMut<'_>) {
+    let n = c.rows;
+    for j in 0..n {
+        for i in j + 1..n {
+            let v = c.at(j, i);
+            c.set(i, j, v);
+        }
+    }
+}
+
+/// Which triangle of a triangular operand holds the matrix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tri {
+    /// Upper triangular.
+    Upper,
+    /// Lower triangular.
+    Lower,
+}
+
+impl Tri {
+    fn cblas(self) -> ffi::CblasUplo {
+        match self {
+            Tri::Upper => ffi::UPPER,
+            Tri::Lower => ffi::LOWER,
+        }
+    }
+    fn lapack(self) -> c_char {
+        match self {
+            Tri::Upper => b'U' as c_char,
+            Tri::Lower => b'L' as c_char,
+        }
+    }
+}
+
+/// Whether the triangular operand has an implicit unit diagonal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Diag {
+    /// Stored diagonal.
+    NonUnit,
+    /// Unit diagonal (not referenced).
+    Unit,
+}
+
+impl Diag {
+    fn cblas(self) -> ffi::CblasDiag {
+        match self {
+            Diag::NonUnit => ffi::NON_UNIT,
+            Diag::Unit => ffi::UNIT,
+        }
+    }
+}
+
+/// Side of the triangular operand in [`trmm`] / [`trsm`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// `B ← op(T)·B`.
+    Left,
+    /// `B ← B·op(T)`.
+    Right,
+}
+
+fn tri_common(side: Side, t: &MatRef<'_>, b: &MatMut<'_>) -> usize {
+    let k = match side {
+        Side::Left => b.rows,
+        Side::Right => b.cols,
+    };
+    assert!(
+        t.rows == k && t.cols == k,
+        "triangular operand must be {k}×{k}"
+    );
+    k
+}
+
+/// `B ← alpha·op(T)·B` or `B ← alpha·B·op(T)` with triangular `T` (DTRMM,
+/// `k²·m` flops for a `k×k` triangle and `m` right-hand columns/rows).
+pub fn trmm(
+    fl: &mut Flops,
+    side: Side,
+    tri: Tri,
+    op: Op,
+    diag: Diag,
+    alpha: f64,
+    t: MatRef<'_>,
+    mut b: MatMut<'_>,
+) {
+    let k = tri_common(side, &t, &b);
+    if b.rows == 0 || b.cols == 0 {
+        return;
+    }
+    fl.add(k * k * (b.rows * b.cols / k));
+    let s = if side == Side::Left {
+        ffi::LEFT
+    } else {
+        ffi::RIGHT
+    };
+    // SAFETY: see gemm.
+    unsafe {
+        ffi::cblas_dtrmm(
+            ffi::COL_MAJOR,
+            s,
+            tri.cblas(),
+            op.cblas(),
+            diag.cblas(),
+            ci(b.rows),
+            ci(b.cols),
+            alpha,
+            t.ptr(),
+            ci(t.ld),
+            b.ptr(),
+            ci(b.ld),
+        );
+    }
+}
+
+/// Solve `op(T)·X = alpha·B` (left) or `X·op(T) = alpha·B` (right) in place
+/// (DTRSM, `k²·m` flops).
+pub fn trsm(
+    fl: &mut Flops,
+    side: Side,
+    tri: Tri,
+    op: Op,
+    diag: Diag,
+    alpha: f64,
+    t: MatRef<'_>,
+    mut b: MatMut<'_>,
+) {
+    let k = tri_common(side, &t, &b);
+    if b.rows == 0 || b.cols == 0 {
+        return;
+    }
+    fl.add(k * k * (b.rows * b.cols / k));
+    let s = if side == Side::Left {
+        ffi::LEFT
+    } else {
+        ffi::RIGHT
+    };
+    // SAFETY: see gemm.
+    unsafe {
+        ffi::cblas_dtrsm(
+            ffi::COL_MAJOR,
+            s,
+            tri.cblas(),
+            op.cblas(),
+            diag.cblas(),
+            ci(b.rows),
+            ci(b.cols),
+            alpha,
+            t.ptr(),
+            ci(t.ld),
+            b.ptr(),
+            ci(b.ld),
+        );
+    }
+}
+
+/// `y ← alpha·op(A)·x + beta·y` (DGEMV, `2mn` flops).
+pub fn gemv(
+    fl: &mut Flops,
+    alpha: f64,
+    a: MatRef<'_>,
+    ta: Op,
+    x: &[f64],
+    beta: f64,
+    y: &mut [f64],
+) {
+    let (m, n) = ta.dims(&a);
+    assert!(x.len() == n && y.len() == m, "gemv: shapes");
+    if m == 0 {
+        return;
+    }
+    if n == 0 {
+        y.iter_mut().for_each(|v| *v *= beta);
+        return;
+    }
+    fl.add(2 * m * n);
+    // SAFETY: see gemm; vectors have the checked lengths and unit stride.
+    unsafe {
+        ffi::cblas_dgemv(
+            ffi::COL_MAJOR,
+            ta.cblas(),
+            ci(a.rows),
+            ci(a.cols),
+            alpha,
+            a.ptr(),
+            ci(a.ld),
+            x.as_ptr(),
+            1,
+            beta,
+            y.as_mut_ptr(),
+            1,
+        );
+    }
+}
+
+/// `x ← op(T)·x` with triangular `T` (DTRMV, `n²` flops).
+pub fn trmv(fl: &mut Flops, tri: Tri, op: Op, diag: Diag, t: MatRef<'_>, x: &mut [f64]) {
+    let n = x.len();
+    assert!(t.rows == n && t.cols == n, "trmv: shapes");
+    if n == 0 {
+        return;
+    }
+    fl.add(n * n);
+    // SAFETY: see gemv.
+    unsafe {
+        ffi::cblas_dtrmv(
+            ffi::COL_MAJOR,
+            tri.cblas(),
+            op.cblas(),
+            diag.cblas(),
+            ci(n),
+            t.ptr(),
+            ci(t.ld),
+            x.as_mut_ptr(),
+            1,
+        );
+    }
+}
+
+/// `y ← alpha·S·x + beta·y` with symmetric `S` stored in its upper triangle
+/// (DSYMV, `2n²` flops).
+pub fn symv(fl: &mut Flops, alpha: f64, s: MatRef<'_>, x: &[f64], beta: f64, y: &mut [f64]) {
+    let n = x.len();
+    assert!(s.rows == n && s.cols == n && y.len() == n, "symv: shapes");
+    if n == 0 {
+        return;
+    }
+    fl.add(2 * n * n);
+    // SAFETY: see gemv.
+    unsafe {
+        ffi::cblas_dsymv(
+            ffi::COL_MAJOR,
+            ffi::UPPER,
+            ci(n),
+            alpha,
+            s.ptr(),
+            ci(s.ld),
+            x.as_ptr(),
+            1,
+            beta,
+            y.as_mut_ptr(),
+            1,
+        );
+    }
+}
+
+/// Upper triangle of `S ← S + alpha·x·xᵀ` (DSYR, `n²` flops).
+pub fn syr(fl: &mut Flops, alpha: f64, x: &[f64], mut s: MatMut<'_>) {
+    let n = x.len();
+    assert!(s.rows == n && s.cols == n, "syr: shapes");
+    if n == 0 {
+        return;
+    }
+    fl.add(n * n);
+    // SAFETY: see gemv.
+    unsafe {
+        ffi::cblas_dsyr(
+            ffi::COL_MAJOR,
+            ffi::UPPER,
+            ci(n),
+            alpha,
+            x.as_ptr(),
+            1,
+            s.ptr(),
+            ci(s.ld),
+        );
+    }
+}
+
+/// `A ← A + alpha·x·yᵀ` (DGER, `2mn` flops).
+pub fn ger(fl: &mut Flops, alpha: f64, x: &[f64], y: &[f64], mut a: MatMut<'_>) {
+    assert!(a.rows == x.len() && a.cols == y.len(), "ger: shapes");
+    if a.rows == 0 || a.cols == 0 {
+        return;
+    }
+    fl.add(2 * a.rows * a.cols);
+    // SAFETY: see gemv.
+    unsafe {
+        ffi::cblas_dger(
+            ffi::COL_MAJOR,
+            ci(a.rows),
+            ci(a.cols),
+            alpha,
+            x.as_ptr(),
+            1,
+            y.as_ptr(),
+            1,
+            a.ptr(),
+            ci(a.ld),
+        );
+    }
+}
+
+/// `xᵀy` (`2n` flops).
+pub fn dot(fl: &mut Flops, x: &[f64], y: &[f64]) -> f64 {
+    assert_eq!(x.len(), y.len(), "dot: lengths");
+    fl.add(2 * x.len());
+    x.iter().zip(y).map(|(a, b)| a * b).sum()
+}
+
+/// Cholesky factorization in place (DPOTRF, `n³/3` flops): the chosen
+/// triangle of `A` is overwritten by `L` (`A = LLᵀ`, `Tri::Lower`) or `U`
+/// (`A = UᵀU`, `Tri::Upper`). `Err(k)` when the leading minor of order `k`
+/// (1-based) is not positive definite.
+pub fn potrf(fl: &mut Flops, tri: Tri, mut a: MatMut<'_>) -> Result<(), usize> {
+    let n = a.rows;
+    assert_eq!(a.cols, n, "potrf: square matrix expected");
+    if n == 0 {
+        return Ok(());
+    }
+    fl.add(n * n * n / 3);
+    let mut info: c_int = 0;
+    let (nn, lda, uplo) = (ci(n), ci(a.ld), tri.lapack());
+    // SAFETY: LAPACK reads/writes the n×n block with leading dimension lda.
+    unsafe { ffi::dpotrf_(&uplo, &nn, a.ptr(), &lda, &mut info) };
+    match info {
+        0 => Ok(()),
+        k if k > 0 => Err(k as usize),
+        k => panic!("dpotrf: argument {} invalid (internal error)", -k),
+    }
+}
+
+/// Triangular inverse in place (DTRTRI, `n³/3` flops). `Err(k)` when the
+/// diagonal entry `k` (1-based) is exactly zero.
+pub fn trtri(fl: &mut Flops, tri: Tri, diag: Diag, mut a: MatMut<'_>) -> Result<(), usize> {
+    let n = a.rows;
+    assert_eq!(a.cols, n, "trtri: square matrix expected");
+    if n == 0 {
+        return Ok(());
+    }
+    fl.add(n * n * n / 3);
+    let mut info: c_int = 0;
+    let d = match diag {
+        Diag::NonUnit => b'N' as c_char,
+        Diag::Unit => b'U' as c_char,
+    };
+    let (nn, lda, uplo) = (ci(n), ci(a.ld), tri.lapack());
+    // SAFETY: as potrf.
+    unsafe { ffi::dtrtri_(&uplo, &d, &nn, a.ptr(), &lda, &mut info) };
+    match info {
+        0 => Ok(()),
+        k if k > 0 => Err(k as usize),
+        k => panic!("dtrtri: argument {} invalid (internal error)", -k),
+    }
+}
+
+/// Eigen-decomposition of a symmetric matrix (upper triangle referenced),
+/// in place: on return `a` holds the eigenvectors as columns and the result
+/// the eigenvalues in ascending order (DSYEVD, about `9n³` flops counted).
+/// `Err(info)` if the algorithm failed to converge.
+pub fn syevd(fl: &mut Flops, mut a: MatMut<'_>) -> Result<Vec<f64>, i32> {
+    let n = a.rows;
+    assert_eq!(a.cols, n, "syevd: square matrix expected");
+    let mut w = vec![0.0; n];
+    if n == 0 {
+        return Ok(w);
+    }
+    fl.add(9 * n * n * n);
+    let (jobz, uplo) = (b'V' as c_char, b'U' as c_char);
+    let (nn, lda) = (ci(n), ci(a.ld));
+    let mut info: c_int = 0;
+    // Workspace query.
+    let mut wq = 0.0f64;
+    let mut iq: c_int = 0;
+    let minus1: c_int = -1;
+    // SAFETY: LAPACK workspace query writes only wq and iq.
+    unsafe {
+        ffi::dsyevd_(
+            &jobz,
+            &uplo,
+            &nn,
+            a.ptr(),
+            &lda,
+            w.as_mut_ptr(),
+            &mut wq,
+            &minus1,
+            &mut iq,
+            &minus1,
+            &mut info,
+        );
+    }
+    if info != 0 {
+        return Err(info);
+    }
+    let lwork = (wq as usize).max(1);
+    let liwork = (iq as usize).max(1);
+    let mut work = vec![0.0; lwork];
+    let mut iwork = vec![0 as c_int; liwork];
+    let (lw, liw) = (ci(lwork), ci(liwork));
+    // SAFETY: workspaces have the sizes LAPACK asked for.
+    unsafe {
+        ffi::dsyevd_(
+            &jobz,
+            &uplo,
+            &nn,
+            a.ptr(),
+            &lda,
+            w.as_mut_ptr(),
+            work.as_mut_ptr(),
+            &lw,
+            iwork.as_mut_ptr(),
+            &liw,
+            &mut info,
+        );
+    }
+    if info != 0 {
+        return Err(info);
+    }
+    Ok(w)
+}

@@ -1,0 +1,34 @@
+//! **Exg-E** — the earlier efficient BLS (generalized-inverse solution by
+//! the inverse Cholesky factor; BLS paper Sec. II; algorithms.md §1).
+//!
+//! Same structure as Chol-2 but assumes `λ → 0` in the update: `F22` is the
+//! inverse Cholesky factor of `CᵀC` only. λ enters only the initial solution
+//! (the ridge approximation of `A⁺`), so the weights tend to the
+//! minimum-norm least-squares solution, not the ridge one: the paper finds
+//! its test accuracy peaks and then degrades as nodes grow at small λ.
+//!
+//! **Caveat:** new columns (nearly) in the span of the existing ones make
+//! `CᵀC` singular: [`Error::NotPositiveDefinite`](crate::Error::NotPositiveDefinite)
+//! naming Exg-E.
+
+use super::inverse_cholesky_ridge::{inverse_cholesky_strategy, Schur};
+use super::Strategy;
+
+inverse_cholesky_strategy!(
+    /// Exg-E: generalized-inverse update with `S = CᵀC`.
+    ///
+    /// ```
+    /// use linalg_core::ridge::{ExgE, IncrementalRidge};
+    /// use ndarray::array;
+    /// let mut s = ExgE::new(array![[1.0], [1.0], [0.0]].view(), array![[2.0], [4.0], [1.0]].view(), 1e-12)?;
+    /// s.append(array![[0.0], [0.0], [2.0]].view())?;
+    /// // Least squares: w₁ = 3, w₂ = 1/2.
+    /// assert!((s.weights()[[0, 0]] - 3.0).abs() < 1e-10);
+    /// assert!((s.weights()[[1, 0]] - 0.5).abs() < 1e-10);
+    /// # Ok::<(), linalg_core::Error>(())
+    /// ```
+    ExgE,
+    "Exg-E",
+    Schur::ResidualNoRidge,
+    Strategy::ExgE
+);

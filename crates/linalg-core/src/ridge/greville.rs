@@ -1,0 +1,170 @@
+//! **Orig.** — Greville's method for the generalized inverse of a
+//! partitioned matrix, as used by the original Broad Learning System (Chen &
+//! Liu 2018; BLS paper Sec. II, eq. (21), Algorithm 3; algorithms.md §2).
+//!
+//! The initial `A⁺` is the ridge approximation `(AᵀA + λI)⁻¹Aᵀ` with the
+//! given (tiny) λ, as the original BLS does; afterwards λ plays no part:
+//!
+//! ```text
+//! D = A⁺H,   C = H − A D
+//! Bᵀ = C⁺                              if C ≠ 0
+//! Bᵀ = (I + DᵀD)⁻¹ Dᵀ A⁺               if C = 0
+//! A'⁺ = [A⁺ − D Bᵀ; Bᵀ],   W' = [W − D (BᵀY); BᵀY]
+//! ```
+//!
+//! `C⁺` is computed as `pinv` is: from the eigen-decomposition of `CᵀC`
+//! (`dsyevd`), keeping eigenvalues above `max(K, q)·ε·μ_max` — on the squared
+//! scale, where anything smaller is rounding noise (MATLAB's `pinv` uses the
+//! SVD of `C` with `max(K, q)·ε·σ_max`; the eigen route is cheaper for tall
+//! `C` and resolves the same numerical rank up to that squaring). `C = 0` is
+//! decided by `‖C‖_F ≤ K·ε·‖H‖_F`.
+//!
+//! The weights tend to the minimum-norm least-squares solution, not the ridge
+//! one: the BLS paper shows its test accuracy degrading as nodes grow.
+
+use ndarray::ArrayView2;
+
+use super::impl_incremental_ridge;
+use super::problem::Problem;
+use super::r_inv::{commit_pinv_update, residual_of_projection};
+use super::Strategy;
+use crate::error::{Error, Result};
+use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
+use crate::store::GrowMat;
+
+/// Orig.: Greville's generalized-inverse update (the original BLS).
+///
+/// ```
+/// use linalg_core::ridge::{Greville, IncrementalRidge};
+/// use ndarray::array;
+/// let mut s = Greville::new(array![[1.0], [1.0], [0.0]].view(), array![[2.0], [4.0], [1.0]].view(), 1e-12)?;
+/// s.append(array![[0.0], [0.0], [2.0]].view())?;
+/// assert!((s.weights()[[0, 0]] - 3.0).abs() < 1e-10);
+/// assert!((s.weights()[[1, 0]] - 0.5).abs() < 1e-10);
+/// # Ok::<(), linalg_core::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Greville {
+    p: Problem,
+    /// `B = (A⁺)ᵀ` (K×n).
+    b: GrowMat,
+    w: GrowMat,
+}
+
+impl Greville {
+    /// Start from `a` (K×n₀), `y` (K×M) with the initial ridge
+    /// approximation of `A⁺` at λ > 0 (the original BLS uses `2⁻³⁰`).
+    pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
+        let mut p = Problem::new("Orig.", a, y, lambda)?;
+        let mut fl = Flops::default();
+        let f = p.initial_inverse_cholesky(&mut fl)?;
+        let b = p.initial_ridge_inverse_t(&mut fl, &f);
+        let w = p.weights_from_ridge_inverse_t(&mut fl, &b);
+        p.last_flops = fl.0;
+        Ok(Self { p, b, w })
+    }
+
+    /// The stored generalized inverse, transposed: `(A⁺)ᵀ` (K×n).
+    pub fn pseudo_inverse_t(&self) -> ArrayView2<'_, f64> {
+        self.b.view()
+    }
+
+    fn append_impl(&mut self, h: Owned) -> Result<()> {
+        let (n, q, k) = (self.p.n(), h.cols(), self.p.k());
+        let mut fl = Flops::default();
+        let (d, c) = residual_of_projection(&mut fl, &self.p, &self.b, &h);
+        let norm = |m: &Owned| m.data().iter().map(|v| v * v).sum::<f64>().sqrt();
+        let b_new = if norm(&c) <= k as f64 * f64::EPSILON * norm(&h) {
+            // C = 0: Bᵀ = (I + DᵀD)⁻¹ Dᵀ A⁺, i.e. B_new = B D (I + DᵀD)⁻¹.
+            let mut s = Owned::scaled_identity(q, 1.0);
+            kernels::syrk(&mut fl, 1.0, d.as_ref(), Op::T, 1.0, s.as_mut());
+            kernels::potrf(&mut fl, Tri::Upper, s.as_mut())
+                .map_err(|pivot| self.p.not_pd("I + DᵀD", pivot, n, n + q))?;
+            let mut b_new = Owned::zeros(k, q);
+            kernels::gemm(
+                &mut fl,
+                1.0,
+                self.b.as_ref(),
+                Op::N,
+                d.as_ref(),
+                Op::N,
+                0.0,
+                b_new.as_mut(),
+            );
+            kernels::trsm(
+                &mut fl,
+                Side::Right,
+                Tri::Upper,
+                Op::N,
+                Diag::NonUnit,
+                1.0,
+                s.as_ref(),
+                b_new.as_mut(),
+            );
+            kernels::trsm(
+                &mut fl,
+                Side::Right,
+                Tri::Upper,
+                Op::T,
+                Diag::NonUnit,
+                1.0,
+                s.as_ref(),
+                b_new.as_mut(),
+            );
+            b_new
+        } else {
+            // B_new = (C⁺)ᵀ = C V Λ⁺ Vᵀ with CᵀC = V Λ Vᵀ.
+            let mut e = Owned::zeros(q, q);
+            kernels::syrk(&mut fl, 1.0, c.as_ref(), Op::T, 0.0, e.as_mut());
+            let mu = kernels::syevd(&mut fl, e.as_mut()).map_err(|info| Error::Lapack {
+                routine: "dsyevd",
+                info,
+            })?;
+            let mu_max = mu.iter().copied().fold(0.0, f64::max);
+            let tol = k.max(q) as f64 * f64::EPSILON * mu_max;
+            // V Λ⁺ Vᵀ, dropping eigenvalues at or below tol.
+            let mut v_scaled = e.clone();
+            for (j, &m) in mu.iter().enumerate() {
+                let inv = if m > tol { 1.0 / m } else { 0.0 };
+                for i in 0..q {
+                    v_scaled.set(i, j, v_scaled.at(i, j) * inv);
+                }
+            }
+            fl.add(q * q);
+            let mut pinv_gram = Owned::zeros(q, q);
+            kernels::gemm(
+                &mut fl,
+                1.0,
+                v_scaled.as_ref(),
+                Op::N,
+                e.as_ref(),
+                Op::T,
+                0.0,
+                pinv_gram.as_mut(),
+            );
+            let mut b_new = Owned::zeros(k, q);
+            kernels::gemm(
+                &mut fl,
+                1.0,
+                c.as_ref(),
+                Op::N,
+                pinv_gram.as_ref(),
+                Op::N,
+                0.0,
+                b_new.as_mut(),
+            );
+            b_new
+        };
+        commit_pinv_update(&mut fl, &mut self.p, &mut self.b, &mut self.w, d, b_new, h)
+    }
+
+    fn factor_bytes(&self) -> usize {
+        self.b.bytes()
+    }
+
+    fn reserve_factors(&mut self, n: usize) {
+        self.b.reserve_cols(n.saturating_sub(self.b.cols()));
+    }
+}
+
+impl_incremental_ridge!(Greville, Strategy::Orig);

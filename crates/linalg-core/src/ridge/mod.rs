@@ -1,0 +1,289 @@
+//! The incremental ridge engine: ridge least squares on a hidden-layer matrix
+//! that grows by columns (design.md, "the one idea that ties the papers
+//! together").
+//!
+//! Every strategy solves, after every append,
+//!
+//! ```text
+//! W = (AᵀA + λI)⁻¹ AᵀY          A: K×n hidden matrix, Y: K×M targets, W: n×M
+//! ```
+//!
+//! — exactly for the ridge strategies, and in the limit `λ → 0` of the
+//! update for the two generalized-inverse ones (Orig., Exg-E), which use λ
+//! only for their initial solution (algorithms.md §1–§3).
+//!
+//! | strategy | paper's name | keeps | block append |
+//! |---|---|---|---|
+//! | [`DirectRidge`] | D-Rdg | `AᵀA`, `AᵀY` | Cholesky from scratch |
+//! | [`Chol1`] | Chol-1 | inverse Cholesky `F` | BLAS-3 |
+//! | [`Chol2`] | Chol-2 | inverse Cholesky `F` | BLAS-3 |
+//! | [`ExgE`] | Exg-E | inverse Cholesky `F` | BLAS-3 |
+//! | [`RidgeInverse`] | R-Inv | ridge inverse `A⁺_λ` | BLAS-3 |
+//! | [`Greville`] | Orig. | generalized inverse `A⁺` | BLAS-3 |
+//! | [`LiEtAl`] | Li et al. (existing inverse-free ELM) | `B = A⁺_λᵀ` | column by column |
+//! | [`ZhuWeiAlg1`] | Alg. 1 | `B = A⁺_λᵀ` | column by column |
+//! | [`ZhuWeiAlg2`] | Alg. 2 | `Q = R⁻¹` | column by column |
+//! | [`ZhuWeiAlg3`] | Alg. 3 | inverse LDLᵀ `L, D` | BLAS-3 |
+//!
+//! Design decisions:
+//!
+//! - **Each solver owns `A` and `Y`.** Every update needs products with the
+//!   current `A` (`AᵀH`, `AD`), and Zhu–Wei's `hᵀY`. `A` lives in a
+//!   column-major [`GrowMat`](crate::store::GrowMat) with geometric capacity, so
+//!   appending `q` columns copies only those (call
+//!   [`IncrementalRidge::reserve`] to avoid even the amortized re-layouts).
+//!   `Y` is fixed at construction: a new target means a new solver.
+//! - **Appends are transactional for the block strategies**: on error the
+//!   solver is unchanged. The column-by-column strategies (Li et al., Alg. 1,
+//!   Alg. 2) keep the columns before the failing one; the error names it.
+//! - **Flops** of the last append are counted by the papers' rule inside
+//!   every kernel call ([`crate::kernels`]), not estimated.
+//! - **f64 only** for now.
+
+mod chol1;
+mod chol2;
+mod direct;
+mod exg_e;
+mod greville;
+mod inverse_cholesky_ridge;
+mod li_et_al;
+mod problem;
+mod r_inv;
+mod zhu_wei_alg1;
+mod zhu_wei_alg2;
+mod zhu_wei_alg3;
+
+use std::fmt;
+use std::str::FromStr;
+
+use ndarray::ArrayView2;
+
+pub use chol1::Chol1;
+pub use chol2::Chol2;
+pub use direct::DirectRidge;
+pub use exg_e::ExgE;
+pub use greville::Greville;
+pub use li_et_al::LiEtAl;
+pub use r_inv::RidgeInverse;
+pub use zhu_wei_alg1::ZhuWeiAlg1;
+pub use zhu_wei_alg2::ZhuWeiAlg2;
+pub use zhu_wei_alg3::ZhuWeiAlg3;
+
+use crate::error::Result;
+
+/// Ridge least squares on a hidden-layer matrix that grows by columns.
+///
+/// ```
+/// use linalg_core::ridge::{IncrementalRidge, Strategy};
+/// use ndarray::{array, concatenate, Axis};
+///
+/// let a = array![[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
+/// let y = array![[1.0], [2.0], [3.0]];
+/// let h = array![[1.0], [0.0], [0.5]];
+/// let mut s = Strategy::Chol2.build(a.view(), y.view(), 0.5)?;
+/// s.append(h.view())?;
+/// // Same as the direct ridge solution on [A H].
+/// let full = concatenate![Axis(1), a, h];
+/// let d = Strategy::DRdg.build(full.view(), y.view(), 0.5)?;
+/// for (u, v) in s.weights().iter().zip(d.weights().iter()) {
+///     assert!((u - v).abs() < 1e-12);
+/// }
+/// assert_eq!(s.nodes(), 3);
+/// # Ok::<(), linalg_core::Error>(())
+/// ```
+pub trait IncrementalRidge: Send + fmt::Debug {
+    /// Which strategy this is.
+    fn strategy(&self) -> Strategy;
+    /// Append `q ≥ 1` new columns `H` (K×q: the new hidden nodes' outputs on
+    /// every sample) and update the weights.
+    fn append(&mut self, h: ArrayView2<'_, f64>) -> Result<()>;
+    /// Current output weights `W` (n×M).
+    fn weights(&self) -> ArrayView2<'_, f64>;
+    /// The current hidden-layer matrix `A` (K×n).
+    fn hidden(&self) -> ArrayView2<'_, f64>;
+    /// Number of hidden nodes `n` (columns of `A`).
+    fn nodes(&self) -> usize;
+    /// The ridge parameter λ.
+    fn lambda(&self) -> f64;
+    /// Flops of the last append (or of the construction, before any append),
+    /// counted by the papers' rule.
+    fn last_flops(&self) -> u64;
+    /// Make room for `additional` more nodes so later appends do not
+    /// reallocate.
+    fn reserve(&mut self, additional: usize);
+    /// Bytes of the state held (capacity included): `A`, `Y`, factors, weights.
+    fn memory_bytes(&self) -> usize;
+}
+
+/// The strategies of the papers, by name. [`Strategy::build`] makes a solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Strategy {
+    /// D-Rdg: direct ridge solution recomputed by a Cholesky solve.
+    DRdg,
+    /// Chol-1: inverse Cholesky update, Schur complement by subtraction.
+    Chol1,
+    /// Chol-2: inverse Cholesky update, Schur complement from the residual.
+    Chol2,
+    /// Exg-E: the earlier efficient BLS (generalized inverse, `λ → 0` updates).
+    ExgE,
+    /// R-Inv: ridge inverse of a partitioned matrix.
+    RInv,
+    /// Orig.: Greville's method, as in the original BLS.
+    Orig,
+    /// Li et al.: the existing inverse-free ELM.
+    LiEtAl,
+    /// Zhu–Wei Alg. 1: regularized pseudo-inverse update.
+    Alg1,
+    /// Zhu–Wei Alg. 2: recursive inverse `Q` update.
+    Alg2,
+    /// Zhu–Wei Alg. 3: inverse LDLᵀ update.
+    Alg3,
+}
+
+impl Strategy {
+    /// Every strategy, in the order of the papers' tables.
+    pub const ALL: [Strategy; 10] = [
+        Strategy::DRdg,
+        Strategy::Chol1,
+        Strategy::Chol2,
+        Strategy::ExgE,
+        Strategy::RInv,
+        Strategy::Orig,
+        Strategy::LiEtAl,
+        Strategy::Alg1,
+        Strategy::Alg2,
+        Strategy::Alg3,
+    ];
+
+    /// The name the papers use.
+    pub fn paper_name(self) -> &'static str {
+        match self {
+            Strategy::DRdg => "D-Rdg",
+            Strategy::Chol1 => "Chol-1",
+            Strategy::Chol2 => "Chol-2",
+            Strategy::ExgE => "Exg-E",
+            Strategy::RInv => "R-Inv",
+            Strategy::Orig => "Orig.",
+            Strategy::LiEtAl => "Li et al.",
+            Strategy::Alg1 => "Alg. 1",
+            Strategy::Alg2 => "Alg. 2",
+            Strategy::Alg3 => "Alg. 3",
+        }
+    }
+
+    /// The command-line name (`d-rdg`, `chol1`, …, `alg3`).
+    pub fn cli_name(self) -> &'static str {
+        match self {
+            Strategy::DRdg => "d-rdg",
+            Strategy::Chol1 => "chol1",
+            Strategy::Chol2 => "chol2",
+            Strategy::ExgE => "exg-e",
+            Strategy::RInv => "r-inv",
+            Strategy::Orig => "orig",
+            Strategy::LiEtAl => "li-et-al",
+            Strategy::Alg1 => "alg1",
+            Strategy::Alg2 => "alg2",
+            Strategy::Alg3 => "alg3",
+        }
+    }
+
+    /// Whether the weights are the ridge solution for λ (`false` for the
+    /// generalized-inverse solutions Orig. and Exg-E, which use λ only to
+    /// start).
+    pub fn is_ridge(self) -> bool {
+        !matches!(self, Strategy::Orig | Strategy::ExgE)
+    }
+
+    /// Whether an append of `q` columns is done as one BLAS-3 block (`false`:
+    /// a loop over single columns).
+    pub fn blocks(self) -> bool {
+        !matches!(self, Strategy::LiEtAl | Strategy::Alg1 | Strategy::Alg2)
+    }
+
+    /// Start a solver of this strategy from the first block of columns `a`
+    /// (K×n₀), targets `y` (K×M) and ridge parameter `lambda > 0`.
+    pub fn build(
+        self,
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+    ) -> Result<Box<dyn IncrementalRidge>> {
+        Ok(match self {
+            Strategy::DRdg => Box::new(DirectRidge::new(a, y, lambda)?),
+            Strategy::Chol1 => Box::new(Chol1::new(a, y, lambda)?),
+            Strategy::Chol2 => Box::new(Chol2::new(a, y, lambda)?),
+            Strategy::ExgE => Box::new(ExgE::new(a, y, lambda)?),
+            Strategy::RInv => Box::new(RidgeInverse::new(a, y, lambda)?),
+            Strategy::Orig => Box::new(Greville::new(a, y, lambda)?),
+            Strategy::LiEtAl => Box::new(LiEtAl::new(a, y, lambda)?),
+            Strategy::Alg1 => Box::new(ZhuWeiAlg1::new(a, y, lambda)?),
+            Strategy::Alg2 => Box::new(ZhuWeiAlg2::new(a, y, lambda)?),
+            Strategy::Alg3 => Box::new(ZhuWeiAlg3::new(a, y, lambda)?),
+        })
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.paper_name())
+    }
+}
+
+/// Error of [`Strategy::from_str`]: the name is not a known strategy.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown strategy `{0}`; known: d-rdg, chol1, chol2, exg-e, r-inv, orig, li-et-al, alg1, alg2, alg3")]
+pub struct UnknownStrategy(pub String);
+
+impl FromStr for Strategy {
+    type Err = UnknownStrategy;
+    /// Accepts the command-line name or the paper's name, case-insensitively.
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        let t = s.trim().to_ascii_lowercase();
+        Strategy::ALL
+            .into_iter()
+            .find(|k| k.cli_name() == t || k.paper_name().to_ascii_lowercase() == t)
+            .ok_or_else(|| UnknownStrategy(s.to_string()))
+    }
+}
+
+/// Implements [`IncrementalRidge`] for a strategy type whose common state is
+/// a [`problem::Problem`] in field `p` and weights in field `w`; the type
+/// provides `append_impl`, `factor_bytes` and `reserve_factors`.
+macro_rules! impl_incremental_ridge {
+    ($ty:ty, $strategy:expr) => {
+        impl $crate::ridge::IncrementalRidge for $ty {
+            fn strategy(&self) -> $crate::ridge::Strategy {
+                $strategy
+            }
+            fn append(&mut self, h: ::ndarray::ArrayView2<'_, f64>) -> $crate::error::Result<()> {
+                let h = self.p.check_new_columns(h)?;
+                self.append_impl(h)
+            }
+            fn weights(&self) -> ::ndarray::ArrayView2<'_, f64> {
+                self.w.view()
+            }
+            fn hidden(&self) -> ::ndarray::ArrayView2<'_, f64> {
+                self.p.a.view()
+            }
+            fn nodes(&self) -> usize {
+                self.p.a.cols()
+            }
+            fn lambda(&self) -> f64 {
+                self.p.lambda
+            }
+            fn last_flops(&self) -> u64 {
+                self.p.last_flops
+            }
+            fn reserve(&mut self, additional: usize) {
+                self.p.a.reserve_cols(additional);
+                let n = self.p.a.cols() + additional;
+                self.w.reserve(n, self.p.m());
+                self.reserve_factors(n);
+            }
+            fn memory_bytes(&self) -> usize {
+                self.p.bytes() + self.w.bytes() + self.factor_bytes()
+            }
+        }
+    };
+}
+pub(crate) use impl_incremental_ridge;

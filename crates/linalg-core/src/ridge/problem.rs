@@ -1,0 +1,187 @@
+//! State every strategy shares: `A`, `Y`, λ, and input checks.
+
+use ndarray::ArrayView2;
+
+use crate::error::{Error, Result};
+use crate::kernels::{self, Flops, Op, Owned, Tri};
+use crate::store::GrowMat;
+use crate::validate;
+
+/// `A` (K×n, growing), `Y` (K×M), λ, and the flops of the last operation.
+#[derive(Clone, Debug)]
+pub(crate) struct Problem {
+    pub strategy: &'static str,
+    pub a: GrowMat,
+    pub y: Owned,
+    pub lambda: f64,
+    pub last_flops: u64,
+}
+
+impl Problem {
+    /// Validate `a` (K×n₀), `y` (K×M) and λ; copy them in.
+    pub fn new(
+        strategy: &'static str,
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+    ) -> Result<Self> {
+        validate::non_empty("A (initial hidden-layer matrix)", &a)?;
+        validate::non_empty("Y (targets)", &y)?;
+        validate::rows("Y (targets)", &y, a.nrows())?;
+        validate::lambda(strategy, lambda)?;
+        validate::finite("A (initial hidden-layer matrix)", &a)?;
+        validate::finite("Y (targets)", &y)?;
+        let a0 = Owned::from_view(a);
+        let mut store = GrowMat::tall(a.nrows(), a.ncols() * 2);
+        store.push_cols(a0.as_ref());
+        Ok(Self {
+            strategy,
+            a: store,
+            y: Owned::from_view(y),
+            lambda,
+            last_flops: 0,
+        })
+    }
+
+    /// Samples K.
+    pub fn k(&self) -> usize {
+        self.y.rows()
+    }
+
+    /// Outputs M.
+    pub fn m(&self) -> usize {
+        self.y.cols()
+    }
+
+    /// Nodes n.
+    pub fn n(&self) -> usize {
+        self.a.cols()
+    }
+
+    /// Validate new columns `H` (K×q, q ≥ 1, finite) and copy them column-major.
+    pub fn check_new_columns(&self, h: ArrayView2<'_, f64>) -> Result<Owned> {
+        validate::non_empty("H (new columns)", &h)?;
+        validate::rows("H (new columns)", &h, self.k())?;
+        validate::finite("H (new columns)", &h)?;
+        Ok(Owned::from_view(h))
+    }
+
+    /// `R = AᵀA + λI` (upper triangle; `Kn(n+1) + n` flops).
+    pub fn regularized_gram(&self, fl: &mut Flops) -> Owned {
+        let n = self.n();
+        let mut r = Owned::scaled_identity(n, self.lambda);
+        kernels::syrk(fl, 1.0, self.a.as_ref(), Op::T, 1.0, r.as_mut());
+        r
+    }
+
+    /// The upper inverse Cholesky factor of `R = AᵀA + λI` (`F = U⁻¹`).
+    pub fn initial_inverse_cholesky(&self, fl: &mut Flops) -> Result<Owned> {
+        let mut r = self.regularized_gram(fl);
+        crate::inverse_cholesky::inverse_cholesky_in_place(fl, &mut r)
+            .map_err(|pivot| self.not_pd("AᵀA + λI", pivot, 0, self.n()))?;
+        Ok(r)
+    }
+
+    /// `B = A R⁻¹ = A F Fᵀ` (K×n, the transposed ridge inverse `(A⁺_λ)ᵀ`).
+    pub fn initial_ridge_inverse_t(&self, fl: &mut Flops, f: &Owned) -> GrowMat {
+        let mut b = self.a.clone();
+        let n = self.n();
+        kernels::trmm(
+            fl,
+            kernels::Side::Right,
+            Tri::Upper,
+            Op::N,
+            kernels::Diag::NonUnit,
+            1.0,
+            f.as_ref(),
+            b.as_mut(),
+        );
+        kernels::trmm(
+            fl,
+            kernels::Side::Right,
+            Tri::Upper,
+            Op::T,
+            kernels::Diag::NonUnit,
+            1.0,
+            f.as_ref(),
+            b.as_mut(),
+        );
+        debug_assert_eq!(b.cols(), n);
+        b
+    }
+
+    /// `W = Bᵀ Y` into a weight matrix with room to grow.
+    pub fn weights_from_ridge_inverse_t(&self, fl: &mut Flops, b: &GrowMat) -> GrowMat {
+        let n = self.n();
+        let mut w = GrowMat::with_row_capacity(n, self.m(), 2 * n);
+        kernels::gemm(
+            fl,
+            1.0,
+            b.as_ref(),
+            Op::T,
+            self.y.as_ref(),
+            Op::N,
+            0.0,
+            w.as_mut(),
+        );
+        w
+    }
+
+    /// The typed loss-of-definiteness error for this strategy.
+    pub fn not_pd(
+        &self,
+        matrix: &'static str,
+        pivot: usize,
+        first_node: usize,
+        end_node: usize,
+    ) -> Error {
+        let suggestion = match self.strategy {
+            "Chol-1" => "Chol-1 forms the Schur complement HᵀH + λI − PᵀP by subtraction, which cancels for tiny λ on nearly collinear columns: use Chol-2 or R-Inv (stable), or a larger λ",
+            "Exg-E" => "Exg-E drops λ in its updates, so (nearly) collinear new columns make CᵀC singular: use Chol-2 or R-Inv (ridge solutions), or a larger λ",
+            "Alg. 2" | "Alg. 3" | "Li et al." | "Alg. 1" => "the Schur complement c − pᵀQp lost positivity to rounding: use a larger λ, or Chol-2 / R-Inv",
+            _ => "use a larger λ, or Chol-2 / R-Inv",
+        };
+        Error::NotPositiveDefinite {
+            strategy: self.strategy,
+            matrix,
+            pivot,
+            first_node,
+            end_node,
+            suggestion,
+        }
+    }
+
+    /// Error if any entry of `m` is not finite (an overflow in an update).
+    pub fn check_finite_result(
+        &self,
+        m: &Owned,
+        first_node: usize,
+        end_node: usize,
+        detail: &'static str,
+    ) -> Result<()> {
+        if m.data().iter().all(|v| v.is_finite()) {
+            Ok(())
+        } else {
+            Err(Error::Breakdown {
+                strategy: self.strategy,
+                first_node,
+                end_node,
+                detail,
+            })
+        }
+    }
+
+    /// Bytes of `A` and `Y`.
+    pub fn bytes(&self) -> usize {
+        self.a.bytes() + self.y.data().len() * 8
+    }
+}
+
+/// Append the rows of `rows` (q×M) below a weight-like matrix (n×M).
+pub(crate) fn push_rows(w: &mut GrowMat, rows: &Owned) {
+    let (n, m) = (w.rows(), w.cols());
+    w.resize(n + rows.rows(), m);
+    w.as_mut()
+        .sub(n, 0, rows.rows(), m)
+        .copy_from(rows.as_ref());
+}

@@ -1,0 +1,160 @@
+//! Test helpers: seeded random matrices with prescribed conditioning, and an
+//! independent reference solution through the SVD (ndarray-linalg / LAPACK
+//! `dgesdd`), which shares no code path with the Cholesky-based strategies.
+
+#![allow(dead_code)]
+
+use ndarray::{s, Array1, Array2, ArrayView2, Axis};
+use ndarray_linalg::{QR, SVD};
+
+/// SplitMix64: a tiny seeded generator (no dependence on rand's API).
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    pub fn new(seed: u64) -> Self {
+        SplitMix(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform on [0, 1).
+    pub fn uniform(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// Standard normal (Box–Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u1 = self.uniform().max(1e-300);
+        let u2 = self.uniform();
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    }
+    pub fn gaussian(&mut self, rows: usize, cols: usize) -> Array2<f64> {
+        Array2::from_shape_fn((rows, cols), |_| self.normal())
+    }
+}
+
+/// A K×n matrix with singular values log-spaced from 1 down to `10^-decades`
+/// (random orthonormal singular vectors). `decades = 0` gives a Gaussian
+/// matrix scaled to unit norm-ish.
+pub fn conditioned(rng: &mut SplitMix, k: usize, n: usize, decades: f64) -> Array2<f64> {
+    let g = rng.gaussian(k, n);
+    if decades == 0.0 {
+        return g / (k as f64).sqrt();
+    }
+    let r = k.min(n);
+    let (u, _) = rng.gaussian(k, r).qr().expect("QR of a Gaussian matrix");
+    let (v, _) = rng.gaussian(n, r).qr().expect("QR of a Gaussian matrix");
+    let sig = Array1::from_shape_fn(r, |i| {
+        10f64.powf(-decades * i as f64 / (r.max(2) - 1) as f64)
+    });
+    (&u * &sig).dot(&v.t())
+}
+
+/// Facts about the final problem from the SVD of `A` (K×n).
+pub struct Reference {
+    /// Ridge solution `(AᵀA + λI)⁻¹AᵀY`.
+    pub w_ridge: Array2<f64>,
+    /// Minimum-norm least-squares solution `A⁺Y`.
+    pub w_ls: Array2<f64>,
+    /// `κ₂(AᵀA + λI)`.
+    pub kappa_r: f64,
+    /// `‖(AᵀA + λI)⁻¹‖₂`.
+    pub norm_rinv: f64,
+    /// `‖A‖₂`.
+    pub norm_a: f64,
+    /// Smallest singular value of `A` (0 if K < n).
+    pub sigma_min: f64,
+}
+
+pub fn reference(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Reference {
+    let (k, n) = a.dim();
+    let (u, sv, vt) = a.to_owned().svd(true, true).expect("SVD");
+    let u = u.expect("U");
+    let vt = vt.expect("Vt");
+    let r = k.min(n);
+    let uy = u.slice(s![.., ..r]).t().dot(&y);
+    let smax = sv[0];
+    let smin = if k >= n { sv[r - 1] } else { 0.0 };
+    let ridge_scale = sv.mapv(|s| s / (s * s + lambda));
+    let w_ridge = vt
+        .slice(s![..r, ..])
+        .t()
+        .dot(&(&uy * &ridge_scale.view().insert_axis(Axis(1))));
+    let tol = k.max(n) as f64 * f64::EPSILON * smax;
+    let ls_scale = sv.mapv(|s| if s > tol { 1.0 / s } else { 0.0 });
+    let w_ls = vt
+        .slice(s![..r, ..])
+        .t()
+        .dot(&(&uy * &ls_scale.view().insert_axis(Axis(1))));
+    Reference {
+        w_ridge,
+        w_ls,
+        kappa_r: (smax * smax + lambda) / (smin * smin + lambda),
+        norm_rinv: 1.0 / (smin * smin + lambda),
+        norm_a: smax,
+        sigma_min: smin,
+    }
+}
+
+pub fn fro(m: ArrayView2<'_, f64>) -> f64 {
+    m.iter().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+pub fn fro_diff(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> f64 {
+    assert_eq!(a.dim(), b.dim());
+    a.iter()
+        .zip(b.iter())
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// Split `n` columns into an initial block and appended blocks of the sizes
+/// given (the last block takes what is left).
+pub fn blocks(n0: usize, qs: &[usize], n: usize) -> Vec<(usize, usize)> {
+    let mut out = vec![(0, n0)];
+    let mut at = n0;
+    for &q in qs {
+        if at >= n {
+            break;
+        }
+        let end = (at + q).min(n);
+        out.push((at, end));
+        at = end;
+    }
+    if at < n {
+        out.push((at, n));
+    }
+    out
+}
+
+pub const U: f64 = f64::EPSILON / 2.0;
+
+/// The forward-error bound for a ridge solution computed through the normal
+/// equations by `steps` successive backward-stable block eliminations:
+///
+/// Forming `AᵀA` and `AᵀY` in floating point perturbs them by at most
+/// `γ‖A‖²` and `γ‖A‖‖Y‖` with `γ ≈ (K + n)u` (inner products of length K,
+/// plus the O(n u) backward error of the triangular factorizations and
+/// solves). First-order perturbation of `R W = AᵀY` gives
+/// `‖ΔW‖ ≤ ‖R⁻¹‖(‖ΔR‖‖W‖ + ‖Δb‖) ≤ γ(κ(R)‖W‖ + ‖R⁻¹‖‖A‖‖Y‖)`.
+/// Each of the `steps` updates is one more such elimination acting on the
+/// previous (already perturbed) solution, so the errors add: factor `steps`.
+/// `c` absorbs the small integer constants of the γ's (2: the bound counts
+/// the product and the factorization separately).
+pub fn ridge_tolerance(
+    rf: &Reference,
+    y: ArrayView2<'_, f64>,
+    k: usize,
+    n: usize,
+    steps: usize,
+) -> f64 {
+    let c = 2.0;
+    let gamma = (k + n) as f64 * U;
+    c * steps as f64
+        * gamma
+        * (rf.kappa_r * fro(rf.w_ridge.view()) + rf.norm_rinv * rf.norm_a * fro(y))
+}

@@ -1,0 +1,22 @@
+//! # models — networks and their trainers
+//!
+//! This crate will hold the models of the five papers and the trainers that
+//! fit them (a model predicts; a trainer fits):
+//!
+//! - activations (value, derivative, inverse where it exists);
+//! - the extreme learning machine, batch and incremental (**Zhu & Wei**,
+//!   inverse-free ELM, Algorithms 1–3 and Li et al.), taking any
+//!   [`linalg_core::ridge::Strategy`] for its output weights;
+//! - the Broad Learning System with feature and enhancement groups and
+//!   increments on added nodes (**Zhu et al.**, ridge solutions for the BLS);
+//! - the single-hidden-layer network trained by **DEC** (Grippo et al.);
+//! - the deep feedforward network trained by **B2LD**, **BLInG**, full L-BFGS and
+//!   IG (Palagi & Seccia), and by **BPLS** (Tomic et al.).
+//!
+//! Nothing is implemented yet: the foundation issue builds `linalg-core` first.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub use linalg_core;
+pub use optim;

@@ -1,0 +1,47 @@
+//! `cargo xtask bench [--quick] [--no-criterion]`: the performance report and
+//! the criterion benchmarks of the `benches` package.
+
+use std::path::Path;
+
+use crate::setup::{self, Tools};
+use crate::util;
+
+/// Where the performance report is written, relative to the workspace root.
+const REPORT: &str = "target/perf-report.md";
+
+/// Runs setup, writes the performance report with `perf-report`, then (if
+/// `criterion`) runs the `ridge_append` criterion benchmark; `quick` makes
+/// both shorter.
+pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
+    setup::run(root, Tools::Optional)?;
+
+    let mut report = vec![
+        "run",
+        "--release",
+        "-p",
+        "benches",
+        "--bin",
+        "perf-report",
+        "--",
+    ];
+    if quick {
+        report.push("--quick");
+    }
+    report.extend(["--out", REPORT]);
+    util::run(&mut util::cargo(root, report))?;
+    eprintln!(
+        "xtask bench: report written to {}",
+        root.join(REPORT).display()
+    );
+
+    if criterion {
+        let mut bench = vec!["bench", "-p", "benches", "--bench", "ridge_append"];
+        if quick {
+            bench.extend(["--", "--quick"]);
+        }
+        util::run(&mut util::cargo(root, bench))?;
+    } else {
+        eprintln!("xtask bench: criterion benchmarks skipped (--no-criterion)");
+    }
+    Ok(())
+}

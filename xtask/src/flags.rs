@@ -1,0 +1,245 @@
+//! The command line of `cargo xtask`: every command and flag is declared here,
+//! in [`Command`] (what the other modules receive) and [`usage`] (what
+//! `cargo xtask --help` prints). The parser is hand-written so that xtask stays
+//! dependency-free.
+
+use std::ffi::OsString;
+
+use crate::reproduce::PAPERS;
+
+/// One parsed invocation of `cargo xtask`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// `cargo xtask`, `cargo xtask --help`, `cargo xtask help`: print usage.
+    Help,
+    /// `cargo xtask setup`: make sure system libraries and cargo components exist.
+    Setup,
+    /// `cargo xtask test [-- ARGS…]`: fmt check, clippy, tests, doc tests.
+    Test {
+        /// Arguments after `--`, passed to both `cargo test` runs (after their own `--`).
+        test_args: Vec<String>,
+    },
+    /// `cargo xtask reproduce [PAPER] [--quick]`: rerun the papers' experiments.
+    Reproduce {
+        /// One paper to reproduce; all of them when `None`.
+        paper: Option<String>,
+        /// Smaller, faster runs.
+        quick: bool,
+    },
+    /// `cargo xtask bench [--quick] [--no-criterion]`: performance report and benchmarks.
+    Bench {
+        /// Smaller, faster runs (also passed to criterion).
+        quick: bool,
+        /// Run the criterion benchmarks after the report (off with `--no-criterion`).
+        criterion: bool,
+    },
+    /// `cargo xtask fmt [--check]`: format the whole workspace.
+    Fmt {
+        /// Only check formatting (`cargo fmt --all --check`).
+        check: bool,
+    },
+}
+
+/// The text printed by `cargo xtask --help` (and by `cargo xtask` alone).
+pub fn usage() -> String {
+    let papers: String = PAPERS
+        .iter()
+        .map(|(name, description)| {
+            format!("\n                                  {name:<10} {description}")
+        })
+        .collect();
+    format!(
+        "\
+cargo xtask — project automation (std only; links no BLAS)
+
+USAGE:
+    cargo xtask <COMMAND> [OPTIONS]
+
+COMMANDS:
+    setup                       Make sure the system OpenBLAS (libopenblas-dev) and the
+                                rustfmt/clippy components are installed; installs them
+                                with apt-get / rustup when possible. No-op if present.
+    test [-- ARGS…]             setup, then stop at the first failure of:
+                                  cargo fmt --all --check
+                                  cargo clippy --workspace --all-targets -- -D warnings
+                                  cargo test --workspace --all-targets [-- ARGS…]
+                                  cargo test --workspace --doc [-- ARGS…]
+    reproduce [PAPER] [--quick] setup, then reproduce one paper (or all of them).
+                                PAPER is one of:{papers}
+    bench [--quick] [--no-criterion]
+                                setup, then write the performance report to
+                                target/perf-report.md and run the criterion benchmarks
+                                (skipped with --no-criterion).
+    fmt [--check]               cargo fmt --all [--check]
+    help                        Print this message (also -h, --help).
+
+EXAMPLES:
+    cargo xtask setup
+    cargo xtask test -- --nocapture
+    cargo xtask reproduce bls-ridge --quick
+    cargo xtask bench --quick --no-criterion
+",
+        papers = papers
+    )
+}
+
+/// Parses the arguments that follow the program name.
+///
+/// Returns an error message (without the `xtask: error:` prefix) for unknown
+/// commands, unknown flags and superfluous arguments. Paper names are checked
+/// by [`crate::reproduce`], not here.
+pub fn parse<I>(args: I) -> Result<Command, String>
+where
+    I: IntoIterator<Item = OsString>,
+{
+    let mut args = args
+        .into_iter()
+        .map(|arg| {
+            arg.into_string()
+                .map_err(|bad| format!("argument {bad:?} is not valid UTF-8"))
+        })
+        .collect::<Result<Vec<String>, String>>()?
+        .into_iter();
+
+    let Some(command) = args.next() else {
+        return Ok(Command::Help);
+    };
+    let rest: Vec<String> = args.collect();
+
+    match command.as_str() {
+        "help" | "-h" | "--help" => Ok(Command::Help),
+        "setup" => {
+            if wants_help(&rest) {
+                return Ok(Command::Help);
+            }
+            no_more("setup", &rest)?;
+            Ok(Command::Setup)
+        }
+        "test" => {
+            let (own, passed) = match rest.iter().position(|arg| arg == "--") {
+                Some(i) => (&rest[..i], rest[i + 1..].to_vec()),
+                None => (&rest[..], Vec::new()),
+            };
+            if wants_help(own) {
+                return Ok(Command::Help);
+            }
+            no_more("test", own).map_err(|e| {
+                format!("{e} (pass arguments to the test binaries after `--`, e.g. `cargo xtask test -- --nocapture`)")
+            })?;
+            Ok(Command::Test { test_args: passed })
+        }
+        "reproduce" => {
+            if wants_help(&rest) {
+                return Ok(Command::Help);
+            }
+            let mut paper = None;
+            let mut quick = false;
+            for arg in rest {
+                match arg.as_str() {
+                    "--quick" => quick = true,
+                    flag if flag.starts_with('-') => {
+                        return Err(format!("unknown flag `{flag}` for `reproduce`"))
+                    }
+                    _ if paper.is_some() => {
+                        return Err(format!(
+                            "`reproduce` takes at most one PAPER, got a second one: `{arg}`"
+                        ))
+                    }
+                    _ => paper = Some(arg),
+                }
+            }
+            Ok(Command::Reproduce { paper, quick })
+        }
+        "bench" => {
+            if wants_help(&rest) {
+                return Ok(Command::Help);
+            }
+            let mut quick = false;
+            let mut criterion = true;
+            for arg in rest {
+                match arg.as_str() {
+                    "--quick" => quick = true,
+                    "--no-criterion" => criterion = false,
+                    other => return Err(format!("unexpected argument `{other}` for `bench`")),
+                }
+            }
+            Ok(Command::Bench { quick, criterion })
+        }
+        "fmt" => {
+            if wants_help(&rest) {
+                return Ok(Command::Help);
+            }
+            let mut check = false;
+            for arg in rest {
+                match arg.as_str() {
+                    "--check" => check = true,
+                    other => return Err(format!("unexpected argument `{other}` for `fmt`")),
+                }
+            }
+            Ok(Command::Fmt { check })
+        }
+        other => Err(format!(
+            "unknown command `{other}` (run `cargo xtask --help` for the list)"
+        )),
+    }
+}
+
+/// True if `-h` or `--help` is among `args`.
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|arg| arg == "-h" || arg == "--help")
+}
+
+/// Errors if a command that takes no arguments was given some.
+fn no_more(command: &str, args: &[String]) -> Result<(), String> {
+    match args.first() {
+        None => Ok(()),
+        Some(arg) => Err(format!("unexpected argument `{arg}` for `{command}`")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_strs(args: &[&str]) -> Result<Command, String> {
+        parse(args.iter().map(OsString::from))
+    }
+
+    #[test]
+    fn no_arguments_means_help() {
+        assert_eq!(parse_strs(&[]), Ok(Command::Help));
+        assert_eq!(parse_strs(&["--help"]), Ok(Command::Help));
+        assert_eq!(parse_strs(&["bench", "-h"]), Ok(Command::Help));
+    }
+
+    #[test]
+    fn test_passes_arguments_after_double_dash() {
+        assert_eq!(
+            parse_strs(&["test", "--", "--nocapture", "--", "x"]),
+            Ok(Command::Test {
+                test_args: vec!["--nocapture".into(), "--".into(), "x".into()]
+            })
+        );
+        assert!(parse_strs(&["test", "--nocapture"]).is_err());
+    }
+
+    #[test]
+    fn reproduce_and_bench_flags() {
+        assert_eq!(
+            parse_strs(&["reproduce", "--quick", "dec"]),
+            Ok(Command::Reproduce {
+                paper: Some("dec".into()),
+                quick: true
+            })
+        );
+        assert!(parse_strs(&["reproduce", "dec", "bpls"]).is_err());
+        assert_eq!(
+            parse_strs(&["bench", "--no-criterion"]),
+            Ok(Command::Bench {
+                quick: false,
+                criterion: false
+            })
+        );
+        assert!(parse_strs(&["frobnicate"]).is_err());
+    }
+}

@@ -1,0 +1,56 @@
+//! `cargo xtask` — project automation for this workspace, following
+//! matklad's xtask convention (<https://github.com/matklad/cargo-xtask>).
+//!
+//! Run it through the alias in `.cargo/config.toml`:
+//! `cargo xtask setup | test | reproduce | bench | fmt`. The commands are
+//! declared in [`flags`]; each one has its own module. xtask depends on the
+//! standard library only and links no BLAS, so it builds in seconds even on a
+//! machine where OpenBLAS is not installed yet (`cargo xtask setup` installs it).
+
+mod bench;
+mod flags;
+mod reproduce;
+mod setup;
+mod test;
+mod util;
+
+use std::env;
+use std::process::ExitCode;
+
+use flags::Command;
+
+/// Runs the command and turns an error into `xtask: error: …` and exit code 1.
+fn main() -> ExitCode {
+    match try_main() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Parses the arguments and dispatches to the command's module.
+fn try_main() -> Result<(), String> {
+    let command = flags::parse(env::args_os().skip(1))?;
+    if command == Command::Help {
+        print!("{}", flags::usage());
+        return Ok(());
+    }
+
+    let root = util::workspace_root()?;
+    match command {
+        Command::Help => Ok(()),
+        Command::Setup => setup::run(&root, setup::Tools::Required),
+        Command::Test { test_args } => test::run(&root, &test_args),
+        Command::Reproduce { paper, quick } => reproduce::run(&root, paper.as_deref(), quick),
+        Command::Bench { quick, criterion } => bench::run(&root, quick, criterion),
+        Command::Fmt { check } => {
+            let mut args = vec!["fmt", "--all"];
+            if check {
+                args.push("--check");
+            }
+            util::run(&mut util::cargo(&root, args))
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! `cargo xtask setup`: make sure what the build needs outside Cargo is there.
+//!
+//! The workspace links the system OpenBLAS (which includes LAPACK). On Debian
+//! and Ubuntu that is the package `libopenblas-dev`; the linker needs its
+//! unversioned `libopenblas.so`, so that file is the primary check and
+//! `pkg-config` / `ldconfig` only add evidence (the detection works without
+//! them). When the library is missing and we may use `apt-get` (as root or
+//! through password-less `sudo`), it is installed; otherwise the error says
+//! which command to run. Running setup when everything is present changes
+//! nothing. The `rustfmt` and `clippy` components are checked too.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::util;
+
+/// Directories searched for the unversioned `libopenblas.so`.
+const LIB_DIRS: &[&str] = &[
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/usr/local/lib",
+    "/usr/lib/x86_64-linux-gnu/openblas-pthread",
+    "/usr/lib/aarch64-linux-gnu/openblas-pthread",
+];
+
+/// Where `libopenblas-dev` (or a hand-built OpenBLAS) puts `cblas.h`.
+const HEADERS: &[&str] = &[
+    "/usr/include/x86_64-linux-gnu/cblas.h",
+    "/usr/include/cblas.h",
+    "/usr/include/x86_64-linux-gnu/openblas-pthread/cblas.h",
+    "/usr/include/aarch64-linux-gnu/cblas.h",
+];
+
+/// The file the linker needs.
+const LIB_FILE: &str = "libopenblas.so";
+
+/// The command a user without root rights should run.
+const MANUAL_INSTALL: &str =
+    "sudo apt-get update && sudo apt-get install -y libopenblas-dev pkg-config";
+
+/// How the commands that build the workspace need the optional cargo components.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tools {
+    /// `rustfmt` and `clippy` are required: missing ones are an error.
+    Required,
+    /// `rustfmt` and `clippy` are nice to have: missing ones are a warning.
+    Optional,
+}
+
+/// Ensures OpenBLAS is installed (installing it with apt-get if allowed) and
+/// checks the `rustfmt` / `clippy` components according to `tools`.
+pub fn run(root: &Path, tools: Tools) -> Result<(), String> {
+    ensure_openblas()?;
+    ensure_components(root, tools)
+}
+
+/// What the OpenBLAS detection found.
+#[derive(Debug, Default)]
+struct Detection {
+    /// The unversioned `libopenblas.so` (the dev symlink the linker uses).
+    library: Option<PathBuf>,
+    /// A `cblas.h` from the development package.
+    header: Option<PathBuf>,
+    /// `pkg-config --modversion openblas`, if `pkg-config --exists openblas` succeeds.
+    pkg_config: Option<String>,
+    /// Whether `ldconfig -p` lists some `libopenblas.so*` (possibly only the runtime one).
+    in_ld_cache: bool,
+}
+
+impl Detection {
+    /// The extra evidence, e.g. `pkg-config openblas 0.3.21, ldconfig, cblas.h at …`.
+    fn evidence(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(version) = &self.pkg_config {
+            parts.push(format!("pkg-config openblas {version}"));
+        }
+        if self.in_ld_cache {
+            parts.push("in the ldconfig cache".to_string());
+        }
+        if let Some(header) = &self.header {
+            parts.push(format!("cblas.h at {}", header.display()));
+        }
+        parts.join(", ")
+    }
+}
+
+/// Looks for OpenBLAS without changing anything.
+fn detect() -> Detection {
+    let mut detection = Detection::default();
+
+    let mut dirs: Vec<PathBuf> = LIB_DIRS.iter().map(PathBuf::from).collect();
+    if util::succeeds(Command::new("pkg-config").args(["--exists", "openblas"])) {
+        let version = util::capture(Command::new("pkg-config").args(["--modversion", "openblas"]))
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| "(unknown version)".to_string());
+        detection.pkg_config = Some(version);
+        if let Some(libdir) =
+            util::capture(Command::new("pkg-config").args(["--variable=libdir", "openblas"]))
+        {
+            let libdir = libdir.trim();
+            if !libdir.is_empty() {
+                dirs.push(PathBuf::from(libdir));
+            }
+        }
+    }
+
+    if let Some(cache) = ld_cache() {
+        for line in cache.lines().filter(|line| line.contains(LIB_FILE)) {
+            detection.in_ld_cache = true;
+            // Lines look like "\tlibopenblas.so (libc6,x86-64) => /usr/lib/…/libopenblas.so".
+            let name = line.split_whitespace().next().unwrap_or("");
+            if name == LIB_FILE {
+                if let Some((_, path)) = line.split_once("=> ") {
+                    if let Some(dir) = Path::new(path.trim()).parent() {
+                        dirs.push(dir.to_path_buf());
+                    }
+                }
+            }
+        }
+    }
+
+    // `exists` follows symlinks, so a dangling dev symlink does not count.
+    detection.library = dirs
+        .iter()
+        .map(|dir| dir.join(LIB_FILE))
+        .find(|file| file.exists());
+    detection.header = HEADERS.iter().map(PathBuf::from).find(|h| h.exists());
+    detection
+}
+
+/// The output of `ldconfig -p` (ldconfig is often outside a user's `$PATH`).
+fn ld_cache() -> Option<String> {
+    ["ldconfig", "/sbin/ldconfig", "/usr/sbin/ldconfig"]
+        .iter()
+        .find_map(|program| util::capture(Command::new(program).arg("-p")))
+}
+
+/// Reports OpenBLAS if present, otherwise installs it or explains how to.
+fn ensure_openblas() -> Result<(), String> {
+    let detection = detect();
+    if let Some(library) = &detection.library {
+        report_found(library, &detection);
+        return Ok(());
+    }
+
+    let why = if detection.pkg_config.is_some() || detection.in_ld_cache {
+        format!(
+            "OpenBLAS runtime is present but the development file {LIB_FILE} (package libopenblas-dev) is missing"
+        )
+    } else {
+        format!("OpenBLAS ({LIB_FILE}, package libopenblas-dev) not found")
+    };
+    eprintln!("setup: {why}");
+
+    let sudo = match install_rights() {
+        Ok(sudo) => sudo,
+        Err(reason) => {
+            return Err(format!(
+                "{why} and cannot be installed automatically ({reason}); install it with: \
+                 {MANUAL_INSTALL}  (Fedora: sudo dnf install openblas-devel; macOS is not supported yet)"
+            ))
+        }
+    };
+
+    eprintln!("setup: installing libopenblas-dev with apt-get");
+    util::run(&mut apt_get(sudo, &["update"]))?;
+    util::run(&mut apt_get(
+        sudo,
+        &[
+            "install",
+            "-y",
+            "--no-install-recommends",
+            "libopenblas-dev",
+            "pkg-config",
+        ],
+    ))?;
+
+    let detection = detect();
+    match &detection.library {
+        Some(library) => {
+            report_found(library, &detection);
+            Ok(())
+        }
+        None => Err(format!(
+            "apt-get installed libopenblas-dev but {LIB_FILE} is still not found in {} \
+             (nor via pkg-config or ldconfig)",
+            LIB_DIRS.join(", ")
+        )),
+    }
+}
+
+/// Prints `setup: OpenBLAS found at …`.
+fn report_found(library: &Path, detection: &Detection) {
+    let evidence = detection.evidence();
+    if evidence.is_empty() {
+        eprintln!("setup: OpenBLAS found at {}", library.display());
+    } else {
+        eprintln!(
+            "setup: OpenBLAS found at {} ({evidence})",
+            library.display()
+        );
+    }
+}
+
+/// Whether apt-get may be run: `Ok(false)` as root, `Ok(true)` through
+/// `sudo -n`, or the reason why not.
+fn install_rights() -> Result<bool, String> {
+    if util::find_on_path("apt-get").is_none() {
+        return Err("apt-get is not available".to_string());
+    }
+    let uid = util::capture(Command::new("id").arg("-u")).map(|out| out.trim().to_string());
+    if uid.as_deref() == Some("0") {
+        return Ok(false);
+    }
+    if util::find_on_path("sudo").is_some()
+        && util::succeeds(Command::new("sudo").args(["-n", "true"]))
+    {
+        return Ok(true);
+    }
+    Err("not root and password-less sudo is not available".to_string())
+}
+
+/// A non-interactive `apt-get` command, through `sudo -n env …` when `sudo`.
+fn apt_get(sudo: bool, args: &[&str]) -> Command {
+    let mut cmd = if sudo {
+        // sudo resets the environment, so pass the variable through `env`.
+        let mut cmd = Command::new("sudo");
+        cmd.args(["-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]);
+        cmd
+    } else {
+        let mut cmd = Command::new("apt-get");
+        cmd.env("DEBIAN_FRONTEND", "noninteractive");
+        cmd
+    };
+    cmd.args(args);
+    cmd
+}
+
+/// Checks `cargo fmt` and `cargo clippy`, adding them with rustup if needed.
+fn ensure_components(root: &Path, tools: Tools) -> Result<(), String> {
+    let missing = missing_components(root);
+    if missing.is_empty() {
+        eprintln!("setup: cargo fmt and cargo clippy are available");
+        return Ok(());
+    }
+
+    let names = missing.join(" ");
+    let problem = if util::find_on_path("rustup").is_some() {
+        match util::run(Command::new("rustup").args(["component", "add", "rustfmt", "clippy"])) {
+            Ok(()) => {
+                let still = missing_components(root);
+                if still.is_empty() {
+                    eprintln!("setup: cargo fmt and cargo clippy are available");
+                    return Ok(());
+                }
+                format!(
+                    "`rustup component add rustfmt clippy` ran but {} still missing",
+                    still.join(" and ")
+                )
+            }
+            Err(e) => e,
+        }
+    } else {
+        format!("the cargo component(s) {names} are missing and rustup is not installed")
+    };
+
+    let message = format!(
+        "{problem}; install rustfmt and clippy for your toolchain (with rustup: `rustup component add rustfmt clippy`)"
+    );
+    match tools {
+        Tools::Required => Err(message),
+        Tools::Optional => {
+            eprintln!("xtask: warning: {message}");
+            Ok(())
+        }
+    }
+}
+
+/// The components among `rustfmt` and `clippy` whose cargo subcommand fails.
+fn missing_components(root: &Path) -> Vec<&'static str> {
+    let mut missing = Vec::new();
+    if !util::succeeds(&mut util::cargo(root, ["fmt", "--version"])) {
+        missing.push("rustfmt");
+    }
+    if !util::succeeds(&mut util::cargo(root, ["clippy", "--version"])) {
+        missing.push("clippy");
+    }
+    missing
+}
