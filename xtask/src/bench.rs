@@ -15,24 +15,13 @@ const REPORT: &str = "target/perf-report.md";
 pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
     setup::run(root, Tools::Optional)?;
 
-    let mut report = vec![
-        "run",
-        "--release",
-        "-p",
-        "benches",
-        "--bin",
-        "perf-report",
-        "--",
-    ];
+    let mut report = vec!["run", "--release", "-p", "benches", "--bin", "perf-report", "--"];
     if quick {
         report.push("--quick");
     }
     report.extend(["--out", REPORT]);
     util::run(&mut util::cargo(root, report))?;
-    eprintln!(
-        "xtask bench: report written to {}",
-        root.join(REPORT).display()
-    );
+    eprintln!("xtask bench: report written to {}", root.join(REPORT).display());
 
     if criterion {
         let mut bench = vec!["bench", "-p", "benches", "--bench", "ridge_append"];

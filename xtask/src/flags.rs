@@ -44,9 +44,7 @@ pub enum Command {
 pub fn usage() -> String {
     let papers: String = PAPERS
         .iter()
-        .map(|(name, description)| {
-            format!("\n                                  {name:<10} {description}")
-        })
+        .map(|(name, description)| format!("\n                                  {name:<10} {description}"))
         .collect();
     format!(
         "\
@@ -137,9 +135,7 @@ where
             for arg in rest {
                 match arg.as_str() {
                     "--quick" => quick = true,
-                    flag if flag.starts_with('-') => {
-                        return Err(format!("unknown flag `{flag}` for `reproduce`"))
-                    }
+                    flag if flag.starts_with('-') => return Err(format!("unknown flag `{flag}` for `reproduce`")),
                     _ if paper.is_some() => {
                         return Err(format!(
                             "`reproduce` takes at most one PAPER, got a second one: `{arg}`"

@@ -14,10 +14,7 @@ use crate::util;
 ///
 /// Keep in step with `experiments::papers()` as reproductions land.
 pub const PAPERS: &[(&str, &str)] = &[
-    (
-        "zhu-wei",
-        "inverse-free extreme learning machine (Zhu & Wei)",
-    ),
+    ("zhu-wei", "inverse-free extreme learning machine (Zhu & Wei)"),
     (
         "bls-ridge",
         "ridge solutions for the Broad Learning System (Zhu et al.)",
@@ -40,19 +37,14 @@ pub fn run(root: &Path, paper: Option<&str>, quick: bool) -> Result<(), String> 
     if let Some(paper) = paper {
         if !PAPERS.iter().any(|(name, _)| *name == paper) {
             let valid: Vec<&str> = PAPERS.iter().map(|(name, _)| *name).collect();
-            return Err(format!(
-                "unknown paper `{paper}`; valid names: {}",
-                valid.join(", ")
-            ));
+            return Err(format!("unknown paper `{paper}`; valid names: {}", valid.join(", ")));
         }
     }
 
     setup::run(root, Tools::Optional)?;
 
     if !root.join(REPRODUCE_BIN).is_file() {
-        println!(
-            "nothing to reproduce yet: no paper's reproduction has landed (see the open issues)"
-        );
+        println!("nothing to reproduce yet: no paper's reproduction has landed (see the open issues)");
         return Ok(());
     }
 

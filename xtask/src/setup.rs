@@ -37,8 +37,7 @@ const HEADERS: &[&str] = &[
 const LIB_FILE: &str = "libopenblas.so";
 
 /// The command a user without root rights should run.
-const MANUAL_INSTALL: &str =
-    "sudo apt-get update && sudo apt-get install -y libopenblas-dev pkg-config";
+const MANUAL_INSTALL: &str = "sudo apt-get update && sudo apt-get install -y libopenblas-dev pkg-config";
 
 /// How the commands that build the workspace need the optional cargo components.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,9 +96,7 @@ fn detect() -> Detection {
             .filter(|v| !v.is_empty())
             .unwrap_or_else(|| "(unknown version)".to_string());
         detection.pkg_config = Some(version);
-        if let Some(libdir) =
-            util::capture(Command::new("pkg-config").args(["--variable=libdir", "openblas"]))
-        {
+        if let Some(libdir) = util::capture(Command::new("pkg-config").args(["--variable=libdir", "openblas"])) {
             let libdir = libdir.trim();
             if !libdir.is_empty() {
                 dirs.push(PathBuf::from(libdir));
@@ -123,10 +120,7 @@ fn detect() -> Detection {
     }
 
     // `exists` follows symlinks, so a dangling dev symlink does not count.
-    detection.library = dirs
-        .iter()
-        .map(|dir| dir.join(LIB_FILE))
-        .find(|file| file.exists());
+    detection.library = dirs.iter().map(|dir| dir.join(LIB_FILE)).find(|file| file.exists());
     detection.header = HEADERS.iter().map(PathBuf::from).find(|h| h.exists());
     detection
 }
@@ -147,9 +141,7 @@ fn ensure_openblas() -> Result<(), String> {
     }
 
     let why = if detection.pkg_config.is_some() || detection.in_ld_cache {
-        format!(
-            "OpenBLAS runtime is present but the development file {LIB_FILE} (package libopenblas-dev) is missing"
-        )
+        format!("OpenBLAS runtime is present but the development file {LIB_FILE} (package libopenblas-dev) is missing")
     } else {
         format!("OpenBLAS ({LIB_FILE}, package libopenblas-dev) not found")
     };
@@ -198,10 +190,7 @@ fn report_found(library: &Path, detection: &Detection) {
     if evidence.is_empty() {
         eprintln!("setup: OpenBLAS found at {}", library.display());
     } else {
-        eprintln!(
-            "setup: OpenBLAS found at {} ({evidence})",
-            library.display()
-        );
+        eprintln!("setup: OpenBLAS found at {} ({evidence})", library.display());
     }
 }
 
@@ -215,9 +204,7 @@ fn install_rights() -> Result<bool, String> {
     if uid.as_deref() == Some("0") {
         return Ok(false);
     }
-    if util::find_on_path("sudo").is_some()
-        && util::succeeds(Command::new("sudo").args(["-n", "true"]))
-    {
+    if util::find_on_path("sudo").is_some() && util::succeeds(Command::new("sudo").args(["-n", "true"])) {
         return Ok(true);
     }
     Err("not root and password-less sudo is not available".to_string())

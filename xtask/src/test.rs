@@ -21,23 +21,13 @@ pub fn run(root: &Path, test_args: &[String]) -> Result<(), String> {
         ("fmt", strings(&["fmt", "--all", "--check"])),
         (
             "clippy",
-            strings(&[
-                "clippy",
-                "--workspace",
-                "--all-targets",
-                "--",
-                "-D",
-                "warnings",
-            ]),
+            strings(&["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]),
         ),
         (
             "tests",
             with_test_args(&["test", "--workspace", "--all-targets"], test_args),
         ),
-        (
-            "doctests",
-            with_test_args(&["test", "--workspace", "--doc"], test_args),
-        ),
+        ("doctests", with_test_args(&["test", "--workspace", "--doc"], test_args)),
     ];
 
     let mut timings: Vec<(&str, Duration)> = Vec::new();

@@ -36,9 +36,7 @@ where
 pub fn run(cmd: &mut Command) -> Result<(), String> {
     let line = display(cmd);
     eprintln!("$ {line}");
-    let status = cmd
-        .status()
-        .map_err(|e| format!("could not start `{line}`: {e}"))?;
+    let status = cmd.status().map_err(|e| format!("could not start `{line}`: {e}"))?;
     if status.success() {
         Ok(())
     } else {
@@ -59,11 +57,7 @@ pub fn succeeds(cmd: &mut Command) -> bool {
 
 /// Runs `cmd` silently and returns its stdout if it succeeded.
 pub fn capture(cmd: &mut Command) -> Option<String> {
-    let output = cmd
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
+    let output = cmd.stdin(Stdio::null()).stderr(Stdio::null()).output().ok()?;
     if output.status.success() {
         Some(String::from_utf8_lossy(&output.stdout).into_owned())
     } else {
@@ -106,18 +100,11 @@ pub fn display(cmd: &Command) -> String {
     let mut words = Vec::new();
     for (key, value) in cmd.get_envs() {
         if let Some(value) = value {
-            words.push(format!(
-                "{}={}",
-                key.to_string_lossy(),
-                quote(&value.to_string_lossy())
-            ));
+            words.push(format!("{}={}", key.to_string_lossy(), quote(&value.to_string_lossy())));
         }
     }
     let program = Path::new(cmd.get_program());
-    let name = program
-        .file_name()
-        .unwrap_or(program.as_os_str())
-        .to_string_lossy();
+    let name = program.file_name().unwrap_or(program.as_os_str()).to_string_lossy();
     words.push(quote(&name));
     words.extend(cmd.get_args().map(|arg| quote(&arg.to_string_lossy())));
     words.join(" ")

@@ -144,13 +144,7 @@ extern "C" {
         lda: c_int,
     );
 
-    pub fn dpotrf_(
-        uplo: *const c_char,
-        n: *const c_int,
-        a: *mut f64,
-        lda: *const c_int,
-        info: *mut c_int,
-    );
+    pub fn dpotrf_(uplo: *const c_char, n: *const c_int, a: *mut f64, lda: *const c_int, info: *mut c_int);
     pub fn dtrtri_(
         uplo: *const c_char,
         diag: *const c_char,

@@ -27,10 +27,7 @@ use crate::validate;
 /// Overwrite the SPD `s` (upper triangle referenced) by its inverse Cholesky
 /// factor: `s ← U⁻¹` where `S = UᵀU` (so `U⁻¹U⁻ᵀ = S⁻¹`), lower triangle
 /// zeroed. `Err(k)` if the leading minor of order `k` is not positive definite.
-pub(crate) fn inverse_cholesky_in_place(
-    fl: &mut Flops,
-    s: &mut Owned,
-) -> std::result::Result<(), usize> {
+pub(crate) fn inverse_cholesky_in_place(fl: &mut Flops, s: &mut Owned) -> std::result::Result<(), usize> {
     kernels::potrf(fl, Tri::Upper, s.as_mut())?;
     kernels::trtri(fl, Tri::Upper, Diag::NonUnit, s.as_mut())?;
     let n = s.rows();
@@ -133,18 +130,13 @@ impl InverseCholesky {
                 count: 1,
             });
         }
-        let r12 =
-            ndarray::ArrayView2::from_shape((n, 1), r12).expect("n×1 view of a length-n slice");
+        let r12 = ndarray::ArrayView2::from_shape((n, 1), r12).expect("n×1 view of a length-n slice");
         let r22 = ndarray::arr2(&[[r22]]);
         self.append_block(r12, r22.view())
     }
 
     /// Border `R` with `q` columns: `r12` (n×q) and the SPD block `r22` (q×q).
-    pub fn append_block(
-        &mut self,
-        r12: ArrayView2<'_, f64>,
-        r22: ArrayView2<'_, f64>,
-    ) -> Result<()> {
+    pub fn append_block(&mut self, r12: ArrayView2<'_, f64>, r22: ArrayView2<'_, f64>) -> Result<()> {
         let n = self.n();
         validate::non_empty("R22", &r22)?;
         validate::square("R22", &r22)?;
@@ -249,10 +241,7 @@ mod tests {
             "{err}"
         );
         assert_eq!(f.n(), 1);
-        assert!(matches!(
-            f.append_column(&[1.0, 2.0], 1.0),
-            Err(Error::Shape { .. })
-        ));
+        assert!(matches!(f.append_column(&[1.0, 2.0], 1.0), Err(Error::Shape { .. })));
         assert!(matches!(
             f.append_column(&[f64::NAN], 1.0),
             Err(Error::NonFinite { .. })

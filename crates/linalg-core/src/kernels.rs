@@ -11,6 +11,10 @@
 //! Shapes are checked with `assert!`: they are internal invariants of the
 //! solvers, whose public entry points validate user input first.
 
+// The wrappers mirror the BLAS argument lists (operand, transposition,
+// triangle, side, scalars) so each call reads like the routine it makes.
+#![allow(clippy::too_many_arguments)]
+
 use std::os::raw::{c_char, c_int};
 
 use ndarray::{Array2, ArrayView2, ShapeBuilder};
@@ -46,16 +50,8 @@ impl<'a> MatRef<'a> {
     pub fn new(data: &'a [f64], rows: usize, cols: usize, ld: usize) -> Self {
         let ld = ld.max(1);
         assert!(ld >= rows, "leading dimension smaller than the row count");
-        assert!(
-            cols == 0 || data.len() >= (cols - 1) * ld + rows,
-            "slice too short"
-        );
-        Self {
-            data,
-            rows,
-            cols,
-            ld,
-        }
+        assert!(cols == 0 || data.len() >= (cols - 1) * ld + rows, "slice too short");
+        Self { data, rows, cols, ld }
     }
     /// Rows.
     pub fn rows(&self) -> usize {
@@ -93,11 +89,8 @@ impl<'a> MatRef<'a> {
         } else {
             (self.cols - 1) * self.ld + self.rows
         };
-        ArrayView2::from_shape(
-            (self.rows, self.cols).strides((1, self.ld)),
-            &self.data[..len],
-        )
-        .expect("MatRef invariant")
+        ArrayView2::from_shape((self.rows, self.cols).strides((1, self.ld)), &self.data[..len])
+            .expect("MatRef invariant")
     }
     fn ptr(&self) -> *const f64 {
         self.data.as_ptr()
@@ -118,16 +111,8 @@ impl<'a> MatMut<'a> {
     pub fn new(data: &'a mut [f64], rows: usize, cols: usize, ld: usize) -> Self {
         let ld = ld.max(1);
         assert!(ld >= rows, "leading dimension smaller than the row count");
-        assert!(
-            cols == 0 || data.len() >= (cols - 1) * ld + rows,
-            "slice too short"
-        );
-        Self {
-            data,
-            rows,
-            cols,
-            ld,
-        }
+        assert!(cols == 0 || data.len() >= (cols - 1) * ld + rows, "slice too short");
+        Self { data, rows, cols, ld }
     }
     /// Rows.
     pub fn rows(&self) -> usize {
@@ -295,16 +280,7 @@ impl Op {
 }
 
 /// `C ← alpha·op(A)·op(B) + beta·C` (DGEMM, `2mnk` flops).
-pub fn gemm(
-    fl: &mut Flops,
-    alpha: f64,
-    a: MatRef<'_>,
-    ta: Op,
-    b: MatRef<'_>,
-    tb: Op,
-    beta: f64,
-    mut c: MatMut<'_>,
-) {
+pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb: Op, beta: f64, mut c: MatMut<'_>) {
     let (m, k) = ta.dims(&a);
     let (k2, n) = tb.dims(&b);
     assert!(
@@ -455,35 +431,19 @@ fn tri_common(side: Side, t: &MatRef<'_>, b: &MatMut<'_>) -> usize {
         Side::Left => b.rows,
         Side::Right => b.cols,
     };
-    assert!(
-        t.rows == k && t.cols == k,
-        "triangular operand must be {k}×{k}"
-    );
+    assert!(t.rows == k && t.cols == k, "triangular operand must be {k}×{k}");
     k
 }
 
 /// `B ← alpha·op(T)·B` or `B ← alpha·B·op(T)` with triangular `T` (DTRMM,
 /// `k²·m` flops for a `k×k` triangle and `m` right-hand columns/rows).
-pub fn trmm(
-    fl: &mut Flops,
-    side: Side,
-    tri: Tri,
-    op: Op,
-    diag: Diag,
-    alpha: f64,
-    t: MatRef<'_>,
-    mut b: MatMut<'_>,
-) {
+pub fn trmm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64, t: MatRef<'_>, mut b: MatMut<'_>) {
     let k = tri_common(side, &t, &b);
     if b.rows == 0 || b.cols == 0 {
         return;
     }
     fl.add(k * k * (b.rows * b.cols / k));
-    let s = if side == Side::Left {
-        ffi::LEFT
-    } else {
-        ffi::RIGHT
-    };
+    let s = if side == Side::Left { ffi::LEFT } else { ffi::RIGHT };
     // SAFETY: see gemm.
     unsafe {
         ffi::cblas_dtrmm(
@@ -505,26 +465,13 @@ pub fn trmm(
 
 /// Solve `op(T)·X = alpha·B` (left) or `X·op(T) = alpha·B` (right) in place
 /// (DTRSM, `k²·m` flops).
-pub fn trsm(
-    fl: &mut Flops,
-    side: Side,
-    tri: Tri,
-    op: Op,
-    diag: Diag,
-    alpha: f64,
-    t: MatRef<'_>,
-    mut b: MatMut<'_>,
-) {
+pub fn trsm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64, t: MatRef<'_>, mut b: MatMut<'_>) {
     let k = tri_common(side, &t, &b);
     if b.rows == 0 || b.cols == 0 {
         return;
     }
     fl.add(k * k * (b.rows * b.cols / k));
-    let s = if side == Side::Left {
-        ffi::LEFT
-    } else {
-        ffi::RIGHT
-    };
+    let s = if side == Side::Left { ffi::LEFT } else { ffi::RIGHT };
     // SAFETY: see gemm.
     unsafe {
         ffi::cblas_dtrsm(
@@ -545,15 +492,7 @@ pub fn trsm(
 }
 
 /// `y ← alpha·op(A)·x + beta·y` (DGEMV, `2mn` flops).
-pub fn gemv(
-    fl: &mut Flops,
-    alpha: f64,
-    a: MatRef<'_>,
-    ta: Op,
-    x: &[f64],
-    beta: f64,
-    y: &mut [f64],
-) {
+pub fn gemv(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, x: &[f64], beta: f64, y: &mut [f64]) {
     let (m, n) = ta.dims(&a);
     assert!(x.len() == n && y.len() == m, "gemv: shapes");
     if m == 0 {

@@ -98,11 +98,8 @@ impl GrowMat {
         } else {
             (self.cols - 1) * self.ld + self.rows
         };
-        ArrayView2::from_shape(
-            (self.rows, self.cols).strides((1, self.ld)),
-            &self.data[..len],
-        )
-        .expect("GrowMat invariant: ld >= rows and data holds cols columns")
+        ArrayView2::from_shape((self.rows, self.cols).strides((1, self.ld)), &self.data[..len])
+            .expect("GrowMat invariant: ld >= rows and data holds cols columns")
     }
 
     /// Make room for `additional` more columns without reallocating later.

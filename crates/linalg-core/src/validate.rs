@@ -30,12 +30,7 @@ pub fn finite(what: &'static str, m: &ArrayView2<'_, f64>) -> Result<()> {
     }
     match first {
         None => Ok(()),
-        Some((row, col)) => Err(Error::NonFinite {
-            what,
-            row,
-            col,
-            count,
-        }),
+        Some((row, col)) => Err(Error::NonFinite { what, row, col, count }),
     }
 }
 

@@ -32,10 +32,7 @@ struct Case {
     blocks: Vec<(usize, usize)>,
 }
 
-fn case_strategy(
-    full_rank: bool,
-    max_decades: f64,
-) -> impl proptest::strategy::Strategy<Value = Case> {
+fn case_strategy(full_rank: bool, max_decades: f64) -> impl proptest::strategy::Strategy<Value = Case> {
     case_strategy_with(full_rank, max_decades, -8.0)
 }
 
@@ -93,18 +90,13 @@ fn check_ridge(strategy: Strategy, c: &Case) -> Result<(), TestCaseError> {
 
 /// `kappa_power`: how many factors of κ(R) amplify the rounding (1 for the
 /// factored and direct methods; 2 for Alg. 2, see its test).
-fn check_ridge_amplified(
-    strategy: Strategy,
-    c: &Case,
-    kappa_power: i32,
-) -> Result<(), TestCaseError> {
+fn check_ridge_amplified(strategy: Strategy, c: &Case, kappa_power: i32) -> Result<(), TestCaseError> {
     let solver = run(strategy, c);
     let (k, n) = c.a.dim();
     prop_assert_eq!(solver.nodes(), n);
     let rf = reference(c.a.view(), c.y.view(), c.lambda);
     let err = fro_diff(solver.weights(), rf.w_ridge.view());
-    let tol =
-        ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len()) * rf.kappa_r.powi(kappa_power - 1);
+    let tol = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len()) * rf.kappa_r.powi(kappa_power - 1);
     prop_assert!(
         err <= tol,
         "{}: ‖W − W*‖ = {:.3e} > bound {:.3e} (κ(R) = {:.2e}, K = {}, n = {}, steps = {})",
@@ -166,18 +158,15 @@ fn check_generalized_inverse(strategy: Strategy, c: &Case) -> Result<(), TestCas
     let a0 = c.a.slice(s![.., s0..e0]);
     let rf0 = reference(a0, c.y.view(), 0.0);
     let lambda = 1e-12 * rf0.sigma_min * rf0.sigma_min;
-    let c = Case {
-        lambda,
-        ..c.clone()
-    };
+    let c = Case { lambda, ..c.clone() };
     let solver = run(strategy, &c);
     let (k, n) = c.a.dim();
     let rf = reference(c.a.view(), c.y.view(), 0.0);
     let err = fro_diff(solver.weights(), rf.w_ls.view());
     let steps = c.blocks.len() as f64;
     let rounding = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len());
-    let lambda_term = steps * lambda / (rf.sigma_min * rf.sigma_min)
-        * (fro(rf.w_ls.view()) + fro(c.y.view()) / rf.sigma_min);
+    let lambda_term =
+        steps * lambda / (rf.sigma_min * rf.sigma_min) * (fro(rf.w_ls.view()) + fro(c.y.view()) / rf.sigma_min);
     let tol = rounding + lambda_term;
     prop_assert!(
         err <= tol,

@@ -197,14 +197,7 @@ impl DivisionFreeLdl {
         let mut fl = Flops::default();
         // v = Uᵀ p.
         let mut v = r12.to_vec();
-        kernels::trmv(
-            &mut fl,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            self.u.as_ref(),
-            &mut v,
-        );
+        kernels::trmv(&mut fl, Tri::Upper, Op::T, Diag::NonUnit, self.u.as_ref(), &mut v);
         // Prefix products P_i = Π_{j<i} β_j and suffix S_i = Π_{j≥i} β_j.
         let mut prefix = Vec::with_capacity(n + 1);
         prefix.push(Scaled::ONE);
@@ -221,10 +214,7 @@ impl DivisionFreeLdl {
                                // w_i = Γ_i v_i with Γ_i = γ_i 2^{−E} = P_i S_{i+1} 2^{−E}  (∈ (1/4, 2·4)).
         let mut w = v.clone();
         for i in 0..n {
-            let g = ldexp(
-                prefix[i].m * suffix[i + 1].m,
-                prefix[i].e + suffix[i + 1].e - big_b.e,
-            );
+            let g = ldexp(prefix[i].m * suffix[i + 1].m, prefix[i].e + suffix[i + 1].e - big_b.e);
             w[i] *= g;
         }
         fl.add(2 * n);
@@ -241,14 +231,7 @@ impl DivisionFreeLdl {
             });
         }
         // ũ = −U w.
-        kernels::trmv(
-            &mut fl,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            self.u.as_ref(),
-            &mut w,
-        );
+        kernels::trmv(&mut fl, Tri::Upper, Op::N, Diag::NonUnit, self.u.as_ref(), &mut w);
         // β_new = m·(Bδ) = μ·2^k; rescale the column by 2^{−⌊k/2⌋}, β by 2^{−2⌊k/2⌋}.
         let (mu, k) = split(big_b.m * b_delta);
         let half = k.div_euclid(2);

@@ -148,25 +148,11 @@ impl InverseLdl {
         let mut fl = Flops::default();
         // t̃ = −L D Lᵀ p.
         let mut t = r12.to_vec();
-        kernels::trmv(
-            &mut fl,
-            Tri::Upper,
-            Op::T,
-            Diag::Unit,
-            self.l.as_ref(),
-            &mut t,
-        );
+        kernels::trmv(&mut fl, Tri::Upper, Op::T, Diag::Unit, self.l.as_ref(), &mut t);
         for (ti, di) in t.iter_mut().zip(&self.d) {
             *ti *= -di;
         }
-        kernels::trmv(
-            &mut fl,
-            Tri::Upper,
-            Op::N,
-            Diag::Unit,
-            self.l.as_ref(),
-            &mut t,
-        );
+        kernels::trmv(&mut fl, Tri::Upper, Op::N, Diag::Unit, self.l.as_ref(), &mut t);
         let delta = r22 + kernels::dot(&mut fl, r12, &t);
         if !(delta > 0.0 && delta.is_finite()) {
             return Err(not_pd(1, n, n + 1));
@@ -181,11 +167,7 @@ impl InverseLdl {
     }
 
     /// Border `R` with `q` columns `r12` (n×q) and the SPD block `r22` (q×q).
-    pub fn append_block(
-        &mut self,
-        r12: ArrayView2<'_, f64>,
-        r22: ArrayView2<'_, f64>,
-    ) -> Result<()> {
+    pub fn append_block(&mut self, r12: ArrayView2<'_, f64>, r22: ArrayView2<'_, f64>) -> Result<()> {
         let n = self.n();
         validate::non_empty("R22", &r22)?;
         validate::square("R22", &r22)?;
@@ -225,16 +207,7 @@ impl InverseLdl {
             qp.as_mut(),
         );
         let mut s = Owned::from_view(r22);
-        kernels::gemm(
-            &mut fl,
-            -1.0,
-            p.as_ref(),
-            Op::T,
-            qp.as_ref(),
-            Op::N,
-            1.0,
-            s.as_mut(),
-        );
+        kernels::gemm(&mut fl, -1.0, p.as_ref(), Op::T, qp.as_ref(), Op::N, 1.0, s.as_mut());
         inverse_cholesky_in_place(&mut fl, &mut s).map_err(|k| not_pd(k, n, n + q))?;
         let d22 = ldl_from_inverse_cholesky(&mut fl, &mut s);
         // L12 = −QP L22.

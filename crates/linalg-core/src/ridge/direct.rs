@@ -120,22 +120,14 @@ impl DirectRidge {
 }
 
 /// `W = (G + λI)⁻¹ AᵀY` by `dpotrf` (upper: `R = UᵀU`) and two `dtrsm`.
-fn solve(
-    p: &Problem,
-    fl: &mut Flops,
-    gram: &GrowMat,
-    aty: &GrowMat,
-    first: usize,
-    end: usize,
-) -> Result<Owned> {
+fn solve(p: &Problem, fl: &mut Flops, gram: &GrowMat, aty: &GrowMat, first: usize, end: usize) -> Result<Owned> {
     let n = gram.rows();
     let mut r = Owned::from_ref(gram.as_ref());
     for i in 0..n {
         r.set(i, i, r.at(i, i) + p.lambda);
     }
     fl.add(n);
-    kernels::potrf(fl, Tri::Upper, r.as_mut())
-        .map_err(|pivot| p.not_pd("AᵀA + λI", pivot, first, end))?;
+    kernels::potrf(fl, Tri::Upper, r.as_mut()).map_err(|pivot| p.not_pd("AᵀA + λI", pivot, first, end))?;
     let mut w = Owned::from_ref(aty.as_ref());
     kernels::trsm(
         fl,

@@ -49,16 +49,7 @@ impl InvCholRidge {
         let n = p.n();
         // G = Fᵀ AᵀY, W = F G.
         let mut g = GrowMat::with_row_capacity(n, p.m(), 2 * n);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            p.a.as_ref(),
-            Op::T,
-            p.y.as_ref(),
-            Op::N,
-            0.0,
-            g.as_mut(),
-        );
+        kernels::gemm(&mut fl, 1.0, p.a.as_ref(), Op::T, p.y.as_ref(), Op::N, 0.0, g.as_mut());
         kernels::trmm(
             &mut fl,
             Side::Left,
@@ -161,6 +152,9 @@ impl InvCholRidge {
                 }
             }
         };
+        if self.schur == Schur::ResidualNoRidge {
+            self.check_numerical_rank(&mut fl, &h, &s, n)?;
+        }
         crate::inverse_cholesky::inverse_cholesky_in_place(&mut fl, &mut s).map_err(|pivot| {
             self.p
                 .not_pd("the Schur complement S of the new block", pivot, n, n + q)
@@ -208,20 +202,10 @@ impl InvCholRidge {
             s.as_ref(),
             w.as_mut(),
         );
-        self.p
-            .check_finite_result(&w, n, n + q, "non-finite new weights")?;
+        self.p.check_finite_result(&w, n, n + q, "non-finite new weights")?;
         // W_top −= D w (computed before D is overwritten by F12).
         let mut w_top = Owned::from_ref(self.w.as_ref());
-        kernels::gemm(
-            &mut fl,
-            -1.0,
-            d.as_ref(),
-            Op::N,
-            w.as_ref(),
-            Op::N,
-            1.0,
-            w_top.as_mut(),
-        );
+        kernels::gemm(&mut fl, -1.0, d.as_ref(), Op::N, w.as_ref(), Op::N, 1.0, w_top.as_mut());
         self.p
             .check_finite_result(&w_top, n, n + q, "non-finite updated weights")?;
         // F12 = −D F22.
@@ -245,6 +229,35 @@ impl InvCholRidge {
         self.p.a.push_cols(h.as_ref());
         fl.add(n * self.p.m()); // the copy-back sum W_top
         self.p.last_flops = fl.0;
+        Ok(())
+    }
+
+    /// Exg-E only: `S = CᵀC` has no λ to keep it away from singular. When a
+    /// new column's residual `c_j` is at rounding level — the Cholesky pivot
+    /// `u_jj² ≤ K·ε·‖h_j‖²`, the rank tolerance of `pinv` on the squared
+    /// scale — the column is in the span of the others to working precision
+    /// and `CᵀC` is numerically singular: a typed error instead of weights of
+    /// order `1/√ε`. (Greville's method switches branch here; the Cholesky
+    /// form cannot.)
+    fn check_numerical_rank(&self, fl: &mut Flops, h: &Owned, s: &Owned, n: usize) -> Result<()> {
+        let (k, q) = (self.p.k(), h.cols());
+        let mut u = s.clone();
+        kernels::potrf(fl, Tri::Upper, u.as_mut()).map_err(|pivot| {
+            self.p
+                .not_pd("CᵀC (the new columns' residual Gram matrix)", pivot, n, n + q)
+        })?;
+        for j in 0..q {
+            let hj = &h.data()[j * k..(j + 1) * k];
+            let norm2: f64 = hj.iter().map(|v| v * v).sum();
+            if u.at(j, j) * u.at(j, j) <= k as f64 * f64::EPSILON * norm2 {
+                return Err(self.p.not_pd(
+                    "CᵀC (numerically singular: a new column lies in the span of the others)",
+                    j + 1,
+                    n,
+                    n + q,
+                ));
+            }
+        }
         Ok(())
     }
 

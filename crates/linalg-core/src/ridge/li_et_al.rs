@@ -80,16 +80,10 @@ impl LiEtAl {
         kernels::gemv(fl, 1.0, self.b.as_ref(), Op::T, h, 0.0, &mut v);
         let denom = c * (c - s);
         if !(c - s > 0.0 && denom.is_finite()) {
-            return Err(self
-                .p
-                .not_pd("c − hᵀBp (eq. (15) denominator)", 1, n, n + 1));
+            return Err(self.p.not_pd("c − hᵀBp (eq. (15) denominator)", 1, n, n + 1));
         }
         // First term of (15): x vᵀ with x = (c u − h s) / (c (c − s)).
-        let x: Vec<f64> = u
-            .iter()
-            .zip(h)
-            .map(|(ui, hi)| (c * ui - hi * s) / denom)
-            .collect();
+        let x: Vec<f64> = u.iter().zip(h).map(|(ui, hi)| (c * ui - hi * s) / denom).collect();
         fl.add(4 * k);
         // Second term of (15): (cI − hhᵀ)B/c = B − h vᵀ/c.
         kernels::ger(fl, 1.0, &x, &v, self.b.as_mut());
@@ -108,8 +102,7 @@ impl LiEtAl {
             });
         }
         // (14), then (13): W = Bᵀ Y.
-        self.b
-            .push_cols(crate::kernels::MatRef::new(&b_bar, k, 1, k));
+        self.b.push_cols(crate::kernels::MatRef::new(&b_bar, k, 1, k));
         self.p.a.push_cols(crate::kernels::MatRef::new(h, k, 1, k));
         self.w.resize(n + 1, m);
         kernels::gemm(

@@ -19,12 +19,7 @@ pub(crate) struct Problem {
 
 impl Problem {
     /// Validate `a` (K×n₀), `y` (K×M) and λ; copy them in.
-    pub fn new(
-        strategy: &'static str,
-        a: ArrayView2<'_, f64>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-    ) -> Result<Self> {
+    pub fn new(strategy: &'static str, a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
         validate::non_empty("A (initial hidden-layer matrix)", &a)?;
         validate::non_empty("Y (targets)", &y)?;
         validate::rows("Y (targets)", &y, a.nrows())?;
@@ -114,27 +109,12 @@ impl Problem {
     pub fn weights_from_ridge_inverse_t(&self, fl: &mut Flops, b: &GrowMat) -> GrowMat {
         let n = self.n();
         let mut w = GrowMat::with_row_capacity(n, self.m(), 2 * n);
-        kernels::gemm(
-            fl,
-            1.0,
-            b.as_ref(),
-            Op::T,
-            self.y.as_ref(),
-            Op::N,
-            0.0,
-            w.as_mut(),
-        );
+        kernels::gemm(fl, 1.0, b.as_ref(), Op::T, self.y.as_ref(), Op::N, 0.0, w.as_mut());
         w
     }
 
     /// The typed loss-of-definiteness error for this strategy.
-    pub fn not_pd(
-        &self,
-        matrix: &'static str,
-        pivot: usize,
-        first_node: usize,
-        end_node: usize,
-    ) -> Error {
+    pub fn not_pd(&self, matrix: &'static str, pivot: usize, first_node: usize, end_node: usize) -> Error {
         let suggestion = match self.strategy {
             "Chol-1" => "Chol-1 forms the Schur complement HᵀH + λI − PᵀP by subtraction, which cancels for tiny λ on nearly collinear columns: use Chol-2 or R-Inv (stable), or a larger λ",
             "Exg-E" => "Exg-E drops λ in its updates, so (nearly) collinear new columns make CᵀC singular: use Chol-2 or R-Inv (ridge solutions), or a larger λ",
@@ -181,7 +161,5 @@ impl Problem {
 pub(crate) fn push_rows(w: &mut GrowMat, rows: &Owned) {
     let (n, m) = (w.rows(), w.cols());
     w.resize(n + rows.rows(), m);
-    w.as_mut()
-        .sub(n, 0, rows.rows(), m)
-        .copy_from(rows.as_ref());
+    w.as_mut().sub(n, 0, rows.rows(), m).copy_from(rows.as_ref());
 }

@@ -56,16 +56,7 @@ impl ZhuWeiAlg3 {
         let n = p.n();
         // W = F Fᵀ AᵀY, then F → (L, D).
         let mut w = GrowMat::with_row_capacity(n, p.m(), 2 * n);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            p.a.as_ref(),
-            Op::T,
-            p.y.as_ref(),
-            Op::N,
-            0.0,
-            w.as_mut(),
-        );
+        kernels::gemm(&mut fl, 1.0, p.a.as_ref(), Op::T, p.y.as_ref(), Op::N, 0.0, w.as_mut());
         kernels::trmm(
             &mut fl,
             Side::Left,
@@ -123,41 +114,14 @@ impl ZhuWeiAlg3 {
             p.as_mut(),
         );
         let mut x0 = p.clone();
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::Unit,
-            1.0,
-            lr,
-            x0.as_mut(),
-        );
+        kernels::trmm(&mut fl, Side::Left, Tri::Upper, Op::T, Diag::Unit, 1.0, lr, x0.as_mut());
         let mut qp = x0.clone();
         scale_rows(&mut fl, &mut qp, &self.d);
         // S = HᵀH + λI − X0ᵀ (D X0)  (upper triangle used).
         let mut s = Owned::scaled_identity(q, self.p.lambda);
         kernels::syrk(&mut fl, 1.0, h.as_ref(), Op::T, 1.0, s.as_mut());
-        kernels::gemm(
-            &mut fl,
-            -1.0,
-            x0.as_ref(),
-            Op::T,
-            qp.as_ref(),
-            Op::N,
-            1.0,
-            s.as_mut(),
-        );
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::Unit,
-            1.0,
-            lr,
-            qp.as_mut(),
-        );
+        kernels::gemm(&mut fl, -1.0, x0.as_ref(), Op::T, qp.as_ref(), Op::N, 1.0, s.as_mut());
+        kernels::trmm(&mut fl, Side::Left, Tri::Upper, Op::N, Diag::Unit, 1.0, lr, qp.as_mut());
         // (L22, D22): inverse LDLᵀ factors of S.
         let (l22, d22) = if q == 1 {
             let delta = s.at(0, 0);
@@ -167,12 +131,10 @@ impl ZhuWeiAlg3 {
             (Owned::scaled_identity(1, 1.0), vec![1.0 / delta])
         } else {
             let mut f22 = s;
-            crate::inverse_cholesky::inverse_cholesky_in_place(&mut fl, &mut f22).map_err(
-                |pivot| {
-                    self.p
-                        .not_pd("the Schur complement S of the new block", pivot, n, n + q)
-                },
-            )?;
+            crate::inverse_cholesky::inverse_cholesky_in_place(&mut fl, &mut f22).map_err(|pivot| {
+                self.p
+                    .not_pd("the Schur complement S of the new block", pivot, n, n + q)
+            })?;
             let d22 = ldl_from_inverse_cholesky(&mut fl, &mut f22);
             (f22, d22)
         };
@@ -219,8 +181,7 @@ impl ZhuWeiAlg3 {
             l22.as_ref(),
             w.as_mut(),
         );
-        self.p
-            .check_finite_result(&w, n, n + q, "non-finite new weights")?;
+        self.p.check_finite_result(&w, n, n + q, "non-finite new weights")?;
         // W_top −= QP w;  L12 = −QP L22.
         let mut w_top = Owned::from_ref(self.w.as_ref());
         kernels::gemm(

@@ -47,9 +47,7 @@ pub fn conditioned(rng: &mut SplitMix, k: usize, n: usize, decades: f64) -> Arra
     let r = k.min(n);
     let (u, _) = rng.gaussian(k, r).qr().expect("QR of a Gaussian matrix");
     let (v, _) = rng.gaussian(n, r).qr().expect("QR of a Gaussian matrix");
-    let sig = Array1::from_shape_fn(r, |i| {
-        10f64.powf(-decades * i as f64 / (r.max(2) - 1) as f64)
-    });
+    let sig = Array1::from_shape_fn(r, |i| 10f64.powf(-decades * i as f64 / (r.max(2) - 1) as f64));
     (&u * &sig).dot(&v.t())
 }
 
@@ -145,16 +143,8 @@ pub const U: f64 = f64::EPSILON / 2.0;
 /// previous (already perturbed) solution, so the errors add: factor `steps`.
 /// `c` absorbs the small integer constants of the γ's (2: the bound counts
 /// the product and the factorization separately).
-pub fn ridge_tolerance(
-    rf: &Reference,
-    y: ArrayView2<'_, f64>,
-    k: usize,
-    n: usize,
-    steps: usize,
-) -> f64 {
+pub fn ridge_tolerance(rf: &Reference, y: ArrayView2<'_, f64>, k: usize, n: usize, steps: usize) -> f64 {
     let c = 2.0;
     let gamma = (k + n) as f64 * U;
-    c * steps as f64
-        * gamma
-        * (rf.kappa_r * fro(rf.w_ridge.view()) + rf.norm_rinv * rf.norm_a * fro(y))
+    c * steps as f64 * gamma * (rf.kappa_r * fro(rf.w_ridge.view()) + rf.norm_rinv * rf.norm_a * fro(y))
 }
