@@ -1,1 +1,261 @@
-//! benches
+//! Shared pieces of the benchmarks: problem generators, the machine's
+//! measured floors (DGEMM peak, memory-read bandwidth), and the
+//! memory-traffic model of the single-column appends.
+//!
+//! Used by the criterion bench `ridge_append` and by the `perf-report`
+//! binary behind `cargo xtask bench`.
+
+#![warn(missing_docs)]
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use linalg_core::kernels::{self, Flops, Op, Owned};
+use linalg_core::ridge::{IncrementalRidge, Strategy};
+use ndarray::{Array2, ShapeBuilder};
+
+/// One benchmark size: `K` samples, `n` nodes before the append, `q` new
+/// columns, `M` outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Size {
+    /// Samples.
+    pub k: usize,
+    /// Nodes before the append.
+    pub n: usize,
+    /// Columns appended at once.
+    pub q: usize,
+    /// Outputs.
+    pub m: usize,
+}
+
+impl Size {
+    /// The sizes: `(60000, 2000, 1)` and `(20000, 4000, 500)`, M = 10
+    /// (MNIST's classes).
+    pub const FULL: [Size; 2] = [
+        Size {
+            k: 60_000,
+            n: 2_000,
+            q: 1,
+            m: 10,
+        },
+        Size {
+            k: 20_000,
+            n: 4_000,
+            q: 500,
+            m: 10,
+        },
+    ];
+    /// Small stand-ins with the same shape ratios, for smoke runs.
+    pub const QUICK: [Size; 2] = [
+        Size {
+            k: 6_000,
+            n: 500,
+            q: 1,
+            m: 10,
+        },
+        Size {
+            k: 4_000,
+            n: 800,
+            q: 100,
+            m: 10,
+        },
+    ];
+
+    /// `K=…, n=…, q=…`.
+    pub fn label(&self) -> String {
+        format!("K={}, n={}, q={}", self.k, self.n, self.q)
+    }
+}
+
+/// The ridge parameter used in the benchmarks (timing does not depend on it;
+/// it keeps every strategy, Chol-1 and Exg-E included, well inside its
+/// stable range on random columns).
+pub const LAMBDA: f64 = 1e-3;
+
+/// SplitMix64 uniform numbers on [-1, 1): a fast seeded source for large
+/// matrices (column-major fill).
+pub fn uniform_matrix(rows: usize, cols: usize, seed: u64) -> Array2<f64> {
+    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+    let mut data = Vec::with_capacity(rows * cols);
+    for _ in 0..rows * cols {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        data.push((z >> 11) as f64 / (1u64 << 52) as f64 - 1.0);
+    }
+    Array2::from_shape_vec((rows, cols).f(), data).expect("rows*cols entries")
+}
+
+/// A solver of `strategy` on a random `K×n` problem, with room reserved for
+/// `extra` more nodes (so the timed appends do not reallocate).
+pub fn prepared(strategy: Strategy, size: Size, extra: usize) -> Box<dyn IncrementalRidge> {
+    let a = uniform_matrix(size.k, size.n, 1);
+    let y = uniform_matrix(size.k, size.m, 2);
+    let mut s = strategy
+        .build(a.view(), y.view(), LAMBDA)
+        .unwrap_or_else(|e| panic!("benchmark setup of {strategy} failed: {e}"));
+    s.reserve(extra);
+    s
+}
+
+/// New columns for an append.
+pub fn new_columns(size: Size, seed: u64) -> Array2<f64> {
+    uniform_matrix(size.k, size.q, 100 + seed)
+}
+
+/// Median of a non-empty sample.
+pub fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(|a, b| a.total_cmp(b));
+    let n = xs.len();
+    if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        0.5 * (xs[n / 2 - 1] + xs[n / 2])
+    }
+}
+
+/// DGEMM rate (GFLOP/s) for `n×n` times `n×n`: best of `reps` runs at the
+/// current OpenBLAS thread count (the peak the kernels are compared with).
+pub fn dgemm_peak(n: usize, reps: usize) -> f64 {
+    let a = Owned::from_ref(linalg_core::kernels::MatRef::new(
+        uniform_matrix(n, n, 3).as_slice_memory_order().expect("contiguous"),
+        n,
+        n,
+        n,
+    ));
+    let b = a.clone();
+    let mut c = Owned::zeros(n, n);
+    let mut best = f64::INFINITY;
+    for _ in 0..reps.max(1) {
+        let mut fl = Flops::default();
+        let t = Instant::now();
+        kernels::gemm(&mut fl, 1.0, a.as_ref(), Op::N, b.as_ref(), Op::N, 0.0, c.as_mut());
+        best = best.min(t.elapsed().as_secs_f64());
+        black_box(c.at(0, 0));
+    }
+    2.0 * (n as f64).powi(3) / best / 1e9
+}
+
+/// Time to read `data` once from memory (best of `reps`) with `threads`
+/// threads each summing a contiguous share, with 8 independent accumulators
+/// so the loop runs at the load bandwidth rather than at the latency of one
+/// floating-point add chain.
+pub fn read_once_seconds(data: &[f64], reps: usize, threads: usize) -> f64 {
+    fn sum8(part: &[f64]) -> f64 {
+        let mut acc = [0.0f64; 8];
+        for chunk in part.chunks_exact(8) {
+            for i in 0..8 {
+                acc[i] += chunk[i];
+            }
+        }
+        acc.iter().sum()
+    }
+    let threads = threads.max(1);
+    let share = data.len().div_ceil(threads).max(1);
+    let mut best = f64::INFINITY;
+    for _ in 0..reps.max(1) {
+        let t = Instant::now();
+        let total: f64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = data.chunks(share).map(|part| scope.spawn(move || sum8(part))).collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0.0)).sum()
+        });
+        black_box(total);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    best
+}
+
+/// Passes over K×n-sized data (reads plus writes) that one single-column
+/// append must make, by the algorithm's data flow — the memory-traffic
+/// floor of a q = 1 append is `passes × (time to read K×n once)`.
+///
+/// - Alg. 2, Alg. 3, Chol-1: `p = Aᵀh` reads `A` once (the n×n factor is
+///   `K/n` times smaller). D-Rdg: `Aᵀh` once (plus an `O(n³)` refactorization
+///   that is compute-, not memory-bound).
+/// - Chol-2, Exg-E: `Aᵀh` and `c = h − A d`: two reads of `A`.
+/// - R-Inv, Orig.: `Bᵀh`, `A d`, and `B −= b dᵀ` (read and write `B`): 4.
+/// - Alg. 1: `Aᵀh`, `Bᵀh`, `B p`, `B −= b̄ vᵀ` (read and write): 5.
+/// - Li et al.: `Aᵀh`, `Bp`, `Bᵀh`, two rank-one terms (2 reads, 2 writes),
+///   `B̃p`, `W = BᵀY`: 9.
+pub fn single_column_passes(s: Strategy) -> usize {
+    match s {
+        Strategy::Alg2 | Strategy::Alg3 | Strategy::Chol1 | Strategy::DRdg => 1,
+        Strategy::Chol2 | Strategy::ExgE => 2,
+        Strategy::RInv | Strategy::Orig => 4,
+        Strategy::Alg1 => 5,
+        Strategy::LiEtAl => 9,
+    }
+}
+
+/// One timed append from a copy of `base` (the copy is not timed). Returns
+/// the elapsed time and the flops the append reported.
+pub fn time_one_append(base: &dyn IncrementalRidge, h: &Array2<f64>) -> (Duration, u64) {
+    let mut s = base.clone_box();
+    let t = Instant::now();
+    s.append(h.view()).unwrap_or_else(|e| panic!("append failed: {e}"));
+    let dt = t.elapsed();
+    (dt, s.last_flops())
+}
+
+/// Machine facts for reports: CPU model, cores, OpenBLAS environment.
+pub fn machine_description() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    let mem = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .next()
+                .map(|l| l.split_whitespace().nth(1).unwrap_or("0").parse::<f64>().unwrap_or(0.0))
+        })
+        .map(|kb| format!("{:.0} GiB", kb / 1024.0 / 1024.0))
+        .unwrap_or_else(|| "?".into());
+    let env = |k: &str| std::env::var(k).unwrap_or_else(|_| "unset".into());
+    format!(
+        "{cpu}, {cores} cores, {mem} RAM; OpenBLAS (system); OPENBLAS_CORETYPE={}, OPENBLAS_L2_SIZE={}",
+        env("OPENBLAS_CORETYPE"),
+        env("OPENBLAS_L2_SIZE")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_and_generators() {
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(vec![4.0, 1.0, 2.0, 3.0]), 2.5);
+        let m = uniform_matrix(50, 3, 9);
+        assert!(m.iter().all(|v| (-1.0..1.0).contains(v)));
+        assert!(m.mapv(f64::abs).sum() > 10.0);
+    }
+
+    #[test]
+    fn timing_helpers_run_on_a_small_problem() {
+        let size = Size {
+            k: 200,
+            n: 20,
+            q: 3,
+            m: 2,
+        };
+        for s in Strategy::ALL {
+            let base = prepared(s, size, 3);
+            let (dt, flops) = time_one_append(base.as_ref(), &new_columns(size, 0));
+            assert!(dt.as_secs_f64() >= 0.0 && flops > 0, "{s}");
+            assert_eq!(base.nodes(), 20, "the base state is untouched");
+        }
+        assert!(dgemm_peak(64, 2) > 0.0);
+        assert!(read_once_seconds(&vec![1.0; 1 << 12], 2, 1) >= 0.0);
+        assert!(read_once_seconds(&vec![1.0; 1 << 12], 2, 2) >= 0.0);
+    }
+}

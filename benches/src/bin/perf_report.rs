@@ -1,1 +1,326 @@
-fn main() {}
+//! `perf-report`: the table behind `cargo xtask bench`.
+//!
+//! Measures, in one run on this machine: the DGEMM peak (n = 2048, 1 and 2
+//! OpenBLAS threads), the time to read a K×n matrix once, and the time per
+//! append of every incremental ridge strategy at the sizes, with
+//! flops, GFLOP/s and the fraction of the DGEMM peak at the same thread
+//! count; for single-column appends also the ratio to the memory-traffic
+//! floor (`benches::single_column_passes`).
+//!
+//! Usage: `perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2] [--threads N]`
+//! (`--size` runs only the first or second of the two sizes; `--threads`
+//! overrides the OpenBLAS thread count of the timed appends, by default 1 for
+//! q = 1 and 2 for blocks).
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use benches::{
+    dgemm_peak, machine_description, median, new_columns, prepared, read_once_seconds, single_column_passes,
+    time_one_append, uniform_matrix, Size,
+};
+use linalg_core::kernels::{self, Flops, MatRef, Op};
+use linalg_core::ridge::Strategy;
+use linalg_core::threads::set_blas_threads;
+
+struct Args {
+    quick: bool,
+    out: Option<String>,
+    reps: usize,
+    only: Option<Vec<Strategy>>,
+    size: Option<usize>,
+    threads: Option<usize>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        quick: false,
+        out: None,
+        reps: 5,
+        only: None,
+        size: None,
+        threads: None,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--quick" => args.quick = true,
+            "--out" => args.out = Some(it.next().ok_or("--out needs a file name")?),
+            "--reps" => {
+                args.reps = it
+                    .next()
+                    .ok_or("--reps needs a number")?
+                    .parse()
+                    .map_err(|e| format!("--reps: {e}"))?
+            }
+            "--only" => {
+                let list = it.next().ok_or("--only needs strategy names")?;
+                let parsed: Result<Vec<_>, _> = list.split(',').map(|s| s.parse::<Strategy>()).collect();
+                args.only = Some(parsed.map_err(|e| e.to_string())?);
+            }
+            "--size" => {
+                let v: usize = it
+                    .next()
+                    .ok_or("--size needs 1 or 2")?
+                    .parse()
+                    .map_err(|e| format!("--size: {e}"))?;
+                if !(1..=2).contains(&v) {
+                    return Err("--size must be 1 or 2".into());
+                }
+                args.size = Some(v - 1);
+            }
+            "--threads" => {
+                args.threads = Some(
+                    it.next()
+                        .ok_or("--threads needs a number")?
+                        .parse()
+                        .map_err(|e| format!("--threads: {e}"))?,
+                )
+            }
+            "-h" | "--help" => {
+                println!("perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2]");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    Ok(args)
+}
+
+struct Row {
+    strategy: Strategy,
+    threads: usize,
+    reps: usize,
+    seconds: f64,
+    min_seconds: f64,
+    flops: u64,
+    gflops: f64,
+    frac_peak: f64,
+    floor_ratio: Option<(usize, f64)>,
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("perf-report: {e}");
+            std::process::exit(2);
+        }
+    };
+    let started = Instant::now();
+    let sizes = if args.quick { Size::QUICK } else { Size::FULL };
+    let strategies: Vec<Strategy> = args.only.clone().unwrap_or_else(|| Strategy::ALL.to_vec());
+
+    eprintln!("perf-report: measuring DGEMM peak (n = 2048)…");
+    let gemm_n = if args.quick { 1024 } else { 2048 };
+    set_blas_threads(1);
+    let peak1 = dgemm_peak(gemm_n, 5);
+    set_blas_threads(2);
+    let peak2 = dgemm_peak(gemm_n, 5);
+    eprintln!("perf-report: DGEMM peak {peak1:.1} GFLOP/s (1 thread), {peak2:.1} GFLOP/s (2 threads)");
+
+    let mut out = String::new();
+    let _ = writeln!(out, "## Measured on this machine\n");
+    let _ = writeln!(out, "- Machine: {}", machine_description());
+    let _ = writeln!(out, "- Date (UTC): {}", utc_now());
+    let _ = writeln!(
+        out,
+        "- Command: `cargo xtask bench{}` (release build, `perf-report`)",
+        if args.quick { " --quick" } else { "" }
+    );
+    let _ = writeln!(
+        out,
+        "- DGEMM peak (n = {gemm_n}, best of 5): **{peak1:.1} GFLOP/s on 1 thread, {peak2:.1} GFLOP/s on 2 threads**"
+    );
+
+    // The runs: single-column appends on 1 and on 2 OpenBLAS threads, block
+    // appends on 2 (unless --threads says otherwise).
+    let mut plan = vec![];
+    for (index, size) in sizes.into_iter().enumerate() {
+        if args.size.is_some_and(|only| only != index) {
+            continue;
+        }
+        match (args.threads, size.q) {
+            (Some(t), _) => plan.push((size, t)),
+            (None, 1) => plan.extend([(size, 1), (size, 2)]),
+            (None, _) => plan.push((size, 2)),
+        }
+    }
+    for (size, threads) in plan {
+        let peak = if threads == 1 { peak1 } else { peak2 };
+        // The memory-traffic floor: read K×n once.
+        let a = uniform_matrix(size.k, size.n, 1);
+        let data = a.as_slice_memory_order().expect("contiguous");
+        let read_s = read_once_seconds(data, 3, threads);
+        set_blas_threads(threads);
+        let h: Vec<f64> = vec![0.5; size.k];
+        let mut p = vec![0.0; size.n];
+        let mut gemv_times = vec![];
+        for _ in 0..3 {
+            let t = Instant::now();
+            kernels::gemv(
+                &mut Flops::default(),
+                1.0,
+                MatRef::new(data, size.k, size.n, size.k),
+                Op::T,
+                &h,
+                0.0,
+                &mut p,
+            );
+            gemv_times.push(t.elapsed().as_secs_f64());
+        }
+        let gemv_s = median(gemv_times);
+        let floor = read_s.min(gemv_s);
+        drop(a);
+        let bytes = (size.k * size.n * 8) as f64;
+        let _ = writeln!(
+            out,
+            "\n### {} (M = {}), {} OpenBLAS thread(s)\n",
+            size.label(),
+            size.m,
+            threads
+        );
+        let _ = writeln!(
+            out,
+            "Reading the K×n matrix once ({:.0} MB) on {} thread(s): {:.1} ms by a plain read loop ({:.1} GB/s), {:.1} ms by `dgemv` (Aᵀh). Floor used: {:.1} ms.\n",
+            bytes / 1e6,
+            threads,
+            read_s * 1e3,
+            bytes / read_s / 1e9,
+            gemv_s * 1e3,
+            floor * 1e3
+        );
+
+        let mut rows = vec![];
+        for &s in &strategies {
+            let reps = if size.q == 1 || s.blocks() { args.reps } else { 1 };
+            eprintln!("perf-report: {} — {s}: setting up…", size.label());
+            set_blas_threads(2);
+            let base = prepared(s, size, size.q);
+            set_blas_threads(threads);
+            let mut times = vec![];
+            let mut flops = 0;
+            for r in 0..reps {
+                let hcols = new_columns(size, r as u64);
+                let (dt, f) = time_one_append(base.as_ref(), &hcols);
+                times.push(dt.as_secs_f64());
+                flops = f;
+            }
+            let min_seconds = times.iter().copied().fold(f64::INFINITY, f64::min);
+            let seconds = median(times);
+            let gflops = flops as f64 / seconds / 1e9;
+            let floor_ratio = (size.q == 1).then(|| {
+                let passes = single_column_passes(s);
+                (passes, seconds / (passes as f64 * floor))
+            });
+            eprintln!(
+                "perf-report: {} — {s}: {:.3} ms/append, {:.1} GFLOP/s",
+                size.label(),
+                seconds * 1e3,
+                gflops
+            );
+            rows.push(Row {
+                strategy: s,
+                threads,
+                reps,
+                seconds,
+                min_seconds,
+                flops,
+                gflops,
+                frac_peak: gflops / peak,
+                floor_ratio,
+            });
+        }
+        table(&mut out, &rows, size);
+    }
+    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
+
+    println!("{out}");
+    if let Some(path) = args.out {
+        if let Err(e) = std::fs::write(&path, &out) {
+            eprintln!("perf-report: cannot write {path}: {e}");
+            std::process::exit(1);
+        }
+        eprintln!("perf-report: wrote {path}");
+    }
+}
+
+fn table(out: &mut String, rows: &[Row], size: Size) {
+    if size.q == 1 {
+        let _ = writeln!(
+            out,
+            "| strategy | time/append: median (min) | flops/append | GFLOP/s (median) | % DGEMM peak | K×n passes (model) | time / traffic floor: median (min) |"
+        );
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    } else {
+        let _ = writeln!(
+            out,
+            "| strategy | time/append: median (min) | flops/append | GFLOP/s (median) | % DGEMM peak | target ≥ 70% | reps |"
+        );
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---|---:|");
+    }
+    for r in rows {
+        let fmt_t = |t: f64| {
+            if t < 1.0 {
+                format!("{:.1} ms", t * 1e3)
+            } else {
+                format!("{t:.2} s")
+            }
+        };
+        let time = format!("{} ({})", fmt_t(r.seconds), fmt_t(r.min_seconds));
+        let flops = format!("{:.3e}", r.flops as f64);
+        match r.floor_ratio {
+            Some((passes, ratio)) => {
+                let ratio_min = ratio * r.min_seconds / r.seconds;
+                let _ = writeln!(
+                    out,
+                    "| {} | {time} | {flops} | {:.1} | {:.0}% | {passes} | {ratio:.2}× ({ratio_min:.2}×) |",
+                    r.strategy,
+                    r.gflops,
+                    100.0 * r.frac_peak
+                );
+            }
+            None => {
+                let target = match r.strategy {
+                    Strategy::Chol1 | Strategy::Chol2 | Strategy::RInv | Strategy::Alg3 => {
+                        if r.frac_peak >= 0.7 {
+                            "met"
+                        } else {
+                            "**missed**"
+                        }
+                    }
+                    _ => "—",
+                };
+                let _ = writeln!(
+                    out,
+                    "| {} | {time} | {flops} | {:.1} | {:.0}% | {target} | {} |",
+                    r.strategy,
+                    r.gflops,
+                    100.0 * r.frac_peak,
+                    r.reps
+                );
+            }
+        }
+        let _ = r.threads;
+    }
+}
+
+/// The current UTC time as `YYYY-MM-DD HH:MM` (no date crate needed).
+fn utc_now() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, (rem % 3600) / 60)
+}

@@ -108,6 +108,17 @@ extern "C" {
         x: *mut f64,
         incx: c_int,
     );
+    pub fn cblas_dtrsv(
+        layout: CblasLayout,
+        uplo: CblasUplo,
+        trans: CblasTranspose,
+        diag: CblasDiag,
+        n: c_int,
+        a: *const f64,
+        lda: c_int,
+        x: *mut f64,
+        incx: c_int,
+    );
     pub fn cblas_dsymv(
         layout: CblasLayout,
         uplo: CblasUplo,

@@ -297,6 +297,60 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
         return;
     }
     fl.add(2 * m * n * k);
+    // A single output column (n = 1, e.g. Aᵀh for one new node): DGEMV. DGEMM
+    // would pack the whole of op(A) — for a tall A that copy costs more than
+    // the product itself, which is bound by reading A once.
+    if n == 1 && tb == Op::N {
+        let (x, y) = (b.ptr(), c.ptr());
+        // SAFETY: op(A) is m×k with the checked ld; x is b's first column
+        // (k contiguous entries), y is c's first column (m contiguous entries).
+        unsafe {
+            ffi::cblas_dgemv(
+                ffi::COL_MAJOR,
+                ta.cblas(),
+                ci(a.rows),
+                ci(a.cols),
+                alpha,
+                a.ptr(),
+                ci(a.ld),
+                x,
+                1,
+                beta,
+                y,
+                1,
+            );
+        }
+        return;
+    }
+    // A single output row (m = 1, e.g. hᵀY) from a column operand (ta = T):
+    // cᵀ = alpha·op(B)ᵀ·a + beta·cᵀ with c's row strided by its ld.
+    if m == 1 && ta == Op::T {
+        let trans_b = match tb {
+            Op::N => Op::T,
+            Op::T => Op::N,
+        };
+        let ldc = c.ld;
+        let y = c.ptr();
+        // SAFETY: op(B)ᵀ is n×k with the checked ld; x is a's first column
+        // (k contiguous entries); y walks c's first row: n entries, stride ldc.
+        unsafe {
+            ffi::cblas_dgemv(
+                ffi::COL_MAJOR,
+                trans_b.cblas(),
+                ci(b.rows),
+                ci(b.cols),
+                alpha,
+                b.ptr(),
+                ci(b.ld),
+                a.ptr(),
+                1,
+                beta,
+                y,
+                ci(ldc),
+            );
+        }
+        return;
+    }
     // SAFETY: shapes and leading dimensions were checked by the descriptors
     // and the assertion above; BLAS reads/writes only within those extents.
     unsafe {
@@ -435,6 +489,24 @@ fn tri_common(side: Side, t: &MatRef<'_>, b: &MatMut<'_>) -> usize {
     k
 }
 
+/// When the right-hand side of a triangular product or solve is one vector
+/// (a single column for `Side::Left`, a single row for `Side::Right`), the
+/// BLAS-2 routine is used instead: returns its pointer, stride and the
+/// operation to apply (`x·op(T) = (op(T)ᵀ·xᵀ)ᵀ` for a row).
+fn single_vector(side: Side, op: Op, b: &mut MatMut<'_>) -> Option<(*mut f64, c_int, Op)> {
+    match side {
+        Side::Left if b.cols == 1 => Some((b.ptr(), 1, op)),
+        Side::Right if b.rows == 1 => {
+            let flipped = match op {
+                Op::N => Op::T,
+                Op::T => Op::N,
+            };
+            Some((b.ptr(), ci(b.ld), flipped))
+        }
+        _ => None,
+    }
+}
+
 /// `B ← alpha·op(T)·B` or `B ← alpha·B·op(T)` with triangular `T` (DTRMM,
 /// `k²·m` flops for a `k×k` triangle and `m` right-hand columns/rows).
 pub fn trmm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64, t: MatRef<'_>, mut b: MatMut<'_>) {
@@ -443,6 +515,27 @@ pub fn trmm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64
         return;
     }
     fl.add(k * k * (b.rows * b.cols / k));
+    if let Some((x, incx, op_v)) = single_vector(side, op, &mut b) {
+        // SAFETY: x walks k entries of b with stride incx (a column, or a row
+        // with stride ld); t is k×k with the checked ld.
+        unsafe {
+            ffi::cblas_dtrmv(
+                ffi::COL_MAJOR,
+                tri.cblas(),
+                op_v.cblas(),
+                diag.cblas(),
+                ci(k),
+                t.ptr(),
+                ci(t.ld),
+                x,
+                incx,
+            );
+        }
+        if alpha != 1.0 {
+            scale(b.rb_mut(), alpha);
+        }
+        return;
+    }
     let s = if side == Side::Left { ffi::LEFT } else { ffi::RIGHT };
     // SAFETY: see gemm.
     unsafe {
@@ -471,6 +564,27 @@ pub fn trsm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64
         return;
     }
     fl.add(k * k * (b.rows * b.cols / k));
+    if let Some((x, incx, op_v)) = single_vector(side, op, &mut b) {
+        // Scaling first is the same as solving first: op(T)⁻¹(αb) = α·op(T)⁻¹b.
+        if alpha != 1.0 {
+            scale(b.rb_mut(), alpha);
+        }
+        // SAFETY: as in trmm (scaling does not move b's storage).
+        unsafe {
+            ffi::cblas_dtrsv(
+                ffi::COL_MAJOR,
+                tri.cblas(),
+                op_v.cblas(),
+                diag.cblas(),
+                ci(k),
+                t.ptr(),
+                ci(t.ld),
+                x,
+                incx,
+            );
+        }
+        return;
+    }
     let s = if side == Side::Left { ffi::LEFT } else { ffi::RIGHT };
     // SAFETY: see gemm.
     unsafe {
@@ -736,4 +850,142 @@ pub fn syevd(fl: &mut Flops, mut a: MatMut<'_>) -> Result<Vec<f64>, i32> {
         return Err(info);
     }
     Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::{Array2, ShapeBuilder};
+
+    fn m(rows: usize, cols: usize, seed: usize) -> Array2<f64> {
+        Array2::from_shape_fn((rows, cols).f(), |(i, j)| {
+            (((i * 31 + j * 17 + seed * 7) % 23) as f64 - 11.0) / 7.0
+        })
+    }
+
+    fn owned(a: &Array2<f64>) -> Owned {
+        Owned::from_view(a.view())
+    }
+
+    fn close(a: &Array2<f64>, b: &Array2<f64>) {
+        assert_eq!(a.dim(), b.dim());
+        for (x, y) in a.iter().zip(b.iter()) {
+            assert!((x - y).abs() <= 1e-12 * (1.0 + y.abs()), "{x} vs {y}");
+        }
+    }
+
+    /// The DGEMV shortcuts of `gemm` (n = 1; m = 1 with a column operand)
+    /// against ndarray's product, for every transposition and alpha/beta.
+    #[test]
+    fn gemm_vector_shortcuts_match_the_general_product() {
+        let (k, mm) = (9, 5);
+        for (ta, tb) in [(Op::N, Op::N), (Op::T, Op::N), (Op::T, Op::T), (Op::N, Op::T)] {
+            for (rows_out, cols_out) in [(mm, 1), (1, mm), (mm, 3)] {
+                let a = if ta == Op::N {
+                    m(rows_out, k, 1)
+                } else {
+                    m(k, rows_out, 1)
+                };
+                let b = if tb == Op::N {
+                    m(k, cols_out, 2)
+                } else {
+                    m(cols_out, k, 2)
+                };
+                let c0 = m(rows_out, cols_out, 3);
+                let opa = if ta == Op::N { a.clone() } else { a.t().to_owned() };
+                let opb = if tb == Op::N { b.clone() } else { b.t().to_owned() };
+                let want = opa.dot(&opb) * 1.5 - &c0 * 0.5;
+                let mut c = owned(&c0);
+                gemm(
+                    &mut Flops::default(),
+                    1.5,
+                    owned(&a).as_ref(),
+                    ta,
+                    owned(&b).as_ref(),
+                    tb,
+                    -0.5,
+                    c.as_mut(),
+                );
+                close(&c.into_array(), &want);
+            }
+        }
+    }
+
+    /// trmm / trsm with a single right-hand column (left) or row (right)
+    /// take the BLAS-2 path; compare with ndarray on a strided block.
+    #[test]
+    fn triangular_vector_shortcuts_match() {
+        let n = 6;
+        let mut t = m(n, n, 4);
+        for i in 0..n {
+            t[[i, i]] = 3.0 + i as f64;
+            for j in 0..i {
+                t[[i, j]] = 0.0;
+            }
+        }
+        let tt = owned(&t);
+        for op in [Op::N, Op::T] {
+            let opt = if op == Op::N { t.clone() } else { t.t().to_owned() };
+            // Left, one column.
+            let x = m(n, 1, 5);
+            let mut b = owned(&x);
+            trmm(
+                &mut Flops::default(),
+                Side::Left,
+                Tri::Upper,
+                op,
+                Diag::NonUnit,
+                2.0,
+                tt.as_ref(),
+                b.as_mut(),
+            );
+            close(&b.clone().into_array(), &(opt.dot(&x) * 2.0));
+            trsm(
+                &mut Flops::default(),
+                Side::Left,
+                Tri::Upper,
+                op,
+                Diag::NonUnit,
+                0.5,
+                tt.as_ref(),
+                b.as_mut(),
+            );
+            close(&b.into_array(), &x);
+            // Right, one row of a 3×n block (row stride = ld = 3).
+            let y = m(3, n, 6);
+            let mut b = owned(&y);
+            let row0 = b.as_mut().sub(0, 0, 1, n);
+            trmm(
+                &mut Flops::default(),
+                Side::Right,
+                Tri::Upper,
+                op,
+                Diag::NonUnit,
+                -1.0,
+                tt.as_ref(),
+                row0,
+            );
+            let got = b.clone().into_array();
+            close(
+                &got.slice(ndarray::s![0..1, ..]).to_owned(),
+                &(y.slice(ndarray::s![0..1, ..]).dot(&opt) * -1.0),
+            );
+            close(
+                &got.slice(ndarray::s![1.., ..]).to_owned(),
+                &y.slice(ndarray::s![1.., ..]).to_owned(),
+            );
+            let row0 = b.as_mut().sub(0, 0, 1, n);
+            trsm(
+                &mut Flops::default(),
+                Side::Right,
+                Tri::Upper,
+                op,
+                Diag::NonUnit,
+                -1.0,
+                tt.as_ref(),
+                row0,
+            );
+            close(&b.into_array(), &y);
+        }
+    }
 }

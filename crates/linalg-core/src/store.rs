@@ -179,8 +179,10 @@ impl GrowMat {
         self.reserve(n_total, n_total);
     }
 
-    /// Drop trailing columns (keeps capacity).
-    pub fn truncate_cols(&mut self, cols: usize) {
+    /// Shrink to the leading `rows × cols` block (keeps capacity; a later
+    /// [`resize`](Self::resize) zeroes the region it brings back).
+    pub fn truncate(&mut self, rows: usize, cols: usize) {
+        self.rows = self.rows.min(rows);
         self.cols = self.cols.min(cols);
     }
 

@@ -93,15 +93,20 @@ impl DirectRidge {
             0.0,
             hty.as_mut(),
         );
-        let mut gram = self.gram.clone();
-        gram.grow_square(n + q);
-        gram.as_mut().sub(0, n, n, q).copy_from(ath.as_ref());
-        gram.as_mut().sub(n, n, q, q).copy_from(hth.as_ref());
-        let mut aty = self.aty.clone();
-        push_rows(&mut aty, &hty);
-        let w = solve(&self.p, &mut fl, &gram, &aty, n, n + q)?;
-        self.gram = gram;
-        self.aty = aty;
+        // Write the new blocks in place; the leading n×n block never changes,
+        // so on failure shrinking back restores the state exactly.
+        self.gram.grow_square(n + q);
+        self.gram.as_mut().sub(0, n, n, q).copy_from(ath.as_ref());
+        self.gram.as_mut().sub(n, n, q, q).copy_from(hth.as_ref());
+        push_rows(&mut self.aty, &hty);
+        let w = match solve(&self.p, &mut fl, &self.gram, &self.aty, n, n + q) {
+            Ok(w) => w,
+            Err(e) => {
+                self.gram.truncate(n, n);
+                self.aty.truncate(n, m);
+                return Err(e);
+            }
+        };
         self.w.resize(n + q, m);
         self.w.as_mut().copy_from(w.as_ref());
         self.p.a.push_cols(h.as_ref());

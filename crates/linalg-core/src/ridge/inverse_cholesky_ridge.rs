@@ -331,6 +331,9 @@ macro_rules! inverse_cholesky_strategy {
             fn memory_bytes(&self) -> usize {
                 self.inner.p.bytes() + self.inner.w.bytes() + self.inner.factor_bytes()
             }
+            fn clone_box(&self) -> Box<dyn $crate::ridge::IncrementalRidge> {
+                Box::new(self.clone())
+            }
         }
     };
 }

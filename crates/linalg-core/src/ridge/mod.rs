@@ -113,6 +113,8 @@ pub trait IncrementalRidge: Send + fmt::Debug {
     fn reserve(&mut self, additional: usize);
     /// Bytes of the state held (capacity included): `A`, `Y`, factors, weights.
     fn memory_bytes(&self) -> usize;
+    /// A boxed deep copy (e.g. to try appends from the same state).
+    fn clone_box(&self) -> Box<dyn IncrementalRidge>;
 }
 
 /// The strategies of the papers, by name. [`Strategy::build`] makes a solver.
@@ -282,6 +284,9 @@ macro_rules! impl_incremental_ridge {
             }
             fn memory_bytes(&self) -> usize {
                 self.p.bytes() + self.w.bytes() + self.factor_bytes()
+            }
+            fn clone_box(&self) -> Box<dyn $crate::ridge::IncrementalRidge> {
+                Box::new(self.clone())
             }
         }
     };
