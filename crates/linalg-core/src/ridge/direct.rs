@@ -43,7 +43,7 @@ impl DirectRidge {
         let mut p = Problem::new("D-Rdg", a, y, lambda)?;
         let mut fl = Flops::default();
         let n = p.n();
-        let mut gram = GrowMat::square(n, 2 * n);
+        let mut gram = GrowMat::square(n, n);
         kernels::syrk(&mut fl, 1.0, p.a.as_ref(), Op::T, 0.0, gram.as_mut());
         let mut aty = GrowMat::with_row_capacity(n, p.m(), 2 * n);
         kernels::gemm(

@@ -74,7 +74,7 @@ impl InvCholRidge {
         let mut p = p;
         p.last_flops = fl.0;
         Ok(Self {
-            f: GrowMat::from_ref(f.as_ref(), 2 * n),
+            f: GrowMat::from_ref(f.as_ref(), n),
             g,
             w,
             p,

@@ -32,6 +32,8 @@
 //!   column-major [`GrowMat`](crate::store::GrowMat) with geometric capacity, so
 //!   appending `q` columns copies only those (call
 //!   [`IncrementalRidge::reserve`] to avoid even the amortized re-layouts).
+//!   Storage starts at the exact size of the first block and grows by ×1.5
+//!   on demand, so a solver never holds more than 1.5× what it needs.
 //!   `Y` is fixed at construction: a new target means a new solver.
 //! - **Appends are transactional for the block strategies**: on error the
 //!   solver is unchanged. The column-by-column strategies (Li et al., Alg. 1,

@@ -27,7 +27,7 @@ impl Problem {
         validate::finite("A (initial hidden-layer matrix)", &a)?;
         validate::finite("Y (targets)", &y)?;
         let a0 = Owned::from_view(a);
-        let mut store = GrowMat::tall(a.nrows(), a.ncols() * 2);
+        let mut store = GrowMat::tall(a.nrows(), a.ncols());
         store.push_cols(a0.as_ref());
         Ok(Self {
             strategy,

@@ -50,7 +50,7 @@ impl ZhuWeiAlg2 {
         let mut fl = Flops::default();
         let f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();
-        let mut q = GrowMat::square(n, 2 * n);
+        let mut q = GrowMat::square(n, n);
         kernels::syrk(&mut fl, 1.0, f.as_ref(), Op::N, 0.0, q.as_mut());
         // W = Q AᵀY.
         let mut aty = Owned::zeros(n, p.m());

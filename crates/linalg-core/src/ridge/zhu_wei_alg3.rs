@@ -80,7 +80,7 @@ impl ZhuWeiAlg3 {
         let d = ldl_from_inverse_cholesky(&mut fl, &mut f);
         p.last_flops = fl.0;
         Ok(Self {
-            l: GrowMat::from_ref(f.as_ref(), 2 * n),
+            l: GrowMat::from_ref(f.as_ref(), n),
             d,
             p,
             w,
