@@ -36,7 +36,7 @@ fn parse_args() -> Result<Args, String> {
     let mut args = Args {
         quick: false,
         out: None,
-        reps: 5,
+        reps: 7,
         only: None,
         size: None,
         threads: None,

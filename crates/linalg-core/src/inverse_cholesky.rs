@@ -115,21 +115,7 @@ impl InverseCholesky {
     /// `p = Fᵀ r12`, `s = r22 − pᵀp`. `2n²` flops.
     pub fn append_column(&mut self, r12: &[f64], r22: f64) -> Result<()> {
         let n = self.n();
-        if r12.len() != n {
-            return Err(Error::Shape {
-                what: "r12",
-                expected: format!("length {n}"),
-                found: format!("length {}", r12.len()),
-            });
-        }
-        if !r22.is_finite() || r12.iter().any(|v| !v.is_finite()) {
-            return Err(Error::NonFinite {
-                what: "bordering column",
-                row: 0,
-                col: 0,
-                count: 1,
-            });
-        }
+        validate::bordering_column(n, r12, r22)?;
         let r12 = ndarray::ArrayView2::from_shape((n, 1), r12).expect("n×1 view of a length-n slice");
         let r22 = ndarray::arr2(&[[r22]]);
         self.append_block(r12, r22.view())
@@ -138,18 +124,7 @@ impl InverseCholesky {
     /// Border `R` with `q` columns: `r12` (n×q) and the SPD block `r22` (q×q).
     pub fn append_block(&mut self, r12: ArrayView2<'_, f64>, r22: ArrayView2<'_, f64>) -> Result<()> {
         let n = self.n();
-        validate::non_empty("R22", &r22)?;
-        validate::square("R22", &r22)?;
-        let q = r22.nrows();
-        if r12.dim() != (n, q) {
-            return Err(Error::Shape {
-                what: "R12",
-                expected: format!("{n}×{q}"),
-                found: format!("{}×{}", r12.nrows(), r12.ncols()),
-            });
-        }
-        validate::finite("R12", &r12)?;
-        validate::finite("R22", &r22)?;
+        let q = validate::bordering_block(n, &r12, &r22)?;
         let mut fl = Flops::default();
         let mut p = Owned::from_view(r12);
         // P = Fᵀ R12.

@@ -245,6 +245,10 @@ impl Owned {
     pub fn at(&self, i: usize, j: usize) -> f64 {
         self.data[i + j * self.rows]
     }
+    /// Column `j` as a slice.
+    pub fn col(&self, j: usize) -> &[f64] {
+        &self.data[j * self.rows..(j + 1) * self.rows]
+    }
     /// Set entry `(i, j)`.
     pub fn set(&mut self, i: usize, j: usize, v: f64) {
         self.data[i + j * self.rows] = v;

@@ -65,3 +65,50 @@ pub fn lambda(strategy: &'static str, lambda: f64) -> Result<()> {
     }
     Ok(())
 }
+
+/// Check a bordering column of an n×n SPD matrix: `r12` of length n and a
+/// finite diagonal entry `r22`.
+pub fn bordering_column(n: usize, r12: &[f64], r22: f64) -> Result<()> {
+    if r12.len() != n {
+        return Err(Error::Shape {
+            what: "r12",
+            expected: format!("length {n}"),
+            found: format!("length {}", r12.len()),
+        });
+    }
+    if let Some(row) = r12.iter().position(|v| !v.is_finite()) {
+        return Err(Error::NonFinite {
+            what: "r12 (bordering column)",
+            row,
+            col: 0,
+            count: 1,
+        });
+    }
+    if !r22.is_finite() {
+        return Err(Error::NonFinite {
+            what: "r22 (new diagonal entry)",
+            row: 0,
+            col: 0,
+            count: 1,
+        });
+    }
+    Ok(())
+}
+
+/// Check a bordering block of an n×n SPD matrix: `r12` (n×q) and square,
+/// non-empty `r22` (q×q), both finite. Returns q.
+pub fn bordering_block(n: usize, r12: &ArrayView2<'_, f64>, r22: &ArrayView2<'_, f64>) -> Result<usize> {
+    non_empty("R22", r22)?;
+    square("R22", r22)?;
+    let q = r22.nrows();
+    if r12.dim() != (n, q) {
+        return Err(Error::Shape {
+            what: "R12",
+            expected: format!("{n}×{q}"),
+            found: format!("{}×{}", r12.nrows(), r12.ncols()),
+        });
+    }
+    finite("R12", r12)?;
+    finite("R22", r22)?;
+    Ok(q)
+}

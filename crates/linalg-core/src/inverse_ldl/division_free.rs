@@ -179,21 +179,7 @@ impl DivisionFreeLdl {
     /// entry `r22`. No division, no square root.
     pub fn append_column(&mut self, r12: &[f64], r22: f64) -> Result<()> {
         let n = self.n();
-        if r12.len() != n {
-            return Err(Error::Shape {
-                what: "r12",
-                expected: format!("length {n}"),
-                found: format!("length {}", r12.len()),
-            });
-        }
-        if !r22.is_finite() || r12.iter().any(|v| !v.is_finite()) {
-            return Err(Error::NonFinite {
-                what: "bordering column",
-                row: 0,
-                col: 0,
-                count: 1,
-            });
-        }
+        validate::bordering_column(n, r12, r22)?;
         let mut fl = Flops::default();
         // v = Uᵀ p.
         let mut v = r12.to_vec();

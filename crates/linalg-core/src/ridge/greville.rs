@@ -55,12 +55,7 @@ impl Greville {
     /// Start from `a` (K×n₀), `y` (K×M) with the initial ridge
     /// approximation of `A⁺` at λ > 0 (the original BLS uses `2⁻³⁰`).
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let mut p = Problem::new("Orig.", a, y, lambda)?;
-        let mut fl = Flops::default();
-        let f = p.initial_inverse_cholesky(&mut fl)?;
-        let b = p.initial_ridge_inverse_t(&mut fl, &f);
-        let w = p.weights_from_ridge_inverse_t(&mut fl, &b);
-        p.last_flops = fl.0;
+        let (p, b, w) = Problem::with_ridge_inverse_t("Orig.", a, y, lambda)?;
         Ok(Self { p, b, w })
     }
 

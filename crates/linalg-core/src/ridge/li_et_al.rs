@@ -20,7 +20,7 @@
 use ndarray::ArrayView2;
 
 use super::impl_incremental_ridge;
-use super::problem::Problem;
+use super::problem::{ColumnByColumn, Problem};
 use super::Strategy;
 use crate::error::Result;
 use crate::kernels::{self, Flops, Op, Owned};
@@ -47,24 +47,26 @@ pub struct LiEtAl {
 impl LiEtAl {
     /// Start from `a` (K×n₀), `y` (K×M), λ = k₀² > 0.
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let mut p = Problem::new("Li et al.", a, y, lambda)?;
-        let mut fl = Flops::default();
-        let f = p.initial_inverse_cholesky(&mut fl)?;
-        let b = p.initial_ridge_inverse_t(&mut fl, &f);
-        let w = p.weights_from_ridge_inverse_t(&mut fl, &b);
-        p.last_flops = fl.0;
+        let (p, b, w) = Problem::with_ridge_inverse_t("Li et al.", a, y, lambda)?;
         Ok(Self { p, b, w })
     }
 
     fn append_impl(&mut self, h: Owned) -> Result<()> {
-        let mut fl = Flops::default();
-        let k = self.p.k();
-        for j in 0..h.cols() {
-            let hj = &h.data()[j * k..(j + 1) * k];
-            self.append_column(&mut fl, hj)?;
-        }
-        self.p.last_flops = fl.0;
-        Ok(())
+        self.append_columns(h)
+    }
+
+    fn factor_bytes(&self) -> usize {
+        self.b.bytes()
+    }
+
+    fn reserve_factors(&mut self, n: usize) {
+        self.b.reserve_cols(n.saturating_sub(self.b.cols()));
+    }
+}
+
+impl ColumnByColumn for LiEtAl {
+    fn problem_mut(&mut self) -> &mut Problem {
+        &mut self.p
     }
 
     fn append_column(&mut self, fl: &mut Flops, h: &[f64]) -> Result<()> {
@@ -116,14 +118,6 @@ impl LiEtAl {
             self.w.as_mut(),
         );
         Ok(())
-    }
-
-    fn factor_bytes(&self) -> usize {
-        self.b.bytes()
-    }
-
-    fn reserve_factors(&mut self, n: usize) {
-        self.b.reserve_cols(n.saturating_sub(self.b.cols()));
     }
 }
 

@@ -113,6 +113,24 @@ impl Problem {
         w
     }
 
+    /// Validate and start a strategy that keeps `B = (A⁺_λ)ᵀ = A(AᵀA + λI)⁻¹`
+    /// (K×n): returns the problem, `B` and `W = BᵀY` (Li et al., Alg. 1,
+    /// R-Inv and, as its initial ridge approximation of `A⁺`, Orig.).
+    pub fn with_ridge_inverse_t(
+        strategy: &'static str,
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+    ) -> Result<(Self, GrowMat, GrowMat)> {
+        let mut p = Self::new(strategy, a, y, lambda)?;
+        let mut fl = Flops::default();
+        let f = p.initial_inverse_cholesky(&mut fl)?;
+        let b = p.initial_ridge_inverse_t(&mut fl, &f);
+        let w = p.weights_from_ridge_inverse_t(&mut fl, &b);
+        p.last_flops = fl.0;
+        Ok((p, b, w))
+    }
+
     /// The typed loss-of-definiteness error for this strategy.
     pub fn not_pd(&self, matrix: &'static str, pivot: usize, first_node: usize, end_node: usize) -> Error {
         let suggestion = match self.strategy {
@@ -162,4 +180,22 @@ pub(crate) fn push_rows(w: &mut GrowMat, rows: &Owned) {
     let (n, m) = (w.rows(), w.cols());
     w.resize(n + rows.rows(), m);
     w.as_mut().sub(n, 0, rows.rows(), m).copy_from(rows.as_ref());
+}
+
+/// The strategies that add a block one column at a time (Li et al., Alg. 1,
+/// Alg. 2): they provide the single-column update, this the loop.
+pub(crate) trait ColumnByColumn {
+    /// The shared state.
+    fn problem_mut(&mut self) -> &mut Problem;
+    /// Add one column `h` (length K), adding its flops to `fl`.
+    fn append_column(&mut self, fl: &mut Flops, h: &[f64]) -> Result<()>;
+
+    /// Add the columns of `h` in order; the flops of the whole block become
+    /// `last_flops`. On error the columns before the failing one stay added.
+    fn append_columns(&mut self, h: Owned) -> Result<()> {
+        let mut fl = Flops::default();
+        let result = (0..h.cols()).try_for_each(|j| self.append_column(&mut fl, h.col(j)));
+        self.problem_mut().last_flops = fl.0;
+        result
+    }
 }

@@ -46,12 +46,7 @@ impl RidgeInverse {
     /// Start from `a` (K×n₀), `y` (K×M), λ > 0: `A⁺_λ` from the inverse
     /// Cholesky factor of `AᵀA + λI`.
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let mut p = Problem::new("R-Inv", a, y, lambda)?;
-        let mut fl = Flops::default();
-        let f = p.initial_inverse_cholesky(&mut fl)?;
-        let b = p.initial_ridge_inverse_t(&mut fl, &f);
-        let w = p.weights_from_ridge_inverse_t(&mut fl, &b);
-        p.last_flops = fl.0;
+        let (p, b, w) = Problem::with_ridge_inverse_t("R-Inv", a, y, lambda)?;
         Ok(Self { p, b, w })
     }
 

@@ -18,7 +18,7 @@
 use ndarray::ArrayView2;
 
 use super::impl_incremental_ridge;
-use super::problem::Problem;
+use super::problem::{ColumnByColumn, Problem};
 use super::Strategy;
 use crate::error::Result;
 use crate::kernels::{self, Flops, MatRef, Op, Owned};
@@ -90,14 +90,21 @@ impl ZhuWeiAlg2 {
     }
 
     fn append_impl(&mut self, h: Owned) -> Result<()> {
-        let mut fl = Flops::default();
-        let k = self.p.k();
-        for j in 0..h.cols() {
-            let hj = &h.data()[j * k..(j + 1) * k];
-            self.append_column(&mut fl, hj)?;
-        }
-        self.p.last_flops = fl.0;
-        Ok(())
+        self.append_columns(h)
+    }
+
+    fn factor_bytes(&self) -> usize {
+        self.q.bytes()
+    }
+
+    fn reserve_factors(&mut self, n: usize) {
+        self.q.reserve_square(n);
+    }
+}
+
+impl ColumnByColumn for ZhuWeiAlg2 {
+    fn problem_mut(&mut self) -> &mut Problem {
+        &mut self.p
     }
 
     fn append_column(&mut self, fl: &mut Flops, h: &[f64]) -> Result<()> {
@@ -143,14 +150,6 @@ impl ZhuWeiAlg2 {
             self.w.set(n, j, *x);
         }
         Ok(())
-    }
-
-    fn factor_bytes(&self) -> usize {
-        self.q.bytes()
-    }
-
-    fn reserve_factors(&mut self, n: usize) {
-        self.q.reserve_square(n);
     }
 }
 
