@@ -33,6 +33,17 @@ pub enum Command {
         /// Run the criterion benchmarks after the report (off with `--no-criterion`).
         criterion: bool,
     },
+    /// `cargo xtask fit ARGS…`: train a model on the user's data (forwarded
+    /// to the `experiments` crate's `nn` binary; prints one JSON object).
+    Fit {
+        /// Everything after `fit`.
+        args: Vec<String>,
+    },
+    /// `cargo xtask predict ARGS…`: predictions of a saved model.
+    Predict {
+        /// Everything after `predict`.
+        args: Vec<String>,
+    },
     /// `cargo xtask fmt [--check]`: format the whole workspace.
     Fmt {
         /// Only check formatting (`cargo fmt --all --check`).
@@ -68,6 +79,13 @@ COMMANDS:
                                 setup, then write the performance report to
                                 target/perf-report.md and run the criterion benchmarks
                                 (skipped with --no-criterion).
+    fit --model elm --train TRAIN --test TEST --task classification|regression
+        --hidden N [--lambda L] [--activation NAME] [--solver ridge|lstsq|STRATEGY]
+        [--seed S] [--save FILE]
+                                setup, then train on TRAIN (CSV, target last; or MNIST
+                                IDX images), evaluate on TEST, print one JSON object.
+    predict --model-file FILE --data DATA
+                                setup, then print the saved model's predictions.
     fmt [--check]               cargo fmt --all [--check]
     help                        Print this message (also -h, --help).
 
@@ -161,6 +179,8 @@ where
             }
             Ok(Command::Bench { quick, criterion })
         }
+        "fit" => Ok(Command::Fit { args: rest }),
+        "predict" => Ok(Command::Predict { args: rest }),
         "fmt" => {
             if wants_help(&rest) {
                 return Ok(Command::Help);

@@ -8,6 +8,7 @@
 //! machine where OpenBLAS is not installed yet (`cargo xtask setup` installs it).
 
 mod bench;
+mod fit;
 mod flags;
 mod reproduce;
 mod setup;
@@ -45,6 +46,8 @@ fn try_main() -> Result<(), String> {
         Command::Test { test_args } => test::run(&root, &test_args),
         Command::Reproduce { paper, quick } => reproduce::run(&root, paper.as_deref(), quick),
         Command::Bench { quick, criterion } => bench::run(&root, quick, criterion),
+        Command::Fit { args } => fit::run(&root, "fit", &args),
+        Command::Predict { args } => fit::run(&root, "predict", &args),
         Command::Fmt { check } => {
             let mut args = vec!["fmt", "--all"];
             if check {

@@ -15,6 +15,9 @@
 
 pub use models;
 
+pub mod datasets;
+pub mod metrics;
+
 /// The reproductions that exist so far, as `(name, description)` pairs.
 ///
 /// `cargo xtask reproduce` runs each of them; it is empty until the first

@@ -1,0 +1,200 @@
+//! # Datasets: loaders, preprocessing and the shipped data
+//!
+//! Every loader returns a [`Dataset`]: a dense `f64` matrix with one row per sample, one target per
+//! sample (a class index as `f64` for classification, a value for regression), the feature names
+//! when the file has them, and the file it came from.
+//!
+//! * [`load_idx`] reads MNIST's IDX images and the labels file beside them ([`read_idx_images`] and
+//!   [`read_idx_labels`] read one file each);
+//! * [`load_csv`] reads a numeric CSV with a header and the target in the last column;
+//! * [`load_libsvm`] reads the sparse LIBSVM format into a dense matrix;
+//! * [`load_any`] picks one of them from the file name and contents.
+//!
+//! All loaders read gzipped files directly (recognised by the gzip magic bytes, not by the name).
+//! Every problem with a file is a [`DataError`] naming the file, the line and what is wrong; nothing
+//! a file contains can make them panic.
+//!
+//! Preprocessing is fitted on the training part only and applied to any part: [`StandardScaler`],
+//! [`MinMaxScaler`], [`one_hot`] / [`argmax_rows`], and seeded [`shuffled_indices`],
+//! [`train_test_split`] and [`k_fold`].
+//!
+//! The datasets shipped in the workspace's `data/` folder (see its `README.md` for provenance,
+//! licences and checksums) are found by name with [`shipped`] and loaded with [`load_shipped`].
+//!
+//! ```no_run
+//! use experiments::datasets::{load_shipped, train_test_split, StandardScaler};
+//!
+//! let boston = load_shipped("boston")?;
+//! let (train, test) = train_test_split(&boston, 0.2, 42)?;
+//! let scaler = StandardScaler::fit(&train.x)?;
+//! let (x_train, x_test) = (scaler.transform(&train.x)?, scaler.transform(&test.x)?);
+//! # let _ = (x_train, x_test);
+//! # Ok::<(), experiments::datasets::DataError>(())
+//! ```
+
+mod csv;
+mod error;
+mod idx;
+mod libsvm;
+mod preprocess;
+mod read;
+mod registry;
+
+use std::path::Path;
+
+use ndarray::{Array1, Array2, Axis};
+
+pub use self::csv::load_csv;
+pub use self::error::DataError;
+pub use self::idx::{load_idx, read_idx_images, read_idx_labels, IdxImages, IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC};
+pub use self::libsvm::{load_libsvm, LIBSVM_MAX_DENSE_CELLS};
+pub use self::preprocess::{
+    argmax_rows, k_fold, one_hot, shuffled_indices, train_test_split, MinMaxScaler, StandardScaler,
+};
+pub use self::registry::{data_dir, load_shipped, names, shipped, DATA_DIR_ENV};
+
+/// What a dataset's target is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Task {
+    /// The target is a class index in `0..classes`.
+    Classification {
+        /// The number of classes.
+        classes: usize,
+    },
+    /// The target is a real value.
+    Regression,
+}
+
+impl Task {
+    /// The number of classes of a classification task, `None` for regression.
+    pub fn classes(&self) -> Option<usize> {
+        match *self {
+            Task::Classification { classes } => Some(classes),
+            Task::Regression => None,
+        }
+    }
+}
+
+/// Samples and their targets, as read from one file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Dataset {
+    /// Features, one row per sample.
+    pub x: Array2<f64>,
+    /// Targets, one per sample: a class index as `f64` for classification, a value for regression.
+    pub y: Array1<f64>,
+    /// The feature columns' names, when the file has them (CSV headers).
+    pub feature_names: Option<Vec<String>>,
+    /// Where the data came from (the path given to the loader).
+    pub source: String,
+}
+
+impl Dataset {
+    /// A dataset from its parts, checking that `x` and `y` have the same number of samples and that
+    /// the names, if any, match the columns.
+    pub fn new(
+        x: Array2<f64>,
+        y: Array1<f64>,
+        feature_names: Option<Vec<String>>,
+        source: impl Into<String>,
+    ) -> Result<Self, DataError> {
+        if x.nrows() != y.len() {
+            return Err(DataError::invalid(format!(
+                "{} rows of features but {} targets",
+                x.nrows(),
+                y.len()
+            )));
+        }
+        if let Some(names) = &feature_names {
+            if names.len() != x.ncols() {
+                return Err(DataError::invalid(format!(
+                    "{} feature names for {} columns",
+                    names.len(),
+                    x.ncols()
+                )));
+            }
+        }
+        Ok(Self {
+            x,
+            y,
+            feature_names,
+            source: source.into(),
+        })
+    }
+
+    /// The number of samples (rows).
+    pub fn n_samples(&self) -> usize {
+        self.x.nrows()
+    }
+
+    /// The number of features (columns).
+    pub fn n_features(&self) -> usize {
+        self.x.ncols()
+    }
+
+    /// The samples at `indices`, in that order (repetitions allowed), with the same names and source.
+    ///
+    /// # Panics
+    ///
+    /// If an index is not below [`Dataset::n_samples`].
+    pub fn select(&self, indices: &[usize]) -> Dataset {
+        Dataset {
+            x: self.x.select(Axis(0), indices),
+            y: self.y.select(Axis(0), indices),
+            feature_names: self.feature_names.clone(),
+            source: self.source.clone(),
+        }
+    }
+
+    /// The number of classes if every target is a non-negative integer (`max + 1`), else `None`
+    /// (also for an empty dataset).
+    ///
+    /// This is a guess: integer-valued regression targets (counts) also yield `Some`.
+    pub fn infer_classes(&self) -> Option<usize> {
+        if self.y.is_empty() {
+            return None;
+        }
+        let mut max = 0.0f64;
+        for &v in &self.y {
+            if !(v.is_finite() && v >= 0.0 && v.fract() == 0.0) {
+                return None;
+            }
+            max = max.max(v);
+        }
+        (max as usize).checked_add(1)
+    }
+}
+
+/// Loads `path` with the loader its name and contents call for.
+///
+/// * a name containing `idx3-ubyte` → [`load_idx`];
+/// * a name ending in `.libsvm` or `.svm` (optionally followed by `.gz`) → [`load_libsvm`];
+/// * a name ending in `.txt` (optionally `.gz`) whose first data line has `index:value` tokens →
+///   [`load_libsvm`];
+/// * anything else → [`load_csv`].
+pub fn load_any(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
+    let path = path.as_ref();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    if name.contains("idx3-ubyte") {
+        return load_idx(path);
+    }
+    let stem = name.strip_suffix(".gz").unwrap_or(&name);
+    let extension = Path::new(stem)
+        .extension()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    match extension.as_str() {
+        "libsvm" | "svm" => load_libsvm(path, None),
+        "txt" => {
+            let text = read::read_text(path)?;
+            if libsvm::looks_like_libsvm(&text) {
+                libsvm::parse_libsvm(path, &text, None)
+            } else {
+                csv::parse_csv(path, &text)
+            }
+        }
+        _ => load_csv(path),
+    }
+}

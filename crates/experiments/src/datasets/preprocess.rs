@@ -1,0 +1,287 @@
+//! Preprocessing fitted on the training part and applied to any part: scalers, one-hot targets,
+//! seeded shuffles, train/test splits and k-fold cross-validation.
+
+use ndarray::{Array1, Array2, ArrayView1, Axis};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use super::error::DataError;
+use super::Dataset;
+
+/// Mean and spread of one column; a constant column gets its exact value as mean and spread 1.
+fn column_mean_std(col: ArrayView1<'_, f64>) -> (f64, f64) {
+    let first = col[0];
+    if col.iter().all(|&v| v == first) {
+        return (first, 1.0);
+    }
+    let n = col.len() as f64;
+    let mean = col.sum() / n;
+    let var = col.iter().map(|&v| (v - mean) * (v - mean)).sum::<f64>() / n;
+    let std = var.sqrt();
+    (mean, if std > 0.0 && std.is_finite() { std } else { 1.0 })
+}
+
+/// Checks that `x` has the `expected` number of columns and the fitted parameters agree with it.
+fn check_columns(scaler: &str, x: &Array2<f64>, a: usize, b: usize) -> Result<(), DataError> {
+    if a != b {
+        return Err(DataError::invalid(format!(
+            "{scaler} is inconsistent: parameter vectors of lengths {a} and {b}"
+        )));
+    }
+    if x.ncols() != a {
+        return Err(DataError::invalid(format!(
+            "{scaler} was fitted on {a} columns, got {}",
+            x.ncols()
+        )));
+    }
+    Ok(())
+}
+
+/// Standardises each column to mean 0 and standard deviation 1.
+///
+/// The standard deviation uses the population denominator `n`. A constant column gets standard
+/// deviation 1, so it maps to 0.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StandardScaler {
+    mean: Array1<f64>,
+    std: Array1<f64>,
+}
+
+impl StandardScaler {
+    /// Fits the column means and standard deviations of `x` (rows are samples).
+    pub fn fit(x: &Array2<f64>) -> Result<Self, DataError> {
+        if x.nrows() == 0 {
+            return Err(DataError::invalid("StandardScaler fitted on 0 rows"));
+        }
+        let (mean, std): (Vec<f64>, Vec<f64>) = x.axis_iter(Axis(1)).map(column_mean_std).unzip();
+        Ok(Self {
+            mean: Array1::from(mean),
+            std: Array1::from(std),
+        })
+    }
+
+    /// The fitted column means.
+    pub fn mean(&self) -> &Array1<f64> {
+        &self.mean
+    }
+
+    /// The fitted column standard deviations (1 for constant columns).
+    pub fn std(&self) -> &Array1<f64> {
+        &self.std
+    }
+
+    /// `(x − mean) / std`, column by column.
+    pub fn transform(&self, x: &Array2<f64>) -> Result<Array2<f64>, DataError> {
+        check_columns("StandardScaler", x, self.mean.len(), self.std.len())?;
+        Ok((x - &self.mean) / &self.std)
+    }
+
+    /// `x · std + mean`, undoing [`StandardScaler::transform`].
+    pub fn inverse_transform(&self, x: &Array2<f64>) -> Result<Array2<f64>, DataError> {
+        check_columns("StandardScaler", x, self.mean.len(), self.std.len())?;
+        Ok(x * &self.std + &self.mean)
+    }
+}
+
+/// Maps each column linearly onto `[0, 1]` over the range seen when fitting.
+///
+/// A constant column maps to 0. Data outside the fitted range (e.g. test data) maps outside `[0, 1]`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MinMaxScaler {
+    min: Array1<f64>,
+    max: Array1<f64>,
+}
+
+impl MinMaxScaler {
+    /// Fits the column minima and maxima of `x` (rows are samples).
+    pub fn fit(x: &Array2<f64>) -> Result<Self, DataError> {
+        if x.nrows() == 0 {
+            return Err(DataError::invalid("MinMaxScaler fitted on 0 rows"));
+        }
+        let min = x.fold_axis(Axis(0), f64::INFINITY, |&a, &b| a.min(b));
+        let max = x.fold_axis(Axis(0), f64::NEG_INFINITY, |&a, &b| a.max(b));
+        Ok(Self { min, max })
+    }
+
+    /// The fitted column minima.
+    pub fn min(&self) -> &Array1<f64> {
+        &self.min
+    }
+
+    /// The fitted column maxima.
+    pub fn max(&self) -> &Array1<f64> {
+        &self.max
+    }
+
+    /// The divisor of each column: `max − min`, or 1 for a constant column.
+    fn range(&self) -> Array1<f64> {
+        ndarray::Zip::from(&self.min).and(&self.max).map_collect(|&lo, &hi| {
+            let r = hi - lo;
+            if r > 0.0 && r.is_finite() {
+                r
+            } else {
+                1.0
+            }
+        })
+    }
+
+    /// `(x − min) / (max − min)`, column by column.
+    pub fn transform(&self, x: &Array2<f64>) -> Result<Array2<f64>, DataError> {
+        check_columns("MinMaxScaler", x, self.min.len(), self.max.len())?;
+        Ok((x - &self.min) / &self.range())
+    }
+
+    /// `x · (max − min) + min`, undoing [`MinMaxScaler::transform`].
+    pub fn inverse_transform(&self, x: &Array2<f64>) -> Result<Array2<f64>, DataError> {
+        check_columns("MinMaxScaler", x, self.min.len(), self.max.len())?;
+        Ok(x * &self.range() + &self.min)
+    }
+}
+
+/// One row per target, with a 1 in the column of its class and 0 elsewhere.
+///
+/// Every target must be an integer in `0..classes`.
+pub fn one_hot(y: &Array1<f64>, classes: usize) -> Result<Array2<f64>, DataError> {
+    if classes == 0 {
+        return Err(DataError::invalid("one_hot with 0 classes"));
+    }
+    let mut out = Array2::zeros((y.len(), classes));
+    for (i, &label) in y.iter().enumerate() {
+        if !(label.is_finite() && label >= 0.0 && label.fract() == 0.0) {
+            return Err(DataError::invalid(format!(
+                "one_hot: label {label} at row {i} is not a class index"
+            )));
+        }
+        if label >= classes as f64 {
+            return Err(DataError::invalid(format!(
+                "one_hot: label {label} at row {i} is not below {classes} classes"
+            )));
+        }
+        out[[i, label as usize]] = 1.0;
+    }
+    Ok(out)
+}
+
+/// The column of the largest entry of each row (the first one on ties; NaN never wins; 0 for a row
+/// without columns or of NaN only).
+pub fn argmax_rows(scores: &Array2<f64>) -> Array1<usize> {
+    scores
+        .rows()
+        .into_iter()
+        .map(|row| {
+            let mut best = 0;
+            let mut best_value = f64::NEG_INFINITY;
+            for (j, &v) in row.iter().enumerate() {
+                if v > best_value {
+                    best = j;
+                    best_value = v;
+                }
+            }
+            best
+        })
+        .collect()
+}
+
+/// `0..n` in an order determined by `seed` alone (a ChaCha-based `StdRng` seeded with `seed`).
+///
+/// The order is reproducible for a given `rand` version; `rand` does not promise the same stream
+/// across its releases.
+pub fn shuffled_indices(n: usize, seed: u64) -> Vec<usize> {
+    let mut indices: Vec<usize> = (0..n).collect();
+    let mut rng = StdRng::seed_from_u64(seed);
+    indices.shuffle(&mut rng);
+    indices
+}
+
+/// Splits `data` at random into `(train, test)` with `round(n · test_fraction)` test samples
+/// (at least 1 and at most `n − 1`).
+///
+/// Both parts are in the shuffled order of [`shuffled_indices`]`(n, seed)`: the test part is its
+/// first samples, the training part the rest.
+pub fn train_test_split(data: &Dataset, test_fraction: f64, seed: u64) -> Result<(Dataset, Dataset), DataError> {
+    if !(test_fraction > 0.0 && test_fraction < 1.0) {
+        return Err(DataError::invalid(format!(
+            "test fraction {test_fraction} is not inside (0, 1)"
+        )));
+    }
+    let n = data.n_samples();
+    if n == 0 {
+        return Err(DataError::invalid("train_test_split of an empty dataset"));
+    }
+    if n < 2 {
+        return Err(DataError::invalid("train_test_split needs at least 2 samples"));
+    }
+    let n_test = ((n as f64 * test_fraction).round() as usize).clamp(1, n - 1);
+    let order = shuffled_indices(n, seed);
+    let (test, train) = order.split_at(n_test);
+    Ok((data.select(train), data.select(test)))
+}
+
+/// `k` folds of `0..n` as `(train, test)` index lists, each sorted.
+///
+/// The samples are shuffled with [`shuffled_indices`]`(n, seed)` and cut into `k` consecutive test
+/// folds whose sizes differ by at most 1; every index is in exactly one test fold, and the training
+/// list of a fold is every index not in its test fold.
+#[allow(clippy::type_complexity)]
+pub fn k_fold(n: usize, k: usize, seed: u64) -> Result<Vec<(Vec<usize>, Vec<usize>)>, DataError> {
+    if n == 0 {
+        return Err(DataError::invalid("k_fold of an empty dataset"));
+    }
+    if k < 2 || k > n {
+        return Err(DataError::invalid(format!(
+            "k_fold needs 2 <= k <= n, got k = {k}, n = {n}"
+        )));
+    }
+    let order = shuffled_indices(n, seed);
+    let (base, extra) = (n / k, n % k);
+    let mut folds = Vec::with_capacity(k);
+    let mut start = 0;
+    for fold in 0..k {
+        let size = base + usize::from(fold < extra);
+        let end = start + size;
+        let mut test = order[start..end].to_vec();
+        test.sort_unstable();
+        let mut train: Vec<usize> = order[..start].iter().chain(&order[end..]).copied().collect();
+        train.sort_unstable();
+        folds.push((train, test));
+        start = end;
+    }
+    Ok(folds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    #[test]
+    fn constant_column_with_inexact_mean_maps_to_zero() -> Result<(), DataError> {
+        let x = array![[0.1, 1.0], [0.1, 2.0], [0.1, 3.0]];
+        let s = StandardScaler::fit(&x)?;
+        let t = s.transform(&x)?;
+        assert!(t.column(0).iter().all(|&v| v == 0.0));
+        assert_eq!(s.inverse_transform(&t)?.column(0), x.column(0));
+        Ok(())
+    }
+
+    #[test]
+    fn inconsistent_deserialized_scaler_is_an_error() {
+        let bad = StandardScaler {
+            mean: array![0.0, 1.0],
+            std: array![1.0],
+        };
+        assert!(bad.transform(&array![[1.0, 2.0]]).is_err());
+    }
+
+    #[test]
+    fn split_sizes() -> Result<(), DataError> {
+        let d = Dataset::new(Array2::zeros((10, 2)), Array1::zeros(10), None, "t")?;
+        let (train, test) = train_test_split(&d, 0.25, 1)?;
+        assert_eq!((train.n_samples(), test.n_samples()), (7, 3));
+        assert!(train_test_split(&d, 1.0, 1).is_err());
+        assert!(train_test_split(&d, f64::NAN, 1).is_err());
+        Ok(())
+    }
+}

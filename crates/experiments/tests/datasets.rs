@@ -1,0 +1,570 @@
+//! Loaders on malformed and round-tripped files, the shipped data, and preprocessing.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use experiments::datasets::{
+    argmax_rows, k_fold, load_any, load_csv, load_idx, load_libsvm, load_shipped, names, one_hot, read_idx_labels,
+    shipped, shuffled_indices, train_test_split, DataError, Dataset, MinMaxScaler, StandardScaler,
+};
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use ndarray::{array, Array1, Array2};
+use proptest::prelude::*;
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// A fresh, unique directory under the system's temp dir; removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(tag: &str) -> std::io::Result<Self> {
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("experiments-datasets-{}-{tag}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        Ok(Self(dir))
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes)?;
+        Ok(path)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+    enc.write_all(bytes)?;
+    enc.finish()
+}
+
+fn idx_images(n_header: u32, rows: u32, cols: u32, pixels: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for word in [0x0803u32, n_header, rows, cols] {
+        out.extend_from_slice(&word.to_be_bytes());
+    }
+    out.extend_from_slice(pixels);
+    out
+}
+
+fn idx_labels(labels: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for word in [0x0801u32, labels.len() as u32] {
+        out.extend_from_slice(&word.to_be_bytes());
+    }
+    out.extend_from_slice(labels);
+    out
+}
+
+/// Asserts a `Format` error at `line` whose message names `path` (and the line when there is one)
+/// and contains `needle`; returns the message.
+fn assert_format<T: std::fmt::Debug>(
+    result: Result<T, DataError>,
+    path: &Path,
+    line: Option<usize>,
+    needle: &str,
+) -> String {
+    let err = match result {
+        Ok(value) => panic!("expected an error, got {value:?}"),
+        Err(e) => e,
+    };
+    let message = err.to_string();
+    match &err {
+        DataError::Format { path: p, line: l, .. } => {
+            assert_eq!(p, &path.display().to_string(), "{message}");
+            assert_eq!(*l, line, "{message}");
+        }
+        other => panic!("expected DataError::Format, got {other:?}"),
+    }
+    assert!(message.starts_with(&path.display().to_string()), "{message}");
+    if let Some(l) = line {
+        assert!(message.contains(&format!(" line {l}: ")), "{message}");
+    }
+    assert!(message.contains(needle), "{message:?} should contain {needle:?}");
+    message
+}
+
+// ---------------------------------------------------------------- malformed files
+
+#[test]
+fn idx_bad_magic() -> TestResult {
+    let dir = TempDir::new("magic")?;
+    let mut bytes = idx_images(1, 2, 2, &[1, 2, 3, 4]);
+    bytes[2] = 0x08;
+    bytes[3] = 0x01;
+    let images = dir.write("x-images-idx3-ubyte", &bytes)?;
+    dir.write("x-labels-idx1-ubyte", &idx_labels(&[0]))?;
+    assert_format(load_idx(&images), &images, None, "expected 0x00000803");
+    assert_format(load_idx(&images), &images, None, "found 0x00000801");
+    Ok(())
+}
+
+#[test]
+fn idx_truncated() -> TestResult {
+    let dir = TempDir::new("trunc")?;
+    let images = dir.write("x-images-idx3-ubyte", &idx_images(10, 2, 3, &[7; 3 * 6]))?;
+    dir.write("x-labels-idx1-ubyte", &idx_labels(&[0; 10]))?;
+    let message = assert_format(load_idx(&images), &images, None, "truncated");
+    assert!(message.contains("60 bytes") && message.contains("only 18"), "{message}");
+    // A header cut short is reported as well, gzipped or not.
+    let short = dir.write("short-images-idx3-ubyte.gz", &gzip(&idx_images(1, 1, 1, &[]))?[..])?;
+    let cut = dir.write("cut-images-idx3-ubyte", &idx_images(1, 1, 1, &[])[..9])?;
+    assert_format(
+        experiments::datasets::read_idx_images(&short),
+        &short,
+        None,
+        "truncated",
+    );
+    assert_format(
+        experiments::datasets::read_idx_images(&cut),
+        &cut,
+        None,
+        "truncated IDX header",
+    );
+    Ok(())
+}
+
+#[test]
+fn idx_label_count_mismatch() -> TestResult {
+    let dir = TempDir::new("count")?;
+    let images = dir.write("x-images-idx3-ubyte", &idx_images(3, 1, 2, &[0; 6]))?;
+    let labels = dir.write("x-labels-idx1-ubyte", &idx_labels(&[1, 2]))?;
+    let message = assert_format(load_idx(&images), &labels, None, "2 labels");
+    assert!(
+        message.contains("3 images") && message.contains(&images.display().to_string()),
+        "{message}"
+    );
+    Ok(())
+}
+
+#[test]
+fn idx_missing_labels_file_is_io_error() -> TestResult {
+    let dir = TempDir::new("nolabels")?;
+    let images = dir.write("x-images-idx3-ubyte", &idx_images(1, 1, 1, &[0]))?;
+    match load_idx(&images) {
+        Err(DataError::Io { path, source }) => {
+            assert!(path.ends_with("x-labels-idx1-ubyte"), "{path}");
+            assert_eq!(source.kind(), std::io::ErrorKind::NotFound);
+        }
+        other => panic!("expected Io, got {other:?}"),
+    }
+    Ok(())
+}
+
+#[test]
+fn csv_wrong_column_count() -> TestResult {
+    let dir = TempDir::new("cols")?;
+    let path = dir.write("x.csv", b"a,b,c,d,target\n1,2,3,4,5\n1,2,3,5\n")?;
+    let message = assert_format(load_csv(&path), &path, Some(3), "4 columns, header has 5");
+    assert_eq!(message, format!("{} line 3: 4 columns, header has 5", path.display()));
+    Ok(())
+}
+
+#[test]
+fn csv_non_numeric_cell() -> TestResult {
+    let dir = TempDir::new("text")?;
+    let path = dir.write("x.csv", b"age,height,target\n1,2,0\n3,tall,1\n")?;
+    assert_format(
+        load_csv(&path),
+        &path,
+        Some(3),
+        "non-numeric cell \"tall\" in column 2 (\"height\")",
+    );
+    Ok(())
+}
+
+#[test]
+fn csv_non_finite_cells() -> TestResult {
+    let dir = TempDir::new("nan")?;
+    for (i, bad) in ["NaN", "inf", "-Infinity", "nan"].iter().enumerate() {
+        let path = dir.write(
+            &format!("x{i}.csv"),
+            format!("a,b,target\n1,2,0\n3,4,1\n5,{bad},1\n").as_bytes(),
+        )?;
+        assert_format(
+            load_csv(&path),
+            &path,
+            Some(4),
+            &format!("non-finite value \"{bad}\" in column 2 (\"b\")"),
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn csv_empty_file() -> TestResult {
+    let dir = TempDir::new("empty")?;
+    let empty = dir.write("empty.csv", b"")?;
+    assert_format(load_csv(&empty), &empty, None, "empty file");
+    let blank = dir.write("blank.csv", b"\n \n")?;
+    assert_format(load_csv(&blank), &blank, None, "empty file");
+    let header_only = dir.write("header.csv", b"a,target\n")?;
+    assert_format(load_csv(&header_only), &header_only, None, "no data rows");
+    Ok(())
+}
+
+#[test]
+fn csv_missing_file_is_io_error() {
+    let path = std::env::temp_dir().join("experiments-datasets-surely-absent/none.csv");
+    match load_csv(&path) {
+        Err(e @ DataError::Io { .. }) => assert!(e.to_string().contains("none.csv"), "{e}"),
+        other => panic!("expected Io, got {other:?}"),
+    }
+}
+
+#[test]
+fn libsvm_bad_token() -> TestResult {
+    let dir = TempDir::new("token")?;
+    let path = dir.write("x.libsvm", b"1 1:0.5 2:1\n-1 1:2 3=4\n")?;
+    assert_format(
+        load_libsvm(&path, None),
+        &path,
+        Some(2),
+        "bad index:value token \"3=4\"",
+    );
+    let path = dir.write("y.libsvm", b"1 1:0.5\n# comment\n1 a:1\n")?;
+    assert_format(
+        load_libsvm(&path, None),
+        &path,
+        Some(3),
+        "bad index:value token \"a:1\"",
+    );
+    Ok(())
+}
+
+#[test]
+fn libsvm_index_zero_and_order() -> TestResult {
+    let dir = TempDir::new("index")?;
+    let path = dir.write("x.svm", b"1 1:1\n1 0:3 2:1\n")?;
+    assert_format(load_libsvm(&path, None), &path, Some(2), "feature index 0");
+    let path = dir.write("y.svm", b"1 2:1 5:1 3:1\n")?;
+    assert_format(
+        load_libsvm(&path, None),
+        &path,
+        Some(1),
+        "not greater than the previous index 5",
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------- round trips
+
+#[test]
+fn idx_round_trip_plain_and_gzipped() -> TestResult {
+    let dir = TempDir::new("idx-rt")?;
+    let (n, rows, cols) = (5usize, 3usize, 4usize);
+    let pixels: Vec<u8> = (0..n * rows * cols).map(|i| (i * 37 % 256) as u8).collect();
+    let labels = [3u8, 0, 9, 1, 255];
+    let images = idx_images(n as u32, rows as u32, cols as u32, &pixels);
+    let expected_x = Array2::from_shape_vec((n, rows * cols), pixels.iter().map(|&p| f64::from(p)).collect())?;
+    let expected_y: Array1<f64> = labels.iter().map(|&l| f64::from(l)).collect();
+
+    let plain = dir.write("a-images-idx3-ubyte", &images)?;
+    dir.write("a-labels-idx1-ubyte", &idx_labels(&labels))?;
+    // Gzipped images whose labels are plain, and gzip detected by content despite a plain name.
+    let gz = dir.write("b-images-idx3-ubyte.gz", &gzip(&images)?)?;
+    dir.write("b-labels-idx1-ubyte", &idx_labels(&labels))?;
+    let disguised = dir.write("c-images-idx3-ubyte", &gzip(&images)?)?;
+    dir.write("c-labels-idx1-ubyte.gz", &gzip(&idx_labels(&labels))?)?;
+
+    for path in [&plain, &gz, &disguised] {
+        let d = load_idx(path)?;
+        assert_eq!(d.x, expected_x);
+        assert_eq!(d.y, expected_y);
+        assert_eq!(d.source, path.display().to_string());
+        assert_eq!(load_any(path)?, d);
+        let img = experiments::datasets::read_idx_images(path)?;
+        assert_eq!((img.rows, img.cols), (rows, cols));
+    }
+    Ok(())
+}
+
+#[test]
+fn csv_and_csv_gz_load_identically() -> TestResult {
+    let dir = TempDir::new("csv-rt")?;
+    let text = "x1, x2 ,target\n1.5,-2,0\n3e2, 0.25 ,1\n-0,7,2\n\n";
+    let plain = dir.write("t.csv", text.as_bytes())?;
+    let gz = dir.write("t.csv.gz", &gzip(text.as_bytes())?)?;
+    let a = load_csv(&plain)?;
+    let b = load_csv(&gz)?;
+    assert_eq!(a.x, array![[1.5, -2.0], [300.0, 0.25], [0.0, 7.0]]);
+    assert_eq!(a.y, array![0.0, 1.0, 2.0]);
+    assert_eq!(a.feature_names, Some(vec!["x1".into(), "x2".into()]));
+    assert_eq!(
+        (a.x.clone(), a.y.clone(), a.feature_names.clone()),
+        (b.x, b.y, b.feature_names)
+    );
+    assert_eq!(a.infer_classes(), Some(3));
+    assert_eq!(load_any(&gz)?.x, a.x);
+    Ok(())
+}
+
+#[test]
+fn load_any_picks_libsvm_by_name_and_content() -> TestResult {
+    let dir = TempDir::new("any")?;
+    let svm = dir.write("a.txt", b"1 2:3\n0 1:1\n")?;
+    let d = load_any(&svm)?;
+    assert_eq!(d.x, array![[0.0, 3.0], [1.0, 0.0]]);
+    let csv = dir.write("b.txt", b"a,target\n1,2\n")?;
+    assert_eq!(load_any(&csv)?.x, array![[1.0]]);
+    let gz = dir.write("c.svm.gz", &gzip(b"2 1:4\n")?)?;
+    assert_eq!(load_any(&gz)?.y, array![2.0]);
+    Ok(())
+}
+
+// ---------------------------------------------------------------- shipped data
+
+#[test]
+fn mnist_test_set() -> TestResult {
+    let d = load_idx(shipped("mnist-test")?)?;
+    assert_eq!((d.n_samples(), d.n_features()), (10_000, 784));
+    assert!(d.x.iter().all(|&p| (0.0..=255.0).contains(&p)));
+    assert_eq!(d.x.iter().fold(0.0f64, |a, &b| a.max(b)), 255.0);
+    let mut histogram = [0usize; 10];
+    for &label in &d.y {
+        assert!((0.0..=9.0).contains(&label) && label.fract() == 0.0, "label {label}");
+        histogram[label as usize] += 1;
+    }
+    assert_eq!(histogram, [980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009]);
+    assert_eq!(d.infer_classes(), Some(10));
+    Ok(())
+}
+
+#[test]
+fn mnist_train_labels() -> TestResult {
+    let images = shipped("mnist-train")?;
+    let labels = read_idx_labels(images.with_file_name("train-labels-idx1-ubyte.gz"))?;
+    let mut histogram = [0usize; 10];
+    for &label in &labels {
+        histogram[label as usize] += 1;
+    }
+    assert_eq!(histogram, [5923, 6742, 5958, 6131, 5842, 5421, 5918, 6265, 5851, 5949]);
+    Ok(())
+}
+
+#[test]
+fn every_shipped_csv_has_the_documented_shape() -> TestResult {
+    // (name, rows, features, classes) as in data/README.md.
+    let expected: [(&str, usize, usize, Option<usize>); 9] = [
+        ("airfoil", 1503, 5, None),
+        ("energy-heating", 768, 8, None),
+        ("boston", 506, 13, None),
+        ("protein", 45730, 9, None),
+        ("magic", 19020, 10, Some(2)),
+        ("musk1", 476, 166, Some(2)),
+        ("pima", 768, 8, Some(2)),
+        ("adult-train", 32561, 105, Some(2)),
+        ("adult-test", 16281, 105, Some(2)),
+    ];
+    let readme = std::fs::read_to_string(experiments::datasets::data_dir().join("README.md"))?;
+    for (name, rows, features, classes) in expected {
+        let path = shipped(name)?;
+        let d = load_shipped(name)?;
+        assert_eq!((d.n_samples(), d.n_features()), (rows, features), "{name}");
+        assert_eq!(d.feature_names.as_ref().map(Vec::len), Some(features), "{name}");
+        if classes.is_some() {
+            assert_eq!(d.infer_classes(), classes, "{name}");
+        }
+        let file = path
+            .strip_prefix(experiments::datasets::data_dir())?
+            .display()
+            .to_string();
+        assert!(readme.contains(&file), "data/README.md does not mention {file}");
+    }
+    Ok(())
+}
+
+#[test]
+fn registry_names_all_resolve() -> TestResult {
+    assert_eq!(names().len(), 11);
+    for name in names() {
+        assert!(shipped(name)?.is_file(), "{name}");
+    }
+    assert!(matches!(shipped("cifar10"), Err(DataError::InvalidArgument { .. })));
+    Ok(())
+}
+
+// ---------------------------------------------------------------- preprocessing
+
+#[test]
+fn standard_scaler_by_hand() -> TestResult {
+    // Column 0: 1, 2, 3 → mean 2, population std √(2/3). Column 1: 0, 0, 6 → mean 2, std √8.
+    let x = array![[1.0, 0.0], [2.0, 0.0], [3.0, 6.0]];
+    let s = StandardScaler::fit(&x)?;
+    assert_eq!(s.mean(), &array![2.0, 2.0]);
+    assert_eq!(s.std(), &array![(2.0f64 / 3.0).sqrt(), 8.0f64.sqrt()]);
+    let t = s.transform(&x)?;
+    let a = 1.0 / (2.0f64 / 3.0).sqrt();
+    let b = 2.0 / 8.0f64.sqrt();
+    let expected = array![[-a, -b], [0.0, -b], [a, 4.0 / 8.0f64.sqrt()]];
+    for (got, want) in t.iter().zip(&expected) {
+        assert!((got - want).abs() <= 1e-15, "{got} vs {want}");
+    }
+    let back = s.inverse_transform(&t)?;
+    assert!(back.iter().zip(&x).all(|(g, w)| (g - w).abs() <= 1e-14));
+    assert!(matches!(
+        s.transform(&array![[1.0, 2.0, 3.0]]),
+        Err(DataError::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        StandardScaler::fit(&Array2::zeros((0, 2))),
+        Err(DataError::InvalidArgument { .. })
+    ));
+    // Serde round trip.
+    let json = serde_json::to_string(&s)?;
+    let s2: StandardScaler = serde_json::from_str(&json)?;
+    assert_eq!(s2, s);
+    Ok(())
+}
+
+#[test]
+fn constant_columns_map_to_zero() -> TestResult {
+    let x = array![[5.0, 1.0], [5.0, 2.0], [5.0, 4.0]];
+    let s = StandardScaler::fit(&x)?;
+    assert_eq!(s.std()[0], 1.0);
+    assert!(s.transform(&x)?.column(0).iter().all(|&v| v == 0.0));
+    let m = MinMaxScaler::fit(&x)?;
+    assert!(m.transform(&x)?.column(0).iter().all(|&v| v == 0.0));
+    Ok(())
+}
+
+#[test]
+fn min_max_scaler_to_unit_interval() -> TestResult {
+    let x = array![[1.0, -10.0], [3.0, 0.0], [2.0, 10.0]];
+    let m = MinMaxScaler::fit(&x)?;
+    assert_eq!(m.transform(&x)?, array![[0.0, 0.0], [1.0, 0.5], [0.5, 1.0]]);
+    assert_eq!(m.inverse_transform(&m.transform(&x)?)?, x);
+    assert_eq!(m.transform(&array![[5.0, -20.0]])?, array![[2.0, -0.5]]);
+    assert!(MinMaxScaler::fit(&Array2::zeros((0, 1))).is_err());
+    assert!(m.transform(&Array2::zeros((1, 3))).is_err());
+    let json = serde_json::to_string(&m)?;
+    assert_eq!(serde_json::from_str::<MinMaxScaler>(&json)?, m);
+    Ok(())
+}
+
+#[test]
+fn one_hot_and_argmax_round_trip() -> TestResult {
+    let y = array![2.0, 0.0, 1.0, 2.0];
+    let h = one_hot(&y, 3)?;
+    assert_eq!(
+        h,
+        array![[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+    );
+    assert_eq!(argmax_rows(&h), array![2, 0, 1, 2]);
+    assert_eq!(
+        argmax_rows(&array![[0.1, 0.7, 0.7], [f64::NAN, -1.0, -2.0]]),
+        array![1, 1]
+    );
+    assert!(matches!(
+        one_hot(&array![3.0], 3),
+        Err(DataError::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        one_hot(&array![0.5], 3),
+        Err(DataError::InvalidArgument { .. })
+    ));
+    assert!(matches!(
+        one_hot(&array![-1.0], 3),
+        Err(DataError::InvalidArgument { .. })
+    ));
+    Ok(())
+}
+
+#[test]
+fn shuffles_are_reproducible_and_seed_dependent() {
+    let a = shuffled_indices(100, 7);
+    assert_eq!(a, shuffled_indices(100, 7));
+    assert_ne!(a, shuffled_indices(100, 8));
+    let mut sorted = a.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..100).collect::<Vec<_>>());
+}
+
+#[test]
+fn train_test_split_partitions_the_samples() -> TestResult {
+    let x = Array2::from_shape_fn((20, 2), |(i, j)| (i * 10 + j) as f64);
+    let y: Array1<f64> = (0..20).map(f64::from).collect();
+    let d = Dataset::new(x, y, Some(vec!["a".into(), "b".into()]), "mem")?;
+    let (train, test) = train_test_split(&d, 0.3, 11)?;
+    assert_eq!((train.n_samples(), test.n_samples()), (14, 6));
+    let mut all: Vec<f64> = train.y.iter().chain(&test.y).copied().collect();
+    all.sort_by(f64::total_cmp);
+    assert_eq!(all, (0..20).map(f64::from).collect::<Vec<_>>());
+    for part in [&train, &test] {
+        for (row, &t) in part.x.rows().into_iter().zip(&part.y) {
+            assert_eq!(row[0], t * 10.0);
+        }
+    }
+    let (train2, _) = train_test_split(&d, 0.3, 11)?;
+    assert_eq!(train2, train);
+    for bad in [0.0, 1.0, -0.1, f64::NAN] {
+        assert!(matches!(
+            train_test_split(&d, bad, 1),
+            Err(DataError::InvalidArgument { .. })
+        ));
+    }
+    let empty = Dataset::new(Array2::zeros((0, 2)), Array1::zeros(0), None, "empty")?;
+    assert!(matches!(
+        train_test_split(&empty, 0.5, 1),
+        Err(DataError::InvalidArgument { .. })
+    ));
+    Ok(())
+}
+
+#[test]
+fn infer_classes_only_for_non_negative_integers() -> TestResult {
+    let with = |y: Array1<f64>| Dataset::new(Array2::zeros((y.len(), 1)), y, None, "mem");
+    assert_eq!(with(array![0.0, 3.0, 1.0])?.infer_classes(), Some(4));
+    assert_eq!(with(array![0.0, 1.5])?.infer_classes(), None);
+    assert_eq!(with(array![-1.0, 1.0])?.infer_classes(), None);
+    assert_eq!(with(array![1e300])?.infer_classes(), None);
+    assert_eq!(with(Array1::zeros(0))?.infer_classes(), None);
+    assert!(Dataset::new(Array2::zeros((2, 1)), Array1::zeros(3), None, "mem").is_err());
+    Ok(())
+}
+
+#[test]
+fn k_fold_rejects_bad_k() {
+    for (n, k) in [(10, 1), (10, 0), (5, 6), (0, 2)] {
+        assert!(
+            matches!(k_fold(n, k, 1), Err(DataError::InvalidArgument { .. })),
+            "n {n} k {k}"
+        );
+    }
+}
+
+proptest! {
+    #[test]
+    fn k_fold_partitions(
+        (n, k) in (2usize..200).prop_flat_map(|n| (Just(n), 2..=n.min(10))),
+        seed in any::<u64>(),
+    ) {
+        let folds = k_fold(n, k, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(folds.len(), k);
+        let mut seen = vec![0usize; n];
+        let sizes: Vec<usize> = folds.iter().map(|(_, test)| test.len()).collect();
+        let (min, max) = (sizes.iter().min().copied(), sizes.iter().max().copied());
+        prop_assert!(matches!((min, max), (Some(a), Some(b)) if b - a <= 1));
+        for (train, test) in &folds {
+            prop_assert_eq!(train.len() + test.len(), n);
+            let mut in_test = vec![false; n];
+            for &i in test {
+                seen[i] += 1;
+                in_test[i] = true;
+            }
+            for &i in train {
+                prop_assert!(!in_test[i]);
+            }
+            prop_assert!(train.windows(2).all(|w| w[0] < w[1]));
+        }
+        prop_assert!(seen.iter().all(|&c| c == 1));
+    }
+}
