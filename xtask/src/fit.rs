@@ -19,7 +19,17 @@ pub fn run(root: &Path, subcommand: &str, args: &[String]) -> Result<(), String>
     if !root.join(NN_BIN).is_file() {
         return Err(format!("`{subcommand}` is not available yet: {NN_BIN} has not landed"));
     }
-    let mut cargo_args = vec!["run", "--release", "--quiet", "-p", "experiments", "--bin", "nn", "--", subcommand];
+    let mut cargo_args = vec![
+        "run",
+        "--release",
+        "--quiet",
+        "-p",
+        "experiments",
+        "--bin",
+        "nn",
+        "--",
+        subcommand,
+    ];
     cargo_args.extend(args.iter().map(String::as_str));
     util::run(&mut util::cargo(root, cargo_args))
 }
