@@ -13,10 +13,23 @@
 //! - the deep feedforward network trained by **B2LD**, **BLInG**, full L-BFGS and
 //!   IG (Palagi & Seccia), and by **BPLS** (Tomic et al.).
 //!
-//! Nothing is implemented yet: the foundation issue builds `linalg-core` first.
+//! Implemented so far: [`activation`] (the activation functions) and [`elm`]
+//! (random hidden layer, batch and incremental ELM, minimum-norm least
+//! squares, save/load). Errors are typed ([`ModelError`]); no public function
+//! panics on user input.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub use linalg_core;
 pub use optim;
+
+pub mod activation;
+pub mod elm;
+mod error;
+pub mod rng;
+mod validate;
+
+pub use activation::Activation;
+pub use elm::{Elm, ElmConfig, HiddenLayer, IncrementalElm, Solver};
+pub use error::{ModelError, Result};

@@ -1,0 +1,192 @@
+//! The fitted ELM: a random hidden layer and its output weights.
+
+use linalg_core::ridge::Strategy;
+use ndarray::{Array2, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use super::config::{ElmConfig, Solver};
+use super::hidden::HiddenLayer;
+use super::lstsq::lstsq;
+use crate::activation::Activation;
+use crate::error::{ModelError, Result};
+use crate::validate;
+
+/// A fitted extreme learning machine: `ŷ(x) = h(x)ᵀ W` with `h` a
+/// [`HiddenLayer`] and `W` (l×M) the output weights (Zhu & Wei's eqs. (1)–(2),
+/// transposed: samples are rows here).
+///
+/// ```
+/// use models::{elm::{Elm, ElmConfig}, Activation};
+/// use ndarray::Array2;
+/// let x = Array2::from_shape_fn((40, 1), |(i, _)| i as f64 / 20.0 - 1.0);
+/// let y = x.mapv(|v| v * v);
+/// let elm = Elm::fit(&ElmConfig::new(20, Activation::Sigmoid).with_lambda(1e-6), x.view(), y.view())?;
+/// let pred = elm.predict(x.view())?;
+/// let mse = (&pred - &y).mapv(|e| e * e).mean().unwrap_or(f64::NAN);
+/// assert!(mse < 1e-3);
+/// # Ok::<(), models::ModelError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ElmData")]
+pub struct Elm {
+    hidden: HiddenLayer,
+    output_weights: Array2<f64>,
+    lambda: f64,
+    solver: Solver,
+}
+
+impl Elm {
+    /// Fit an ELM to samples `x` (K×N, one row per sample) and targets `y`
+    /// (K×M, e.g. one-hot class indicators): draw the hidden layer
+    /// ([`HiddenLayer::random`] with `config.seed`), compute the hidden
+    /// outputs `A` (K×l) and solve for the output weights with
+    /// `config.solver`.
+    ///
+    /// # Errors
+    /// [`ModelError::InvalidParameter`] for an invalid configuration,
+    /// [`ModelError::Empty`], [`ModelError::NonFinite`] or
+    /// [`ModelError::Shape`] for unusable data, and the solver's errors
+    /// ([`ModelError::Linalg`]).
+    pub fn fit(config: &ElmConfig, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Self> {
+        config.validate()?;
+        validate::matrix("samples X", x)?;
+        validate::matrix("targets Y", y)?;
+        validate::rows("targets Y", y, x.nrows())?;
+        let hidden = HiddenLayer::random(x.ncols(), config.nodes, config.activation, config.seed);
+        let a = hidden.outputs(x)?;
+        let output_weights = match config.solver {
+            Solver::Ridge => Strategy::DRdg.build(a.view(), y, config.lambda)?.weights().to_owned(),
+            Solver::Incremental(s) => s.build(a.view(), y, config.lambda)?.weights().to_owned(),
+            Solver::Lstsq => lstsq(a.view(), y)?.solution,
+        };
+        let lambda = if config.solver.uses_lambda() {
+            config.lambda
+        } else {
+            0.0
+        };
+        Ok(Self {
+            hidden,
+            output_weights,
+            lambda,
+            solver: config.solver,
+        })
+    }
+
+    /// An ELM from its parts: a hidden layer of `l` nodes and output weights
+    /// (l×M). `lambda` and `solver` are recorded as how the weights were
+    /// obtained.
+    ///
+    /// # Errors
+    /// [`ModelError::Shape`] if the weights do not have `l` rows,
+    /// [`ModelError::NonFinite`] if they are not finite.
+    pub fn from_parts(hidden: HiddenLayer, output_weights: Array2<f64>, lambda: f64, solver: Solver) -> Result<Self> {
+        let elm = Self {
+            hidden,
+            output_weights,
+            lambda,
+            solver,
+        };
+        elm.check()?;
+        Ok(elm)
+    }
+
+    /// An ELM from parts known to be consistent (no check).
+    pub(crate) fn from_raw(hidden: HiddenLayer, output_weights: Array2<f64>, lambda: f64, solver: Solver) -> Self {
+        Self {
+            hidden,
+            output_weights,
+            lambda,
+            solver,
+        }
+    }
+
+    /// Predictions `h(X)ᵀW` (K×M) for samples `x` (K×N).
+    ///
+    /// # Errors
+    /// [`ModelError::Shape`] if `x` does not have `N` columns,
+    /// [`ModelError::NonFinite`] if it holds NaN or ±∞.
+    pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        validate::cols("samples X", x, self.n_inputs())?;
+        validate::finite("samples X", x)?;
+        Ok(self.hidden.outputs(x)?.dot(&self.output_weights))
+    }
+
+    /// Hidden-layer outputs `A` (K×l) for samples `x` (K×N).
+    ///
+    /// # Errors
+    /// [`ModelError::Shape`] if `x` does not have `N` columns.
+    pub fn hidden_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        self.hidden.outputs(x)
+    }
+
+    /// The hidden layer.
+    pub fn hidden(&self) -> &HiddenLayer {
+        &self.hidden
+    }
+
+    /// Output weights `W` (l×M).
+    pub fn output_weights(&self) -> ArrayView2<'_, f64> {
+        self.output_weights.view()
+    }
+
+    /// The ridge parameter of the fit (0 for [`Solver::Lstsq`]).
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// How the output weights were solved for.
+    pub fn solver(&self) -> Solver {
+        self.solver
+    }
+
+    /// The hidden nodes' activation.
+    pub fn activation(&self) -> Activation {
+        self.hidden.activation()
+    }
+
+    /// Number of hidden nodes `l`.
+    pub fn nodes(&self) -> usize {
+        self.hidden.nodes()
+    }
+
+    /// Number of inputs `N`.
+    pub fn n_inputs(&self) -> usize {
+        self.hidden.n_inputs()
+    }
+
+    /// Number of outputs `M`.
+    pub fn n_outputs(&self) -> usize {
+        self.output_weights.ncols()
+    }
+
+    /// The invariants a decoded model must satisfy: a consistent hidden layer,
+    /// `l` rows of finite output weights.
+    pub(crate) fn check(&self) -> Result<()> {
+        self.hidden.check()?;
+        if self.output_weights.nrows() != self.hidden.nodes() {
+            return Err(ModelError::Shape {
+                what: "output weights",
+                expected: format!("{} rows (one per hidden node)", self.hidden.nodes()),
+                found: format!("{}×{}", self.output_weights.nrows(), self.output_weights.ncols()),
+            });
+        }
+        validate::finite("output weights", self.output_weights.view())
+    }
+}
+
+/// The serialized form of an [`Elm`], checked by [`Elm::from_parts`] when
+/// deserialized (a decoded model always has consistent shapes).
+#[derive(Deserialize)]
+struct ElmData {
+    hidden: HiddenLayer,
+    output_weights: Array2<f64>,
+    lambda: f64,
+    solver: Solver,
+}
+
+impl TryFrom<ElmData> for Elm {
+    type Error = ModelError;
+    fn try_from(d: ElmData) -> Result<Self> {
+        Elm::from_parts(d.hidden, d.output_weights, d.lambda, d.solver)
+    }
+}

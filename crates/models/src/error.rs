@@ -1,0 +1,110 @@
+//! The crate's error type: every way a model can refuse an input, a
+//! configuration or a file.
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+/// Errors of `models`. Each names the input, parameter or file at fault.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// An error of the linear-algebra layer (a ridge solver's input or update).
+    #[error(transparent)]
+    Linalg(#[from] linalg_core::Error),
+    /// A configuration value or argument is not admissible.
+    #[error("{name} = {value} is not admissible: {reason}")]
+    InvalidParameter {
+        /// Which parameter.
+        name: &'static str,
+        /// The value given, formatted.
+        value: String,
+        /// What it must satisfy.
+        reason: &'static str,
+    },
+    /// Shapes do not agree.
+    #[error("{what}: expected {expected}, found {found}")]
+    Shape {
+        /// Which input.
+        what: &'static str,
+        /// The shape required.
+        expected: String,
+        /// The shape given.
+        found: String,
+    },
+    /// An input has no rows or no columns.
+    #[error("{what} is empty ({rows}×{cols}); it needs at least one row and one column")]
+    Empty {
+        /// Which input.
+        what: &'static str,
+        /// Rows given.
+        rows: usize,
+        /// Columns given.
+        cols: usize,
+    },
+    /// An input holds NaN or ±∞.
+    #[error("{what} holds {count} non-finite value(s); the first at row {row}, column {col}")]
+    NonFinite {
+        /// Which input.
+        what: &'static str,
+        /// Row of the first offending entry.
+        row: usize,
+        /// Column of the first offending entry.
+        col: usize,
+        /// How many entries are not finite.
+        count: usize,
+    },
+    /// A name that is not a known activation function.
+    #[error(
+        "unknown activation `{0}`; known: sigmoid, gaussian (rbf), hardlim, triangular (tribas), sine, tanh, relu, \
+         linear"
+    )]
+    UnknownActivation(String),
+    /// A name that is not a known output-weight solver.
+    #[error("unknown solver `{0}`; known: ridge, lstsq, or an incremental strategy (d-rdg, chol1, …, alg3)")]
+    UnknownSolver(String),
+    /// Reading or writing a model file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file does not start with the model file's magic bytes.
+    #[error("{path}: not a model file (magic bytes {found:?}, expected {expected:?})")]
+    BadMagic {
+        /// The file.
+        path: PathBuf,
+        /// The first eight bytes found.
+        found: [u8; 8],
+        /// The magic bytes of this kind of model file.
+        expected: [u8; 8],
+    },
+    /// The file is a model file of a format version this build cannot read.
+    #[error("{path}: unsupported model file format version {found} (this build reads version {expected})")]
+    UnsupportedFormat {
+        /// The file.
+        path: PathBuf,
+        /// The version found in the file.
+        found: u32,
+        /// The version this build reads and writes.
+        expected: u32,
+    },
+    /// The file has the right header but its content cannot be decoded, or
+    /// decodes to an inconsistent model (truncated, altered, trailing bytes).
+    #[error("{path}: corrupt model file: {reason}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What was wrong.
+        reason: String,
+    },
+    /// Encoding a model for saving failed.
+    #[error("encoding the model failed: {0}")]
+    Encode(String),
+}
+
+/// `Result` with this crate's [`ModelError`].
+pub type Result<T> = std::result::Result<T, ModelError>;

@@ -1,0 +1,73 @@
+//! Input checks shared by the models: non-empty, finite, agreeing shapes.
+
+use ndarray::ArrayView2;
+
+use crate::error::{ModelError, Result};
+
+/// `a` has at least one row and one column.
+pub(crate) fn non_empty(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()> {
+    let (rows, cols) = a.dim();
+    if rows == 0 || cols == 0 {
+        return Err(ModelError::Empty { what, rows, cols });
+    }
+    Ok(())
+}
+
+/// Every entry of `a` is finite.
+pub(crate) fn finite(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()> {
+    if a.iter().all(|v| v.is_finite()) {
+        return Ok(());
+    }
+    let mut first = None;
+    let mut count = 0;
+    for ((row, col), v) in a.indexed_iter() {
+        if !v.is_finite() {
+            count += 1;
+            first.get_or_insert((row, col));
+        }
+    }
+    let (row, col) = first.unwrap_or((0, 0));
+    Err(ModelError::NonFinite { what, row, col, count })
+}
+
+/// `a` is non-empty and finite.
+pub(crate) fn matrix(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()> {
+    non_empty(what, a)?;
+    finite(what, a)
+}
+
+/// `a` has `expected` columns.
+pub(crate) fn cols(what: &'static str, a: ArrayView2<'_, f64>, expected: usize) -> Result<()> {
+    if a.ncols() != expected {
+        return Err(ModelError::Shape {
+            what,
+            expected: format!("{expected} columns"),
+            found: format!("{}×{}", a.nrows(), a.ncols()),
+        });
+    }
+    Ok(())
+}
+
+/// `a` has `expected` rows.
+pub(crate) fn rows(what: &'static str, a: ArrayView2<'_, f64>, expected: usize) -> Result<()> {
+    if a.nrows() != expected {
+        return Err(ModelError::Shape {
+            what,
+            expected: format!("{expected} rows (one per sample)"),
+            found: format!("{}×{}", a.nrows(), a.ncols()),
+        });
+    }
+    Ok(())
+}
+
+/// λ is finite and > 0.
+pub(crate) fn lambda(lambda: f64) -> Result<()> {
+    if !(lambda.is_finite() && lambda > 0.0) {
+        return Err(ModelError::InvalidParameter {
+            name: "lambda",
+            value: format!("{lambda}"),
+            reason: "the ridge parameter must be finite and > 0",
+        });
+    }
+    Ok(())
+}

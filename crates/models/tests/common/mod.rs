@@ -1,0 +1,208 @@
+//! Test helpers that share no code with the crate's solvers: a seeded
+//! generator, Gaussian elimination with partial pivoting, Jacobi eigenvalues
+//! of a symmetric matrix, Frobenius norms.
+
+#![allow(dead_code)]
+
+use ndarray::{Array1, Array2, ArrayView2};
+
+/// Unit roundoff.
+pub const U: f64 = f64::EPSILON / 2.0;
+
+/// SplitMix64, written out again so that the test data does not depend on
+/// the crate's own generator.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed ^ 0xD1B5_4A32_D192_ED03)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform on [0, 1).
+    pub fn uniform(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+    /// Uniform on [lo, hi).
+    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
+        lo + (hi - lo) * self.uniform()
+    }
+    /// Standard normal (Box–Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u1 = self.uniform().max(1e-300);
+        let u2 = self.uniform();
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    }
+    pub fn uniform_matrix(&mut self, rows: usize, cols: usize, lo: f64, hi: f64) -> Array2<f64> {
+        Array2::from_shape_fn((rows, cols), |_| self.range(lo, hi))
+    }
+    pub fn gaussian(&mut self, rows: usize, cols: usize) -> Array2<f64> {
+        Array2::from_shape_fn((rows, cols), |_| self.normal())
+    }
+}
+
+pub fn fro(m: ArrayView2<'_, f64>) -> f64 {
+    m.iter().map(|v| v * v).sum::<f64>().sqrt()
+}
+
+pub fn fro_diff(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> f64 {
+    assert_eq!(a.dim(), b.dim());
+    a.iter()
+        .zip(b.iter())
+        .map(|(x, y)| (x - y) * (x - y))
+        .sum::<f64>()
+        .sqrt()
+}
+
+/// `AᵀB` by plain loops (no BLAS).
+pub fn at_b(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> Array2<f64> {
+    assert_eq!(a.nrows(), b.nrows());
+    let mut c = Array2::zeros((a.ncols(), b.ncols()));
+    for i in 0..a.ncols() {
+        for j in 0..b.ncols() {
+            c[[i, j]] = (0..a.nrows()).map(|k| a[[k, i]] * b[[k, j]]).sum();
+        }
+    }
+    c
+}
+
+/// `A B` by plain loops (no BLAS).
+pub fn a_b(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> Array2<f64> {
+    at_b(a.t(), b)
+}
+
+/// Solve `S X = B` by Gaussian elimination with partial pivoting.
+pub fn gauss_solve(s: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> Array2<f64> {
+    let n = s.nrows();
+    assert_eq!(s.ncols(), n);
+    assert_eq!(b.nrows(), n);
+    let mut a = s.to_owned();
+    let mut x = b.to_owned();
+    for k in 0..n {
+        let p = (k..n)
+            .max_by(|&i, &j| a[[i, k]].abs().total_cmp(&a[[j, k]].abs()))
+            .expect("non-empty pivot range");
+        if p != k {
+            for j in 0..n {
+                a.swap([k, j], [p, j]);
+            }
+            for j in 0..x.ncols() {
+                x.swap([k, j], [p, j]);
+            }
+        }
+        let piv = a[[k, k]];
+        assert!(piv != 0.0, "singular matrix in the test's Gaussian elimination");
+        for i in k + 1..n {
+            let f = a[[i, k]] / piv;
+            if f == 0.0 {
+                continue;
+            }
+            for j in k..n {
+                a[[i, j]] -= f * a[[k, j]];
+            }
+            for j in 0..x.ncols() {
+                x[[i, j]] -= f * x[[k, j]];
+            }
+        }
+    }
+    for k in (0..n).rev() {
+        for j in 0..x.ncols() {
+            let mut v = x[[k, j]];
+            for i in k + 1..n {
+                v -= a[[k, i]] * x[[i, j]];
+            }
+            x[[k, j]] = v / a[[k, k]];
+        }
+    }
+    x
+}
+
+/// Eigenvalues of a symmetric matrix by the cyclic Jacobi method (ascending).
+pub fn sym_eigenvalues(s: ArrayView2<'_, f64>) -> Array1<f64> {
+    let n = s.nrows();
+    let mut a = s.to_owned();
+    for _sweep in 0..100 {
+        let off: f64 = (0..n)
+            .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+            .map(|(i, j)| a[[i, j]] * a[[i, j]])
+            .sum();
+        let diag: f64 = (0..n).map(|i| a[[i, i]] * a[[i, i]]).sum();
+        if off <= 1e-32 * diag {
+            break;
+        }
+        for p in 0..n {
+            for q in p + 1..n {
+                if a[[p, q]] == 0.0 {
+                    continue;
+                }
+                let theta = (a[[q, q]] - a[[p, p]]) / (2.0 * a[[p, q]]);
+                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+                let c = 1.0 / (t * t + 1.0).sqrt();
+                let sn = t * c;
+                for k in 0..n {
+                    let akp = a[[k, p]];
+                    let akq = a[[k, q]];
+                    a[[k, p]] = c * akp - sn * akq;
+                    a[[k, q]] = sn * akp + c * akq;
+                }
+                for k in 0..n {
+                    let apk = a[[p, k]];
+                    let aqk = a[[q, k]];
+                    a[[p, k]] = c * apk - sn * aqk;
+                    a[[q, k]] = sn * apk + c * aqk;
+                }
+            }
+        }
+    }
+    let mut ev: Vec<f64> = (0..n).map(|i| a[[i, i]]).collect();
+    ev.sort_by(f64::total_cmp);
+    Array1::from(ev)
+}
+
+/// Spectral facts about `A` (K×n) from the eigenvalues of `AᵀA`.
+pub struct Spectrum {
+    /// `‖A‖₂`.
+    pub norm_a: f64,
+    /// Smallest singular value of `A` (from the eigenvalues of `AᵀA`: only
+    /// meaningful above `√(n ε)·‖A‖`).
+    pub sigma_min: f64,
+}
+
+pub fn spectrum(a: ArrayView2<'_, f64>) -> Spectrum {
+    let ev = sym_eigenvalues(at_b(a, a).view());
+    let max = ev[ev.len() - 1].max(0.0);
+    let min = ev[0].max(0.0);
+    Spectrum {
+        norm_a: max.sqrt(),
+        sigma_min: min.sqrt(),
+    }
+}
+
+/// The forward-error bound of a ridge solution `W = (AᵀA + λI)⁻¹AᵀY` computed
+/// through the normal equations by `steps` backward-stable eliminations (as in
+/// linalg-core's tests): forming `AᵀA`, `AᵀY` perturbs them by `γ‖A‖²`,
+/// `γ‖A‖‖Y‖` with `γ = (K + n)u`; first-order perturbation of `RW = AᵀY`
+/// gives `‖ΔW‖ ≤ γ(κ(R)‖W‖ + ‖R⁻¹‖‖A‖‖Y‖)` per elimination, the errors of
+/// successive updates add (factor `steps`), `c = 2` absorbs the constants.
+/// `kappa_power` = 2 for Alg. 2, whose recursion on `Q = R⁻¹` amplifies
+/// rounding by `κ(R)²`.
+pub fn ridge_tolerance(
+    a: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    w: ArrayView2<'_, f64>,
+    lambda: f64,
+    steps: usize,
+    kappa_power: i32,
+) -> f64 {
+    let (k, n) = a.dim();
+    let sp = spectrum(a);
+    let kappa_r = (sp.norm_a * sp.norm_a + lambda) / (sp.sigma_min * sp.sigma_min + lambda);
+    let norm_rinv = 1.0 / (sp.sigma_min * sp.sigma_min + lambda);
+    let gamma = (k + n) as f64 * U;
+    2.0 * steps as f64 * gamma * (kappa_r.powi(kappa_power) * fro(w) + norm_rinv * sp.norm_a * fro(y))
+}
