@@ -15,6 +15,7 @@
 
 pub use models;
 
+pub mod cli;
 pub mod datasets;
 pub mod metrics;
 

@@ -1,0 +1,189 @@
+//! The user's command (`nn`, behind `cargo xtask fit|predict`): one JSON
+//! object on stdout with the documented keys, metrics that agree with an
+//! independent recomputation from `predict`, and readable errors.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use experiments::datasets;
+
+fn nn() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nn"))
+}
+
+fn data(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("nn-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir.join(name)
+}
+
+fn run_fit(args: &[&str]) -> serde_json::Value {
+    let out = nn().arg("fit").args(args).output().expect("run nn");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "nn fit failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.lines().count(), 1, "exactly one line on stdout: {stdout}");
+    serde_json::from_str(stdout.trim()).expect("stdout is one JSON object")
+}
+
+fn predictions(model: &PathBuf, file: &str) -> Vec<f64> {
+    let out = nn()
+        .args(["predict", "--model-file"])
+        .arg(model)
+        .args(["--data", file])
+        .output()
+        .expect("run nn");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.parse().expect("a number per line"))
+        .collect()
+}
+
+#[test]
+fn regression_fit_prints_the_documented_json_and_predict_agrees() {
+    let file = data("airfoil/airfoil.csv.gz");
+    let model = temp("airfoil.model");
+    let j = run_fit(&[
+        "--model",
+        "elm",
+        "--train",
+        &file,
+        "--test",
+        &file,
+        "--task",
+        "regression",
+        "--hidden",
+        "60",
+        "--activation",
+        "gaussian",
+        "--seed",
+        "3",
+        "--save",
+        model.to_str().expect("utf-8 path"),
+    ]);
+    for key in [
+        "model",
+        "task",
+        "n_train",
+        "n_test",
+        "hidden",
+        "train_seconds",
+        "test_metric_name",
+        "test_metric",
+        "train_metric",
+    ] {
+        assert!(j.get(key).is_some(), "missing key {key}: {j}");
+    }
+    assert_eq!(j["model"], "elm");
+    assert_eq!(j["task"], "regression");
+    assert_eq!(j["n_train"], 1503);
+    assert_eq!(j["hidden"], 60);
+    assert_eq!(j["test_metric_name"], "rmse");
+    // Recompute the RMSE independently from `predict` and the file's targets.
+    let truth = datasets::load_any(&file).expect("load");
+    let p = predictions(&model, &file);
+    assert_eq!(p.len(), 1503);
+    let rmse = (p
+        .iter()
+        .zip(truth.y.iter())
+        .map(|(a, b)| (a - b) * (a - b))
+        .sum::<f64>()
+        / 1503.0)
+        .sqrt();
+    let reported = j["test_metric"].as_f64().expect("number");
+    assert!(
+        (rmse - reported).abs() <= 1e-9 * reported,
+        "predict gives {rmse}, fit reported {reported}"
+    );
+    // The airfoil target has a standard deviation of about 6.9 dB; 60
+    // Gaussian nodes must do clearly better than predicting the mean.
+    assert!(reported < 6.0, "rmse {reported}");
+}
+
+#[test]
+fn classification_with_an_incremental_strategy_matches_the_ridge_fit() {
+    let file = data("pima/pima.csv.gz");
+    let base = [
+        "--model",
+        "elm",
+        "--train",
+        &file,
+        "--test",
+        &file,
+        "--task",
+        "classification",
+        "--hidden",
+        "40",
+    ];
+    let ridge = run_fit(&base);
+    let mut alg3 = base.to_vec();
+    alg3.extend(["--solver", "alg3"]);
+    let inc = run_fit(&alg3);
+    assert_eq!(ridge["test_metric_name"], "accuracy");
+    assert_eq!(ridge["classes"], 2);
+    assert_eq!(inc["solver"], "alg3");
+    // Same seed, same 40 nodes: the incremental weights equal the batch
+    // ridge weights to rounding, so the accuracies agree to within a sample.
+    let (a, b) = (
+        ridge["test_metric"].as_f64().unwrap(),
+        inc["test_metric"].as_f64().unwrap(),
+    );
+    assert!((a - b).abs() <= 1.0 / 768.0 + 1e-12, "{a} vs {b}");
+    assert!(a > 0.7, "accuracy {a}");
+}
+
+#[test]
+fn errors_are_one_readable_line_and_a_failure_exit() {
+    let file = data("pima/pima.csv.gz");
+    let out = nn()
+        .args([
+            "fit", "--model", "elm", "--train", &file, "--test", &file, "--hidden", "5",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--task is required"));
+    assert!(out.stdout.is_empty());
+
+    let bad = temp("bad.csv");
+    std::fs::write(&bad, "a,b,target\n1,2,3\n4,x,6\n").unwrap();
+    let bad_s = bad.to_str().unwrap();
+    let out = nn()
+        .args([
+            "fit",
+            "--model",
+            "elm",
+            "--train",
+            bad_s,
+            "--test",
+            bad_s,
+            "--task",
+            "regression",
+            "--hidden",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("bad.csv") && err.contains("line 3"), "{err}");
+
+    let out = nn()
+        .args(["predict", "--model-file", bad_s, "--data", &file])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a model file"));
+}
