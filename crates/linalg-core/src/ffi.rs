@@ -178,6 +178,23 @@ extern "C" {
         info: *mut c_int,
     );
 
+    pub fn dgelsd_(
+        m: *const c_int,
+        n: *const c_int,
+        nrhs: *const c_int,
+        a: *mut f64,
+        lda: *const c_int,
+        b: *mut f64,
+        ldb: *const c_int,
+        s: *mut f64,
+        rcond: *const f64,
+        rank: *mut c_int,
+        work: *mut f64,
+        lwork: *const c_int,
+        iwork: *mut c_int,
+        info: *mut c_int,
+    );
+
     pub fn openblas_set_num_threads(n: c_int);
     pub fn openblas_get_num_threads() -> c_int;
 }

@@ -24,6 +24,7 @@
 //! - [`kernels`] — flop-counting wrappers over the BLAS/LAPACK calls (system
 //!   OpenBLAS), and [`store::GrowMat`], the column-major store that makes
 //!   appending columns cheap;
+//! - [`lstsq`] — minimum-norm least squares through LAPACK `dgelsd`;
 //! - [`threads`] — OpenBLAS thread control.
 //!
 //! Notation (algorithms.md): `R = AᵀA + λI`, `Q = R⁻¹`, `H` the K×q block of
@@ -44,6 +45,7 @@ mod ffi;
 pub mod inverse_cholesky;
 pub mod inverse_ldl;
 pub mod kernels;
+pub mod lstsq;
 pub mod ridge;
 pub mod store;
 pub mod threads;

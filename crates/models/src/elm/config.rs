@@ -19,7 +19,9 @@ pub enum Solver {
     /// eq. (10).
     Ridge,
     /// Minimum-norm least squares `A⁺Y` (Zhu & Wei's eq. (9), λ = 0) by a
-    /// rank-revealing QR ([`crate::elm::lstsq`]); λ is not used.
+    /// SVD (LAPACK `dgelsd` through [`linalg_core::lstsq::min_norm_lstsq`]);
+    /// λ is not used. ([`crate::elm::lstsq`] is a pure-Rust rank-revealing QR
+    /// kept as an independent reference.)
     Lstsq,
     /// The output weights computed by one of the papers' incremental
     /// strategies. [`Elm::fit`](crate::elm::Elm::fit) builds the solver from

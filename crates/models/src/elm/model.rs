@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 
 use super::config::{ElmConfig, Solver};
 use super::hidden::HiddenLayer;
-use super::lstsq::lstsq;
 use crate::activation::Activation;
 use crate::error::{ModelError, Result};
 use crate::validate;
@@ -57,7 +56,7 @@ impl Elm {
         let output_weights = match config.solver {
             Solver::Ridge => Strategy::DRdg.build(a.view(), y, config.lambda)?.weights().to_owned(),
             Solver::Incremental(s) => s.build(a.view(), y, config.lambda)?.weights().to_owned(),
-            Solver::Lstsq => lstsq(a.view(), y)?.solution,
+            Solver::Lstsq => linalg_core::lstsq::min_norm_lstsq(a.view(), y, None)?.solution,
         };
         let lambda = if config.solver.uses_lambda() {
             config.lambda
