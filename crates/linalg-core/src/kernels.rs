@@ -180,7 +180,7 @@ impl Owned {
     /// A zero `rows × cols` matrix.
     pub fn zeros(rows: usize, cols: usize) -> Self {
         Self {
-            data: vec![0.0; rows * cols],
+            data: crate::alloc::zeroed(rows * cols),
             rows,
             cols,
         }
@@ -257,6 +257,10 @@ impl Owned {
     pub fn as_mut(&mut self) -> MatMut<'_> {
         let r = self.rows;
         MatMut::new(&mut self.data, self.rows, self.cols, r)
+    }
+    /// The column-major data, taken out.
+    pub fn into_data(self) -> Vec<f64> {
+        self.data
     }
     /// The raw column-major data.
     pub fn data(&self) -> &[f64] {

@@ -40,6 +40,7 @@
 
 extern crate blas_src;
 
+mod alloc;
 mod error;
 mod ffi;
 pub mod inverse_cholesky;

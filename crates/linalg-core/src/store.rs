@@ -10,7 +10,7 @@
 
 use ndarray::{ArrayView2, ShapeBuilder};
 
-use crate::kernels::{MatMut, MatRef};
+use crate::kernels::{MatMut, MatRef, Owned};
 
 /// A column-major matrix with spare capacity in both dimensions.
 ///
@@ -30,7 +30,7 @@ impl GrowMat {
     pub fn tall(rows: usize, col_cap: usize) -> Self {
         let ld = rows.max(1);
         Self {
-            data: vec![0.0; ld * col_cap],
+            data: crate::alloc::zeroed(ld * col_cap),
             rows,
             cols: 0,
             ld,
@@ -41,7 +41,7 @@ impl GrowMat {
     pub fn square(n: usize, cap: usize) -> Self {
         let ld = cap.max(n).max(1);
         Self {
-            data: vec![0.0; ld * ld],
+            data: crate::alloc::zeroed(ld * ld),
             rows: n,
             cols: n,
             ld,
@@ -53,10 +53,21 @@ impl GrowMat {
     pub fn with_row_capacity(rows: usize, cols: usize, row_cap: usize) -> Self {
         let ld = row_cap.max(rows).max(1);
         Self {
-            data: vec![0.0; ld * cols.max(1)],
+            data: crate::alloc::zeroed(ld * cols.max(1)),
             rows,
             cols,
             ld,
+        }
+    }
+
+    /// Take over a column-major [`Owned`] matrix without copying (`ld` = rows).
+    pub fn from_owned(m: Owned) -> Self {
+        let (rows, cols) = (m.rows(), m.cols());
+        Self {
+            data: m.into_data(),
+            rows,
+            cols,
+            ld: rows.max(1),
         }
     }
 
@@ -106,14 +117,14 @@ impl GrowMat {
     pub fn reserve_cols(&mut self, additional: usize) {
         let need = self.cols + additional;
         if need > self.col_cap() {
-            self.data.resize(need * self.ld, 0.0);
+            crate::alloc::grow_zeroed(&mut self.data, need * self.ld);
         }
     }
 
     fn grow_cols_for(&mut self, need: usize) {
         if need > self.col_cap() {
             let new_cap = need.max(self.col_cap() + self.col_cap() / 2);
-            self.data.resize(new_cap * self.ld, 0.0);
+            crate::alloc::grow_zeroed(&mut self.data, new_cap * self.ld);
         }
     }
 
@@ -140,7 +151,7 @@ impl GrowMat {
         if new_rows > self.ld {
             let new_ld = new_rows.max(self.ld + self.ld / 2);
             let new_cap = new_cols.max(self.col_cap());
-            let mut data = vec![0.0; new_ld * new_cap];
+            let mut data = crate::alloc::zeroed(new_ld * new_cap);
             for j in 0..self.cols {
                 data[j * new_ld..j * new_ld + self.rows]
                     .copy_from_slice(&self.data[j * self.ld..j * self.ld + self.rows]);
@@ -207,7 +218,6 @@ impl GrowMat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kernels::Owned;
 
     #[test]
     fn tall_store_appends_columns_in_order() {

@@ -26,9 +26,8 @@ impl Problem {
         validate::lambda(strategy, lambda)?;
         validate::finite("A (initial hidden-layer matrix)", &a)?;
         validate::finite("Y (targets)", &y)?;
-        let a0 = Owned::from_view(a);
-        let mut store = GrowMat::tall(a.nrows(), a.ncols());
-        store.push_cols(a0.as_ref());
+        // One copy of A, handed to the store without another.
+        let store = GrowMat::from_owned(Owned::from_view(a));
         Ok(Self {
             strategy,
             a: store,
