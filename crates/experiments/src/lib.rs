@@ -18,19 +18,22 @@ pub use models;
 pub mod cli;
 pub mod datasets;
 pub mod metrics;
+pub mod papers;
+pub mod report;
 
 /// The reproductions that exist so far, as `(name, description)` pairs.
 ///
 /// `cargo xtask reproduce` runs each of them; it is empty until the first
 /// paper's issue lands.
 pub fn papers() -> &'static [(&'static str, &'static str)] {
-    &[]
+    &[("zhu-wei", "inverse-free ELM (Zhu & Wei): Tables II and III")]
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
-    fn no_reproduction_is_claimed_before_it_exists() {
-        assert!(super::papers().is_empty());
+    fn the_listed_reproductions_are_the_implemented_ones() {
+        let names: Vec<&str> = super::papers().iter().map(|p| p.0).collect();
+        assert_eq!(names, ["zhu-wei"]);
     }
 }

@@ -1,0 +1,49 @@
+//! The Zhu & Wei reproduction pipeline end to end on the shipped data, in a
+//! tiny configuration (1 fold, 10 nodes, no timing): every output file is
+//! written, Table II has a row per dataset, and the figures are sane.
+
+use experiments::papers::zhu_wei::{run, Options, DATASETS};
+
+#[test]
+fn tiny_run_writes_the_report_the_tables_and_the_figures() {
+    let out = std::env::temp_dir().join(format!("zhu-wei-test-{}", std::process::id()));
+    let opts = Options {
+        folds: 1,
+        max_nodes: 10,
+        timing_reps: 1,
+        out_dir: out.clone(),
+    };
+    let report = run(&opts).expect("the reproduction runs");
+    let md = std::fs::read_to_string(&report).expect("report.md");
+    assert!(md.contains("## Table II") && md.contains("## Table III"));
+    for (_, label, _) in DATASETS {
+        assert!(md.contains(label), "{label} missing from the report");
+    }
+    for f in [
+        "table2.csv",
+        "table3.csv",
+        "results.json",
+        "weight_error_vs_nodes.svg",
+        "time_per_node_vs_nodes.svg",
+    ] {
+        assert!(out.join(f).is_file(), "{f} not written");
+    }
+    // 4 datasets × 1 checkpoint (3 nodes) × (3 error kinds × 4 algorithms + MSE) rows.
+    let csv = std::fs::read_to_string(out.join("table2.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 1 + 4 * 13);
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    for row in json["table2"].as_array().expect("rows") {
+        for key in ["weight_error", "output_error_train", "output_error_test"] {
+            for v in row[key].as_array().unwrap() {
+                let v = v.as_f64().unwrap();
+                assert!(v.is_finite() && v >= 0.0, "{key} = {v}");
+            }
+        }
+        // Targets are scaled to [0, 1] on the training folds: a fitted
+        // model's testing MSE must lie well inside (0, 1).
+        let mse = row["test_mse"].as_f64().unwrap();
+        assert!(mse > 0.0 && mse < 0.5, "testing MSE {mse}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
