@@ -1,6 +1,7 @@
 //! One module per paper: its protocol and its published numbers.
 
 pub mod zhu_wei;
+pub mod zhu_wei_classification;
 
 /// The error of a reproduction run: data, model, metric or I/O failures,
 /// each with its own message.
