@@ -12,6 +12,7 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
         max_nodes: 10,
         timing_reps: 1,
         out_dir: out.clone(),
+        mnist: None,
     };
     let report = run(&opts).expect("the reproduction runs");
     let md = std::fs::read_to_string(&report).expect("report.md");
