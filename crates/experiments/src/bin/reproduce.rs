@@ -29,9 +29,9 @@ fn main() -> ExitCode {
                     "reproduce zhu-wei: {} (expected duration: {})",
                     if quick { "quick run" } else { "full protocol" },
                     if quick {
-                        "about 1 minute"
+                        "about 15 seconds after the build"
                     } else {
-                        "about 15 minutes on 2 cores"
+                        "about 18 minutes on 2 cores"
                     }
                 );
                 zhu_wei::run(&opts)
