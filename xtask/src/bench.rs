@@ -8,8 +8,11 @@ use crate::util;
 
 /// Where the performance report is written, relative to the workspace root.
 const REPORT: &str = "target/perf-report.md";
+/// Where the ELM report (issue 3 §5: MNIST fit and one-node update) goes.
+const ELM_REPORT: &str = "target/elm-report.md";
 
-/// Runs setup, writes the performance report with `perf-report`, then (if
+/// Runs setup, writes the performance report with `perf-report` and the ELM
+/// report with `elm-report`, then (if
 /// `criterion`) runs the `ridge_append` criterion benchmark; `quick` makes
 /// both shorter.
 pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
@@ -22,6 +25,14 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
     report.extend(["--out", REPORT]);
     util::run(&mut util::cargo(root, report))?;
     eprintln!("xtask bench: report written to {}", root.join(REPORT).display());
+
+    let mut elm = vec!["run", "--release", "-p", "benches", "--bin", "elm-report", "--"];
+    if quick {
+        elm.push("--quick");
+    }
+    elm.extend(["--out", ELM_REPORT]);
+    util::run(&mut util::cargo(root, elm))?;
+    eprintln!("xtask bench: ELM report written to {}", root.join(ELM_REPORT).display());
 
     if criterion {
         let mut bench = vec!["bench", "-p", "benches", "--bench", "ridge_append"];

@@ -355,17 +355,24 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
         }
         return;
     }
-    // A single output row (m = 1, e.g. hᵀY) from a column operand (ta = T):
-    // cᵀ = alpha·op(B)ᵀ·a + beta·cᵀ with c's row strided by its ld.
-    if m == 1 && ta == Op::T {
+    // A single output row (m = 1, e.g. hᵀY, or one hidden node's outputs
+    // wᵀXᵀ): cᵀ = alpha·op(B)ᵀ·a + beta·cᵀ with c's row strided by its ld;
+    // op(A)'s one row is a's first column (ta = T, contiguous) or first row
+    // (ta = N, stride ld).
+    if m == 1 {
+        let incx = match ta {
+            Op::T => 1,
+            Op::N => a.ld,
+        };
         let trans_b = match tb {
             Op::N => Op::T,
             Op::T => Op::N,
         };
         let ldc = c.ld;
         let y = c.ptr();
-        // SAFETY: op(B)ᵀ is n×k with the checked ld; x is a's first column
-        // (k contiguous entries); y walks c's first row: n entries, stride ldc.
+        // SAFETY: op(B)ᵀ is n×k with the checked ld; x walks op(A)'s row
+        // (k entries, stride incx within a's extent); y walks c's first row:
+        // n entries, stride ldc.
         unsafe {
             ffi::cblas_dgemv(
                 ffi::COL_MAJOR,
@@ -376,7 +383,7 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
                 b.ptr(),
                 ci(b.ld),
                 a.ptr(),
-                1,
+                ci(incx),
                 beta,
                 y,
                 ci(ldc),
@@ -954,6 +961,29 @@ mod tests {
                 close(&c.into_array(), &want);
             }
         }
+    }
+
+    /// The single-row shortcut with `ta = N` reads op(A)'s row with stride
+    /// ld: take the row from inside a taller matrix (ld = 3).
+    #[test]
+    fn gemm_single_row_of_a_strided_operand() {
+        let (k, n) = (7, 4);
+        let a = m(3, k, 6);
+        let b = m(k, n, 7);
+        let want = a.slice(ndarray::s![1..2, ..]).dot(&b);
+        let mut c = Owned::zeros(1, n);
+        let oa = owned(&a);
+        gemm(
+            &mut Flops::default(),
+            1.0,
+            oa.as_ref().sub(1, 0, 1, k),
+            Op::N,
+            owned(&b).as_ref(),
+            Op::N,
+            0.0,
+            c.as_mut(),
+        );
+        close(&c.into_array(), &want);
     }
 
     /// trmm / trsm with a single right-hand column (left) or row (right)

@@ -47,6 +47,7 @@ pub mod inverse_cholesky;
 pub mod inverse_ldl;
 pub mod kernels;
 pub mod lstsq;
+pub mod product;
 pub mod ridge;
 pub mod store;
 pub mod threads;

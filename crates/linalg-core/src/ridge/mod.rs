@@ -42,6 +42,7 @@
 //!   every kernel call ([`crate::kernels`]), not estimated.
 //! - **f64 only** for now.
 
+mod batch;
 mod chol1;
 mod chol2;
 mod direct;
@@ -60,6 +61,7 @@ use std::str::FromStr;
 
 use ndarray::ArrayView2;
 
+pub use batch::{ridge_solve, RidgeSolution};
 pub use chol1::Chol1;
 pub use chol2::Chol2;
 pub use direct::DirectRidge;

@@ -160,7 +160,7 @@ impl HiddenLayer {
                 reason: "the node range must lie within 0..(number of nodes)",
             });
         }
-        let mut z = x.dot(&self.weights.slice_axis(Axis(1), Slice::from(nodes.clone())));
+        let mut z = linalg_core::product::matmul(x, self.weights.slice_axis(Axis(1), Slice::from(nodes.clone())))?;
         self.activation
             .apply_with_bias_inplace(&mut z, self.biases.slice_axis(Axis(0), Slice::from(nodes)))?;
         Ok(z)

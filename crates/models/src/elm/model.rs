@@ -1,6 +1,5 @@
 //! The fitted ELM: a random hidden layer and its output weights.
 
-use linalg_core::ridge::Strategy;
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
@@ -54,7 +53,7 @@ impl Elm {
         let hidden = HiddenLayer::random(x.ncols(), config.nodes, config.activation, config.seed);
         let a = hidden.outputs(x)?;
         let output_weights = match config.solver {
-            Solver::Ridge => Strategy::DRdg.build(a.view(), y, config.lambda)?.weights().to_owned(),
+            Solver::Ridge => linalg_core::ridge::ridge_solve(a.view(), y, config.lambda)?.weights,
             Solver::Incremental(s) => s.build(a.view(), y, config.lambda)?.weights().to_owned(),
             Solver::Lstsq => linalg_core::lstsq::min_norm_lstsq(a.view(), y, None)?.solution,
         };

@@ -1,0 +1,368 @@
+//! `elm-report`: the ELM part of `cargo xtask bench` (issue 3, §5).
+//!
+//! Measures, in one run on MNIST (60000 training images, z-scored as by
+//! `cargo xtask fit`), on 2 OpenBLAS threads:
+//!
+//! 1. **The batch fit** with 2000 sigmoid nodes and each of its parts' floors,
+//!    timed alone on buffers already in memory: the input product `X·W` as
+//!    one DGEMM, the activation over the K×l matrix, the Gram product
+//!    `AᵀA` (DSYRK), `AᵀY` (DGEMM) and the Cholesky solve (DPOTRF + two
+//!    DTRSM). The whole fit is [`models::Elm::fit`] as the CLI calls it; the
+//!    report gives its ratio to the sum of the floors, and numpy's time for
+//!    the same fit when `python3` with numpy is available
+//!    (`benches/numpy_elm.py`).
+//! 2. **Adding one node at l = 2000** (Zhu & Wei's Table V step): the update
+//!    given the new column for Alg. 1, 2, 3 and Li et al., against the time
+//!    to stream the K×l hidden matrix through memory once, measured in the
+//!    same run; computing the new column is timed separately.
+//!
+//! Usage: `elm-report [--quick] [--out FILE] [--reps N]` (`--quick`: 10000
+//! images, 500 nodes).
+
+use std::fmt::Write as _;
+use std::process::Command;
+use std::time::Instant;
+
+use benches::{machine_description, median, read_once_seconds};
+use experiments::datasets::{self, one_hot, StandardScaler};
+use linalg_core::kernels::{self, Diag, Flops, MatMut, MatRef, Op, Owned, Side, Tri};
+use linalg_core::ridge::Strategy;
+use linalg_core::threads::set_blas_threads;
+use models::{Activation, Elm, ElmConfig, HiddenLayer};
+use ndarray::{s, Array2};
+
+const LAMBDA: f64 = 0.1;
+const SEED: u64 = 7;
+const THREADS: usize = 2;
+
+struct Args {
+    quick: bool,
+    out: Option<String>,
+    reps: usize,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        quick: false,
+        out: None,
+        reps: 5,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--quick" => args.quick = true,
+            "--out" => args.out = Some(it.next().ok_or("--out needs a file name")?),
+            "--reps" => {
+                args.reps = it
+                    .next()
+                    .ok_or("--reps needs a number")?
+                    .parse()
+                    .map_err(|e| format!("--reps: {e}"))?
+            }
+            "-h" | "--help" => {
+                println!("elm-report [--quick] [--out FILE] [--reps N]");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    if args.reps == 0 {
+        return Err("--reps must be at least 1".into());
+    }
+    Ok(args)
+}
+
+/// Median and best of `reps` timings of `f`.
+fn time(reps: usize, mut f: impl FnMut()) -> (f64, f64) {
+    let mut ts = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let t = Instant::now();
+        f();
+        ts.push(t.elapsed().as_secs_f64());
+    }
+    let best = ts.iter().copied().fold(f64::INFINITY, f64::min);
+    (median(ts), best)
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("elm-report: {e}");
+            std::process::exit(2);
+        }
+    };
+    if let Err(e) = run(&args) {
+        eprintln!("elm-report: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+    let started = Instant::now();
+    let (samples, l) = if args.quick { (10_000, 500) } else { (60_000, 2000) };
+    eprintln!("elm-report: loading MNIST…");
+    let train = datasets::load_shipped("mnist-train")?;
+    let idx: Vec<usize> = (0..samples.min(train.n_samples())).collect();
+    let train = train.select(&idx);
+    let x = StandardScaler::fit(&train.x)?.transform(&train.x)?;
+    let y = one_hot(&train.y, 10)?;
+    let (k, n_in) = x.dim();
+    let m = y.ncols();
+    set_blas_threads(THREADS);
+
+    let mut out = String::new();
+    let _ = writeln!(out, "## ELM on MNIST (issue 3, §5)\n");
+    let _ = writeln!(out, "- Machine: {}", machine_description());
+    let _ = writeln!(out, "- Date (UTC): {}", experiments::report::utc_now());
+    let _ = writeln!(
+        out,
+        "- Command: `cargo xtask bench{}` (release build, `elm-report`); {THREADS} OpenBLAS threads, {} repetitions per timing (median, best)",
+        if args.quick { " --quick" } else { "" },
+        args.reps
+    );
+    let _ = writeln!(
+        out,
+        "- Data: K = {k} MNIST training images, N = {n_in} z-scored pixels, M = {m} one-hot classes; l = {l} sigmoid nodes, λ = {LAMBDA}\n"
+    );
+
+    // ---- 1. The batch fit and its parts.
+    eprintln!("elm-report: batch fit, parts…");
+    let hidden = HiddenLayer::random(n_in, l, Activation::Sigmoid, SEED);
+    let w_in = hidden.weights().as_standard_layout().into_owned();
+    let xs = x.as_standard_layout().into_owned();
+    let (Some(xd), Some(wd)) = (xs.as_slice(), w_in.as_slice()) else {
+        return Err("inputs are not contiguous".into());
+    };
+    // Pre-touched K×l buffer (row-major: column-major l×K), reused by every part.
+    let mut z = vec![0.0; k * l];
+    let gemm = time(args.reps, || {
+        kernels::gemm(
+            &mut Flops::default(),
+            1.0,
+            MatRef::new(wd, l, n_in, l),
+            Op::N,
+            MatRef::new(xd, n_in, k, n_in),
+            Op::N,
+            0.0,
+            MatMut::new(&mut z, l, k, l),
+        )
+    });
+    let mut za = Array2::from_shape_vec((k, l), z)?;
+    let biases = hidden.biases().to_owned();
+    let activation = time(args.reps, || {
+        // Values stay in (0, 1) after the first pass; the cost of the
+        // sigmoid does not depend on them.
+        let _ = Activation::Sigmoid.apply_with_bias_inplace(&mut za, biases.view());
+    });
+    let zd = za.as_slice().ok_or("hidden matrix not contiguous")?;
+    let a_t = MatRef::new(zd, l, k, l); // Aᵀ, column-major.
+    let mut gram = Owned::zeros(l, l);
+    let syrk = time(args.reps, || {
+        kernels::syrk(&mut Flops::default(), 1.0, a_t, Op::N, 0.0, gram.as_mut())
+    });
+    let y_cm = Owned::from_view(y.view());
+    let mut aty = Owned::zeros(l, m);
+    let aty_t = time(args.reps, || {
+        kernels::gemm(
+            &mut Flops::default(),
+            1.0,
+            a_t,
+            Op::N,
+            y_cm.as_ref(),
+            Op::N,
+            0.0,
+            aty.as_mut(),
+        )
+    });
+    for i in 0..l {
+        gram.set(i, i, gram.at(i, i) + LAMBDA);
+    }
+    let mut chol_ok = true;
+    let solve = time(args.reps, || {
+        let mut r = gram.clone();
+        let mut w = aty.clone();
+        let mut fl = Flops::default();
+        chol_ok &= kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).is_ok();
+        for op in [Op::T, Op::N] {
+            kernels::trsm(
+                &mut fl,
+                Side::Left,
+                Tri::Upper,
+                op,
+                Diag::NonUnit,
+                1.0,
+                r.as_ref(),
+                w.as_mut(),
+            );
+        }
+    });
+    if !chol_ok {
+        return Err("AᵀA + λI is not positive definite".into());
+    }
+    drop(za);
+    drop(gram);
+    eprintln!("elm-report: batch fit, whole (Elm::fit)…");
+    let config = ElmConfig::new(l, Activation::Sigmoid)
+        .with_lambda(LAMBDA)
+        .with_seed(SEED);
+    let mut fit_err = None;
+    let whole = time(args.reps.min(3), || {
+        if let Err(e) = Elm::fit(&config, x.view(), y.view()) {
+            fit_err = Some(e);
+        }
+    });
+    if let Some(e) = fit_err {
+        return Err(e.into());
+    }
+    let numpy = numpy_seconds(samples, l);
+
+    let parts = [
+        ("`X·W` (DGEMM)", gemm, 2.0 * (k * n_in * l) as f64),
+        ("activation (sigmoid + bias)", activation, 0.0),
+        ("`AᵀA` (DSYRK)", syrk, (k * l * l) as f64),
+        ("`AᵀY` (DGEMM)", aty_t, 2.0 * (k * l * m) as f64),
+        (
+            "Cholesky solve (DPOTRF + 2 DTRSM)",
+            solve,
+            (l * l * l) as f64 / 3.0 + 2.0 * (l * l * m) as f64,
+        ),
+    ];
+    let _ = writeln!(out, "### Batch fit: parts and whole\n");
+    let _ = writeln!(out, "| part | median (s) | best (s) | GFLOP/s (median) |");
+    let _ = writeln!(out, "|---|---:|---:|---:|");
+    let (mut sum_med, mut sum_best) = (0.0, 0.0);
+    for (name, (med, best), flops) in parts {
+        sum_med += med;
+        sum_best += best;
+        let rate = if flops > 0.0 {
+            format!("{:.1}", flops / med / 1e9)
+        } else {
+            "—".into()
+        };
+        let _ = writeln!(out, "| {name} | {med:.3} | {best:.3} | {rate} |");
+    }
+    let _ = writeln!(
+        out,
+        "| **sum of the floors** | **{sum_med:.3}** | **{sum_best:.3}** | |"
+    );
+    let _ = writeln!(
+        out,
+        "| **whole fit** (`Elm::fit`: draw, `X·W`, activation, checks, solve) | **{:.3}** | **{:.3}** | |",
+        whole.0, whole.1
+    );
+    let _ = writeln!(
+        out,
+        "\nWhole fit / sum of floors: **{:.2}×** by median, {:.2}× best to best (target ≤ 1.2×).",
+        whole.0 / sum_med,
+        whole.1 / sum_best
+    );
+    match numpy {
+        Some(t) => {
+            let _ = writeln!(
+                out,
+                "numpy, same fit (`benches/numpy_elm.py`: `X@W + b`, sigmoid, `AᵀA + λI`, `AᵀY`, `np.linalg.solve`): **{t:.3} s** best of 3."
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "numpy was not run (python3 with numpy not found); the issue quotes about 6.5 s for this fit on this machine."
+            );
+        }
+    }
+
+    // ---- 2. Adding one node at l.
+    eprintln!("elm-report: one-node update at l = {l}…");
+    let grown = HiddenLayer::random(n_in, l + 1, Activation::Sigmoid, SEED);
+    let column = time(args.reps, || {
+        let _ = grown.outputs_range(x.view(), l..l + 1);
+    });
+    let a = grown.outputs(x.view())?;
+    let (a0, h) = (a.slice(s![.., ..l]), a.slice(s![.., l..]));
+    let mut rows = vec![];
+    let mut stream = None;
+    for strategy in [Strategy::Alg2, Strategy::Alg3, Strategy::Alg1, Strategy::LiEtAl] {
+        eprintln!("elm-report: one-node update, {strategy}…");
+        let mut base = strategy.build(a0, y.view(), LAMBDA)?;
+        base.reserve(1);
+        if stream.is_none() {
+            let stored = base.hidden();
+            let data = stored.as_slice_memory_order().ok_or("stored A not contiguous")?;
+            stream = Some(read_once_seconds(data, 5, THREADS));
+        }
+        let mut ts = vec![];
+        let mut flops = 0;
+        let reps = if strategy == Strategy::LiEtAl {
+            args.reps.min(3)
+        } else {
+            args.reps.max(9)
+        };
+        for _ in 0..reps {
+            let mut sv = base.clone_box();
+            let t = Instant::now();
+            sv.append(h)?;
+            ts.push(t.elapsed().as_secs_f64());
+            flops = sv.last_flops();
+        }
+        let best = ts.iter().copied().fold(f64::INFINITY, f64::min);
+        rows.push((strategy, median(ts), best, flops));
+    }
+    drop(a);
+    let stream = stream.unwrap_or(f64::NAN);
+    let bytes = (k * l * 8) as f64;
+    let _ = writeln!(out, "\n### Adding one node at l = {l} (K = {k})\n");
+    let _ = writeln!(
+        out,
+        "Streaming the K×l hidden matrix once ({:.0} MB, plain read loop on {THREADS} threads): **{:.1} ms** ({:.1} GB/s). Computing the new node's column (`X·w` + sigmoid), timed separately: {:.1} ms median.\n",
+        bytes / 1e6,
+        stream * 1e3,
+        bytes / stream / 1e9,
+        column.0 * 1e3
+    );
+    let _ = writeln!(out, "| algorithm | median (ms) | best (ms) | flops | × stream (median) | × stream (best) | speedup over Li et al. (median) |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+    let li = rows.iter().find(|r| r.0 == Strategy::LiEtAl).map_or(f64::NAN, |r| r.1);
+    for (strategy, med, best, flops) in &rows {
+        let _ = writeln!(
+            out,
+            "| {strategy} | {:.1} | {:.1} | {:.2e} | {:.2} | {:.2} | {:.1} |",
+            med * 1e3,
+            best * 1e3,
+            *flops as f64,
+            med / stream,
+            best / stream,
+            li / med
+        );
+    }
+    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
+
+    println!("{out}");
+    if let Some(path) = &args.out {
+        std::fs::write(path, &out).map_err(|e| format!("cannot write {path}: {e}"))?;
+        eprintln!("elm-report: wrote {path}");
+    }
+    Ok(())
+}
+
+/// Seconds numpy takes for the same fit (best of 3), if python3 and numpy
+/// are available.
+fn numpy_seconds(samples: usize, l: usize) -> Option<f64> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/numpy_elm.py");
+    let data = datasets::data_dir().join("mnist");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(&data)
+        .arg(samples.to_string())
+        .arg(l.to_string())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        eprintln!(
+            "elm-report: numpy comparison skipped: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        );
+        return None;
+    }
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
