@@ -91,10 +91,20 @@ pub fn uniform_matrix(rows: usize, cols: usize, seed: u64) -> Array2<f64> {
 /// A solver of `strategy` on a random `K×n` problem, with room reserved for
 /// `extra` more nodes (so the timed appends do not reallocate).
 pub fn prepared(strategy: Strategy, size: Size, extra: usize) -> Box<dyn IncrementalRidge> {
+    prepared_with(strategy, size, extra, linalg_core::Precision::F64)
+}
+
+/// As [`prepared`], with `A` stored in `precision`.
+pub fn prepared_with(
+    strategy: Strategy,
+    size: Size,
+    extra: usize,
+    precision: linalg_core::Precision,
+) -> Box<dyn IncrementalRidge> {
     let a = uniform_matrix(size.k, size.n, 1);
     let y = uniform_matrix(size.k, size.m, 2);
     let mut s = strategy
-        .build(a.view(), y.view(), LAMBDA)
+        .build_with_precision(a.view(), y.view(), LAMBDA, precision)
         .unwrap_or_else(|e| panic!("benchmark setup of {strategy} failed: {e}"));
     s.reserve(extra);
     s

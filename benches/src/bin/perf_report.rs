@@ -7,21 +7,23 @@
 //! count; for single-column appends also the ratio to the memory-traffic
 //! floor (`benches::single_column_passes`).
 //!
-//! Usage: `perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2] [--threads N]`
+//! Usage: `perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2] [--threads N] [--f32]`
 //! (`--size` runs only the first or second of the two sizes; `--threads`
 //! overrides the OpenBLAS thread count of the timed appends, by default 1 for
-//! q = 1 and 2 for blocks).
+//! q = 1 and 2 for blocks; `--f32` stores the solvers' `A` in single
+//! precision, `linalg_core::hidden_store`).
 
 use std::fmt::Write as _;
 use std::time::Instant;
 
 use benches::{
-    dgemm_peak, machine_description, median, new_columns, prepared, read_once_seconds, single_column_passes,
+    dgemm_peak, machine_description, median, new_columns, prepared_with, read_once_seconds, single_column_passes,
     time_one_append, uniform_matrix, Size,
 };
 use linalg_core::kernels::{self, Flops, MatRef, Op};
 use linalg_core::ridge::Strategy;
 use linalg_core::threads::set_blas_threads;
+use linalg_core::Precision;
 
 struct Args {
     quick: bool,
@@ -30,6 +32,7 @@ struct Args {
     only: Option<Vec<Strategy>>,
     size: Option<usize>,
     threads: Option<usize>,
+    precision: Precision,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -40,6 +43,7 @@ fn parse_args() -> Result<Args, String> {
         only: None,
         size: None,
         threads: None,
+        precision: Precision::F64,
     };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
@@ -69,6 +73,7 @@ fn parse_args() -> Result<Args, String> {
                 }
                 args.size = Some(v - 1);
             }
+            "--f32" => args.precision = Precision::F32,
             "--threads" => {
                 args.threads = Some(
                     it.next()
@@ -125,8 +130,9 @@ fn main() {
     let _ = writeln!(out, "- Date (UTC): {}", utc_now());
     let _ = writeln!(
         out,
-        "- Command: `cargo xtask bench{}` (release build, `perf-report`)",
-        if args.quick { " --quick" } else { "" }
+        "- Command: `cargo xtask bench{}` (release build, `perf-report`); solvers store `A` in {:?}",
+        if args.quick { " --quick" } else { "" },
+        args.precision
     );
     let _ = writeln!(
         out,
@@ -196,7 +202,7 @@ fn main() {
             let reps = if size.q == 1 || s.blocks() { args.reps } else { 1 };
             eprintln!("perf-report: {} — {s}: setting up…", size.label());
             set_blas_threads(2);
-            let base = prepared(s, size, size.q);
+            let base = prepared_with(s, size, size.q, args.precision);
             set_blas_threads(threads);
             let mut times = vec![];
             let mut flops = 0;

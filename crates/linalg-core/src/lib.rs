@@ -43,6 +43,7 @@ extern crate blas_src;
 mod alloc;
 mod error;
 mod ffi;
+pub mod hidden_store;
 pub mod inverse_cholesky;
 pub mod inverse_ldl;
 pub mod kernels;
@@ -54,6 +55,7 @@ pub mod threads;
 mod validate;
 
 pub use error::{Error, Result};
+pub use hidden_store::Precision;
 pub use inverse_cholesky::InverseCholesky;
 pub use inverse_ldl::{DivisionFreeLdl, InverseLdl};
 pub use ridge::{IncrementalRidge, Strategy};

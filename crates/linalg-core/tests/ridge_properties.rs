@@ -10,7 +10,9 @@
 mod common;
 
 use common::*;
+use linalg_core::hidden_store::round_to_f32;
 use linalg_core::ridge::{Chol1, Chol2, IncrementalRidge, Strategy, ZhuWeiAlg3};
+use linalg_core::Precision;
 use ndarray::{s, Array2};
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
@@ -226,6 +228,47 @@ proptest! {
             prop_assert_eq!(l[[i, i]], 1.0);
             prop_assert!(a3.d()[i] > 0.0);
             for j in 0..i { prop_assert_eq!(l[[i, j]], 0.0); }
+        }
+    }
+}
+
+/// With `A` stored in f32, a solver solves the ridge problem for the
+/// f32-rounded columns exactly as the f64 solver does for the original ones:
+/// compare with the SVD reference of the rounded `A`, same bound. Columns
+/// arrive unrounded; the solver rounds them (`hidden()` is the rounded `A`).
+fn check_ridge_f32(strategy: Strategy, c: &Case) -> Result<(), TestCaseError> {
+    let (s0, e0) = c.blocks[0];
+    let mut solver = strategy
+        .build_with_precision(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda, Precision::F32)
+        .expect("build");
+    for &(s, e) in &c.blocks[1..] {
+        solver.append(c.a.slice(s![.., s..e])).expect("append");
+    }
+    let mut a32 = c.a.clone();
+    round_to_f32(&mut a32);
+    prop_assert_eq!(solver.precision(), Precision::F32);
+    prop_assert_eq!(solver.hidden(), a32.view());
+    let (k, n) = c.a.dim();
+    let rf = reference(a32.view(), c.y.view(), c.lambda);
+    let err = fro_diff(solver.weights(), rf.w_ridge.view());
+    let tol = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len());
+    prop_assert!(
+        err <= tol,
+        "{} (f32 store): ‖W − W*‖ = {:.3e} > bound {:.3e} (κ(R) = {:.2e})",
+        strategy,
+        err,
+        tol,
+        rf.kappa_r
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    #[test]
+    fn f32_store_solves_the_rounded_problem(c in case_strategy(false, 6.0)) {
+        for s in [Strategy::DRdg, Strategy::Chol1, Strategy::Chol2, Strategy::RInv, Strategy::Alg3, Strategy::LiEtAl, Strategy::Alg1] {
+            check_ridge_f32(s, &c)?;
         }
     }
 }

@@ -434,7 +434,7 @@ fn incremental_growth_equals_the_batch_fit_for_every_strategy() {
             "{strategy}: bound {tol:e} too loose to test"
         );
         // The solver's hidden matrix is the batch hidden matrix.
-        let hid = fro_diff(inc.solver().hidden(), a.view());
+        let hid = fro_diff(inc.solver().hidden().view(), a.view());
         assert!(
             hid <= 1e-13 * fro(a.view()),
             "{strategy}: hidden matrix differs by {hid:e}"
@@ -475,7 +475,7 @@ fn incremental_blocks_equal_single_nodes() {
     }
     assert_eq!(one.hidden(), blocks.hidden());
     assert_eq!(one.nodes(), 15);
-    let tol = 2.0 * ridge_tolerance(one.solver().hidden(), y.view(), one.weights(), 0.1, 12, 1);
+    let tol = 2.0 * ridge_tolerance(one.solver().hidden().view(), y.view(), one.weights(), 0.1, 12, 1);
     assert!(fro_diff(one.weights(), blocks.weights()) <= tol);
     assert!(one.last_flops() > 0);
     assert!(one.last_hidden_time() <= std::time::Duration::from_secs(10));

@@ -13,6 +13,7 @@ use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
 use super::Strategy;
 use crate::error::Result;
+use crate::hidden_store::Precision;
 use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
 use crate::store::GrowMat;
 
@@ -40,22 +41,24 @@ pub struct DirectRidge {
 impl DirectRidge {
     /// Start from `a` (K×n₀), `y` (K×M), λ > 0.
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let mut p = Problem::new("D-Rdg", a, y, lambda)?;
+        Self::with_precision(a, y, lambda, Precision::F64)
+    }
+
+    /// As [`Self::new`], with `A` stored in `precision` (see
+    /// [`crate::hidden_store`]).
+    pub fn with_precision(
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Self> {
+        let mut p = Problem::new("D-Rdg", a, y, lambda, precision)?;
         let mut fl = Flops::default();
         let n = p.n();
         let mut gram = GrowMat::square(n, n);
-        kernels::syrk(&mut fl, 1.0, p.a.as_ref(), Op::T, 0.0, gram.as_mut());
+        p.a.syrk_t(&mut fl, 1.0, 0.0, gram.as_mut());
         let mut aty = GrowMat::with_row_capacity(n, p.m(), 2 * n);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            p.a.as_ref(),
-            Op::T,
-            p.y.as_ref(),
-            Op::N,
-            0.0,
-            aty.as_mut(),
-        );
+        p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, aty.as_mut());
         let w = solve(&p, &mut fl, &gram, &aty, 0, n)?;
         p.last_flops = fl.0;
         Ok(Self {
@@ -70,16 +73,7 @@ impl DirectRidge {
         let (n, q, m) = (self.p.n(), h.cols(), self.p.m());
         let mut fl = Flops::default();
         let mut ath = Owned::zeros(n, q);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            self.p.a.as_ref(),
-            Op::T,
-            h.as_ref(),
-            Op::N,
-            0.0,
-            ath.as_mut(),
-        );
+        self.p.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, ath.as_mut());
         let mut hth = Owned::zeros(q, q);
         kernels::syrk(&mut fl, 1.0, h.as_ref(), Op::T, 0.0, hth.as_mut());
         let mut hty = Owned::zeros(q, m);

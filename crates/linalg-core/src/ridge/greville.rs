@@ -29,6 +29,7 @@ use super::problem::Problem;
 use super::r_inv::{commit_pinv_update, residual_of_projection};
 use super::Strategy;
 use crate::error::{Error, Result};
+use crate::hidden_store::Precision;
 use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
 use crate::store::GrowMat;
 
@@ -55,7 +56,18 @@ impl Greville {
     /// Start from `a` (K×n₀), `y` (K×M) with the initial ridge
     /// approximation of `A⁺` at λ > 0 (the original BLS uses `2⁻³⁰`).
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Orig.", a, y, lambda)?;
+        Self::with_precision(a, y, lambda, Precision::F64)
+    }
+
+    /// As [`Self::new`], with `A` stored in `precision` (see
+    /// [`crate::hidden_store`]).
+    pub fn with_precision(
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Self> {
+        let (p, b, w) = Problem::with_ridge_inverse_t("Orig.", a, y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 

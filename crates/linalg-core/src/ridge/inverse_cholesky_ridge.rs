@@ -49,7 +49,7 @@ impl InvCholRidge {
         let n = p.n();
         // G = Fᵀ AᵀY, W = F G.
         let mut g = GrowMat::with_row_capacity(n, p.m(), 2 * n);
-        kernels::gemm(&mut fl, 1.0, p.a.as_ref(), Op::T, p.y.as_ref(), Op::N, 0.0, g.as_mut());
+        p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, g.as_mut());
         kernels::trmm(
             &mut fl,
             Side::Left,
@@ -88,16 +88,7 @@ impl InvCholRidge {
         let fr = self.f.as_ref();
         // P = Fᵀ (AᵀH);  D = F P.
         let mut p = Owned::zeros(n, q);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            self.p.a.as_ref(),
-            Op::T,
-            h.as_ref(),
-            Op::N,
-            0.0,
-            p.as_mut(),
-        );
+        self.p.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
         kernels::trmm(
             &mut fl,
             Side::Left,
@@ -130,16 +121,7 @@ impl InvCholRidge {
             }
             Schur::Residual | Schur::ResidualNoRidge => {
                 let mut c = h.clone();
-                kernels::gemm(
-                    &mut fl,
-                    -1.0,
-                    self.p.a.as_ref(),
-                    Op::N,
-                    d.as_ref(),
-                    Op::N,
-                    1.0,
-                    c.as_mut(),
-                );
+                self.p.a.gemm_n(&mut fl, -1.0, d.as_ref(), 1.0, c.as_mut());
                 if self.schur == Schur::Residual {
                     let mut s = Owned::scaled_identity(q, lambda);
                     kernels::syrk(&mut fl, lambda, d.as_ref(), Op::T, 1.0, s.as_mut());
@@ -288,7 +270,18 @@ macro_rules! inverse_cholesky_strategy {
                 y: ::ndarray::ArrayView2<'_, f64>,
                 lambda: f64,
             ) -> $crate::error::Result<Self> {
-                let p = $crate::ridge::problem::Problem::new($paper, a, y, lambda)?;
+                Self::with_precision(a, y, lambda, $crate::hidden_store::Precision::F64)
+            }
+
+            /// As [`Self::new`], with `A` stored in `precision` (see
+            /// [`crate::hidden_store`]).
+            pub fn with_precision(
+                a: ::ndarray::ArrayView2<'_, f64>,
+                y: ::ndarray::ArrayView2<'_, f64>,
+                lambda: f64,
+                precision: $crate::hidden_store::Precision,
+            ) -> $crate::error::Result<Self> {
+                let p = $crate::ridge::problem::Problem::new($paper, a, y, lambda, precision)?;
                 Ok(Self { inner: $crate::ridge::inverse_cholesky_ridge::InvCholRidge::new(p, $schur)? })
             }
 
@@ -310,8 +303,11 @@ macro_rules! inverse_cholesky_strategy {
             fn weights(&self) -> ::ndarray::ArrayView2<'_, f64> {
                 self.inner.w.view()
             }
-            fn hidden(&self) -> ::ndarray::ArrayView2<'_, f64> {
+            fn hidden(&self) -> ::ndarray::CowArray<'_, f64, ::ndarray::Ix2> {
                 self.inner.p.a.view()
+            }
+            fn precision(&self) -> $crate::hidden_store::Precision {
+                self.inner.p.a.precision()
             }
             fn nodes(&self) -> usize {
                 self.inner.p.n()

@@ -23,6 +23,7 @@ use super::impl_incremental_ridge;
 use super::problem::{ColumnByColumn, Problem};
 use super::Strategy;
 use crate::error::Result;
+use crate::hidden_store::Precision;
 use crate::kernels::{self, Flops, Op, Owned};
 use crate::store::GrowMat;
 
@@ -47,7 +48,18 @@ pub struct LiEtAl {
 impl LiEtAl {
     /// Start from `a` (K×n₀), `y` (K×M), λ = k₀² > 0.
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Li et al.", a, y, lambda)?;
+        Self::with_precision(a, y, lambda, Precision::F64)
+    }
+
+    /// As [`Self::new`], with `A` stored in `precision` (see
+    /// [`crate::hidden_store`]).
+    pub fn with_precision(
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Self> {
+        let (p, b, w) = Problem::with_ridge_inverse_t("Li et al.", a, y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 
@@ -74,7 +86,14 @@ impl ColumnByColumn for LiEtAl {
         let c = kernels::dot(fl, h, h) + self.p.lambda;
         // p = Aᵀh (21);  u = B p;  s = hᵀBp;  v = Bᵀh (= (hᵀB)ᵀ).
         let mut p = vec![0.0; n];
-        kernels::gemv(fl, 1.0, self.p.a.as_ref(), Op::T, h, 0.0, &mut p);
+        let n_now = p.len();
+        self.p.a.gemm_t(
+            fl,
+            1.0,
+            crate::kernels::MatRef::new(h, h.len(), 1, h.len().max(1)),
+            0.0,
+            crate::kernels::MatMut::new(&mut p, n_now, 1, n_now.max(1)),
+        );
         let mut u = vec![0.0; k];
         kernels::gemv(fl, 1.0, self.b.as_ref(), Op::N, &p, 0.0, &mut u);
         let s = kernels::dot(fl, h, &u);

@@ -59,7 +59,7 @@ mod zhu_wei_alg3;
 use std::fmt;
 use std::str::FromStr;
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView2, CowArray, Ix2};
 
 pub use batch::{ridge_solve, RidgeSolution};
 pub use chol1::Chol1;
@@ -74,6 +74,7 @@ pub use zhu_wei_alg2::ZhuWeiAlg2;
 pub use zhu_wei_alg3::ZhuWeiAlg3;
 
 use crate::error::Result;
+use crate::hidden_store::Precision;
 
 /// Ridge least squares on a hidden-layer matrix that grows by columns.
 ///
@@ -103,8 +104,11 @@ pub trait IncrementalRidge: Send + fmt::Debug {
     fn append(&mut self, h: ArrayView2<'_, f64>) -> Result<()>;
     /// Current output weights `W` (n×M).
     fn weights(&self) -> ArrayView2<'_, f64>;
-    /// The current hidden-layer matrix `A` (K×n).
-    fn hidden(&self) -> ArrayView2<'_, f64>;
+    /// The current hidden-layer matrix `A` (K×n): borrowed when stored in
+    /// f64, widened into a new array when stored in f32.
+    fn hidden(&self) -> CowArray<'_, f64, Ix2>;
+    /// The precision `A` is stored in.
+    fn precision(&self) -> Precision;
     /// Number of hidden nodes `n` (columns of `A`).
     fn nodes(&self) -> usize;
     /// The ridge parameter λ.
@@ -214,17 +218,31 @@ impl Strategy {
         y: ArrayView2<'_, f64>,
         lambda: f64,
     ) -> Result<Box<dyn IncrementalRidge>> {
+        self.build_with_precision(a, y, lambda, Precision::F64)
+    }
+
+    /// As [`Strategy::build`], with the solver's copy of `A` stored in
+    /// `precision` ([`Precision::F32`] halves its memory and rounds the
+    /// columns to f32 on arrival: see [`crate::hidden_store`]).
+    pub fn build_with_precision(
+        self,
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Box<dyn IncrementalRidge>> {
+        let p = precision;
         Ok(match self {
-            Strategy::DRdg => Box::new(DirectRidge::new(a, y, lambda)?),
-            Strategy::Chol1 => Box::new(Chol1::new(a, y, lambda)?),
-            Strategy::Chol2 => Box::new(Chol2::new(a, y, lambda)?),
-            Strategy::ExgE => Box::new(ExgE::new(a, y, lambda)?),
-            Strategy::RInv => Box::new(RidgeInverse::new(a, y, lambda)?),
-            Strategy::Orig => Box::new(Greville::new(a, y, lambda)?),
-            Strategy::LiEtAl => Box::new(LiEtAl::new(a, y, lambda)?),
-            Strategy::Alg1 => Box::new(ZhuWeiAlg1::new(a, y, lambda)?),
-            Strategy::Alg2 => Box::new(ZhuWeiAlg2::new(a, y, lambda)?),
-            Strategy::Alg3 => Box::new(ZhuWeiAlg3::new(a, y, lambda)?),
+            Strategy::DRdg => Box::new(DirectRidge::with_precision(a, y, lambda, p)?),
+            Strategy::Chol1 => Box::new(Chol1::with_precision(a, y, lambda, p)?),
+            Strategy::Chol2 => Box::new(Chol2::with_precision(a, y, lambda, p)?),
+            Strategy::ExgE => Box::new(ExgE::with_precision(a, y, lambda, p)?),
+            Strategy::RInv => Box::new(RidgeInverse::with_precision(a, y, lambda, p)?),
+            Strategy::Orig => Box::new(Greville::with_precision(a, y, lambda, p)?),
+            Strategy::LiEtAl => Box::new(LiEtAl::with_precision(a, y, lambda, p)?),
+            Strategy::Alg1 => Box::new(ZhuWeiAlg1::with_precision(a, y, lambda, p)?),
+            Strategy::Alg2 => Box::new(ZhuWeiAlg2::with_precision(a, y, lambda, p)?),
+            Strategy::Alg3 => Box::new(ZhuWeiAlg3::with_precision(a, y, lambda, p)?),
         })
     }
 }
@@ -268,8 +286,11 @@ macro_rules! impl_incremental_ridge {
             fn weights(&self) -> ::ndarray::ArrayView2<'_, f64> {
                 self.w.view()
             }
-            fn hidden(&self) -> ::ndarray::ArrayView2<'_, f64> {
+            fn hidden(&self) -> ::ndarray::CowArray<'_, f64, ::ndarray::Ix2> {
                 self.p.a.view()
+            }
+            fn precision(&self) -> $crate::hidden_store::Precision {
+                self.p.a.precision()
             }
             fn nodes(&self) -> usize {
                 self.p.a.cols()

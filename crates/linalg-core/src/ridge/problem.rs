@@ -3,6 +3,7 @@
 use ndarray::ArrayView2;
 
 use crate::error::{Error, Result};
+use crate::hidden_store::{HiddenStore, Precision};
 use crate::kernels::{self, Flops, Op, Owned, Tri};
 use crate::store::GrowMat;
 use crate::validate;
@@ -11,15 +12,22 @@ use crate::validate;
 #[derive(Clone, Debug)]
 pub(crate) struct Problem {
     pub strategy: &'static str,
-    pub a: GrowMat,
+    pub a: HiddenStore,
     pub y: Owned,
     pub lambda: f64,
     pub last_flops: u64,
 }
 
 impl Problem {
-    /// Validate `a` (K×n₀), `y` (K×M) and λ; copy them in.
-    pub fn new(strategy: &'static str, a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
+    /// Validate `a` (K×n₀), `y` (K×M) and λ; copy them in, `A` stored in
+    /// `precision`.
+    pub fn new(
+        strategy: &'static str,
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Self> {
         validate::non_empty("A (initial hidden-layer matrix)", &a)?;
         validate::non_empty("Y (targets)", &y)?;
         validate::rows("Y (targets)", &y, a.nrows())?;
@@ -27,7 +35,7 @@ impl Problem {
         validate::finite("A (initial hidden-layer matrix)", &a)?;
         validate::finite("Y (targets)", &y)?;
         // One copy of A, handed to the store without another.
-        let store = GrowMat::from_owned(Owned::from_view(a));
+        let store = HiddenStore::new(Owned::from_view(a), precision);
         Ok(Self {
             strategy,
             a: store,
@@ -57,14 +65,16 @@ impl Problem {
         validate::non_empty("H (new columns)", &h)?;
         validate::rows("H (new columns)", &h, self.k())?;
         validate::finite("H (new columns)", &h)?;
-        Ok(Owned::from_view(h))
+        let mut h = Owned::from_view(h);
+        self.a.conform(&mut h);
+        Ok(h)
     }
 
     /// `R = AᵀA + λI` (upper triangle; `Kn(n+1) + n` flops).
     pub fn regularized_gram(&self, fl: &mut Flops) -> Owned {
         let n = self.n();
         let mut r = Owned::scaled_identity(n, self.lambda);
-        kernels::syrk(fl, 1.0, self.a.as_ref(), Op::T, 1.0, r.as_mut());
+        self.a.syrk_t(fl, 1.0, 1.0, r.as_mut());
         r
     }
 
@@ -78,7 +88,7 @@ impl Problem {
 
     /// `B = A R⁻¹ = A F Fᵀ` (K×n, the transposed ridge inverse `(A⁺_λ)ᵀ`).
     pub fn initial_ridge_inverse_t(&self, fl: &mut Flops, f: &Owned) -> GrowMat {
-        let mut b = self.a.clone();
+        let mut b = self.a.to_grow_f64();
         let n = self.n();
         kernels::trmm(
             fl,
@@ -120,8 +130,9 @@ impl Problem {
         a: ArrayView2<'_, f64>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
+        precision: Precision,
     ) -> Result<(Self, GrowMat, GrowMat)> {
-        let mut p = Self::new(strategy, a, y, lambda)?;
+        let mut p = Self::new(strategy, a, y, lambda, precision)?;
         let mut fl = Flops::default();
         let f = p.initial_inverse_cholesky(&mut fl)?;
         let b = p.initial_ridge_inverse_t(&mut fl, &f);

@@ -20,6 +20,7 @@ use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
 use super::Strategy;
 use crate::error::Result;
+use crate::hidden_store::Precision;
 use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
 use crate::store::GrowMat;
 
@@ -46,7 +47,18 @@ impl RidgeInverse {
     /// Start from `a` (K×n₀), `y` (K×M), λ > 0: `A⁺_λ` from the inverse
     /// Cholesky factor of `AᵀA + λI`.
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("R-Inv", a, y, lambda)?;
+        Self::with_precision(a, y, lambda, Precision::F64)
+    }
+
+    /// As [`Self::new`], with `A` stored in `precision` (see
+    /// [`crate::hidden_store`]).
+    pub fn with_precision(
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Self> {
+        let (p, b, w) = Problem::with_ridge_inverse_t("R-Inv", a, y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 
@@ -105,7 +117,7 @@ pub(crate) fn residual_of_projection(fl: &mut Flops, p: &Problem, b: &GrowMat, h
     let mut d = Owned::zeros(p.n(), h.cols());
     kernels::gemm(fl, 1.0, b.as_ref(), Op::T, h.as_ref(), Op::N, 0.0, d.as_mut());
     let mut c = h.clone();
-    kernels::gemm(fl, -1.0, p.a.as_ref(), Op::N, d.as_ref(), Op::N, 1.0, c.as_mut());
+    p.a.gemm_n(fl, -1.0, d.as_ref(), 1.0, c.as_mut());
     (d, c)
 }
 

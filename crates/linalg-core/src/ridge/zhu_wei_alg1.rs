@@ -20,6 +20,7 @@ use super::impl_incremental_ridge;
 use super::problem::{ColumnByColumn, Problem};
 use super::Strategy;
 use crate::error::Result;
+use crate::hidden_store::Precision;
 use crate::kernels::{self, Flops, MatRef, Op, Owned};
 use crate::store::GrowMat;
 
@@ -44,7 +45,18 @@ pub struct ZhuWeiAlg1 {
 impl ZhuWeiAlg1 {
     /// Start from `a` (K×n₀), `y` (K×M), λ = k₀² > 0.
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Alg. 1", a, y, lambda)?;
+        Self::with_precision(a, y, lambda, Precision::F64)
+    }
+
+    /// As [`Self::new`], with `A` stored in `precision` (see
+    /// [`crate::hidden_store`]).
+    pub fn with_precision(
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Self> {
+        let (p, b, w) = Problem::with_ridge_inverse_t("Alg. 1", a, y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 
@@ -70,7 +82,14 @@ impl ColumnByColumn for ZhuWeiAlg1 {
         let (k, n, m) = (self.p.k(), self.p.n(), self.p.m());
         let c = kernels::dot(fl, h, h) + self.p.lambda;
         let mut p = vec![0.0; n];
-        kernels::gemv(fl, 1.0, self.p.a.as_ref(), Op::T, h, 0.0, &mut p);
+        let n_now = p.len();
+        self.p.a.gemm_t(
+            fl,
+            1.0,
+            crate::kernels::MatRef::new(h, h.len(), 1, h.len().max(1)),
+            0.0,
+            crate::kernels::MatMut::new(&mut p, n_now, 1, n_now.max(1)),
+        );
         let mut v = vec![0.0; n];
         kernels::gemv(fl, 1.0, self.b.as_ref(), Op::T, h, 0.0, &mut v);
         let delta = c - kernels::dot(fl, &v, &p);

@@ -21,6 +21,7 @@ use super::impl_incremental_ridge;
 use super::problem::{ColumnByColumn, Problem};
 use super::Strategy;
 use crate::error::Result;
+use crate::hidden_store::Precision;
 use crate::kernels::{self, Flops, MatRef, Op, Owned};
 use crate::store::GrowMat;
 
@@ -46,7 +47,18 @@ pub struct ZhuWeiAlg2 {
 impl ZhuWeiAlg2 {
     /// Start from `a` (K×n₀), `y` (K×M), λ = k₀² > 0: `Q = F Fᵀ`.
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let mut p = Problem::new("Alg. 2", a, y, lambda)?;
+        Self::with_precision(a, y, lambda, Precision::F64)
+    }
+
+    /// As [`Self::new`], with `A` stored in `precision` (see
+    /// [`crate::hidden_store`]).
+    pub fn with_precision(
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Self> {
+        let mut p = Problem::new("Alg. 2", a, y, lambda, precision)?;
         let mut fl = Flops::default();
         let f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();
@@ -54,16 +66,7 @@ impl ZhuWeiAlg2 {
         kernels::syrk(&mut fl, 1.0, f.as_ref(), Op::N, 0.0, q.as_mut());
         // W = Q AᵀY.
         let mut aty = Owned::zeros(n, p.m());
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            p.a.as_ref(),
-            Op::T,
-            p.y.as_ref(),
-            Op::N,
-            0.0,
-            aty.as_mut(),
-        );
+        p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, aty.as_mut());
         let mut w = GrowMat::with_row_capacity(n, p.m(), 2 * n);
         let mut full_q = Owned::from_ref(q.as_ref());
         kernels::symmetrize_upper(&mut full_q.as_mut());
@@ -111,7 +114,14 @@ impl ColumnByColumn for ZhuWeiAlg2 {
         let (k, n, m) = (self.p.k(), self.p.n(), self.p.m());
         let c = kernels::dot(fl, h, h) + self.p.lambda;
         let mut p = vec![0.0; n];
-        kernels::gemv(fl, 1.0, self.p.a.as_ref(), Op::T, h, 0.0, &mut p);
+        let n_now = p.len();
+        self.p.a.gemm_t(
+            fl,
+            1.0,
+            crate::kernels::MatRef::new(h, h.len(), 1, h.len().max(1)),
+            0.0,
+            crate::kernels::MatMut::new(&mut p, n_now, 1, n_now.max(1)),
+        );
         let mut qp = vec![0.0; n];
         kernels::symv(fl, 1.0, self.q.as_ref(), &p, 0.0, &mut qp);
         let delta = c - kernels::dot(fl, &p, &qp);

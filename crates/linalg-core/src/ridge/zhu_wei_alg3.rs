@@ -24,6 +24,7 @@ use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
 use super::Strategy;
 use crate::error::Result;
+use crate::hidden_store::Precision;
 use crate::inverse_ldl::{ldl_from_inverse_cholesky, scale_rows};
 use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
 use crate::store::GrowMat;
@@ -50,13 +51,24 @@ pub struct ZhuWeiAlg3 {
 impl ZhuWeiAlg3 {
     /// Start from `a` (K×n₀), `y` (K×M), λ = k₀² > 0.
     pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        let mut p = Problem::new("Alg. 3", a, y, lambda)?;
+        Self::with_precision(a, y, lambda, Precision::F64)
+    }
+
+    /// As [`Self::new`], with `A` stored in `precision` (see
+    /// [`crate::hidden_store`]).
+    pub fn with_precision(
+        a: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Self> {
+        let mut p = Problem::new("Alg. 3", a, y, lambda, precision)?;
         let mut fl = Flops::default();
         let mut f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();
         // W = F Fᵀ AᵀY, then F → (L, D).
         let mut w = GrowMat::with_row_capacity(n, p.m(), 2 * n);
-        kernels::gemm(&mut fl, 1.0, p.a.as_ref(), Op::T, p.y.as_ref(), Op::N, 0.0, w.as_mut());
+        p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, w.as_mut());
         kernels::trmm(
             &mut fl,
             Side::Left,
@@ -103,16 +115,7 @@ impl ZhuWeiAlg3 {
         let lr = self.l.as_ref();
         // P = AᵀH;  X0 = LᵀP;  X = D X0;  QP = L X.
         let mut p = Owned::zeros(n, q);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            self.p.a.as_ref(),
-            Op::T,
-            h.as_ref(),
-            Op::N,
-            0.0,
-            p.as_mut(),
-        );
+        self.p.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
         let mut x0 = p.clone();
         kernels::trmm(&mut fl, Side::Left, Tri::Upper, Op::T, Diag::Unit, 1.0, lr, x0.as_mut());
         let mut qp = x0.clone();
