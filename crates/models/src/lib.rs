@@ -13,9 +13,12 @@
 //! - the deep feedforward network trained by **B2LD**, **BLInG**, full L-BFGS and
 //!   IG (Palagi & Seccia), and by **BPLS** (Tomic et al.).
 //!
-//! Implemented so far: [`activation`] (the activation functions) and [`elm`]
+//! Implemented so far: [`activation`] (the activation functions), [`elm`]
 //! (random hidden layer, batch and incremental ELM, minimum-norm least
-//! squares, save/load). Errors are typed ([`ModelError`]); no public function
+//! squares, save/load) and [`bls`] (the Broad Learning System: feature groups
+//! fine-tuned by the sparse autoencoder, enhancement groups, increments on
+//! added enhancement nodes or feature groups with any ridge strategy,
+//! save/load). Errors are typed ([`ModelError`]); no public function
 //! panics on user input.
 
 #![forbid(unsafe_code)]
@@ -25,11 +28,13 @@ pub use linalg_core;
 pub use optim;
 
 pub mod activation;
+pub mod bls;
 pub mod elm;
 mod error;
 pub mod rng;
 mod validate;
 
 pub use activation::Activation;
+pub use bls::{Bls, BlsConfig, IncrementalBls};
 pub use elm::{Elm, ElmConfig, HiddenLayer, IncrementalElm, Solver};
 pub use error::{ModelError, Result};

@@ -1,0 +1,182 @@
+//! The fitted BLS: node maps and output weights, without training data or
+//! solver.
+
+use linalg_core::ridge::Strategy;
+use ndarray::{Array2, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use super::config::BlsConfig;
+use super::incremental::build_initial;
+use super::nodes::Expansion;
+use crate::error::{ModelError, Result};
+use crate::validate;
+
+/// A fitted Broad Learning System: `ŷ(x) = a(x)ᵀ W`, with `a(x)` the
+/// expanded input (feature and enhancement nodes, [`Expansion`]) and `W`
+/// (nodes×M) the output weights (the BLS paper's eq. (13)). It keeps λ and
+/// the [`Strategy`] the weights were computed with.
+///
+/// Made by [`Bls::fit`] (the initial network only), by
+/// [`IncrementalBls::to_bls`](super::IncrementalBls::to_bls) /
+/// [`into_bls`](super::IncrementalBls::into_bls) after increments, or by
+/// [`Bls::load`].
+///
+/// ```
+/// use models::bls::{Bls, BlsConfig};
+/// use ndarray::{Array2, Axis};
+/// let x = Array2::from_shape_fn((200, 3), |(i, j)| ((i * 13 + j * 7) % 29) as f64 / 14.0 - 1.0);
+/// let y = x.map_axis(Axis(1), |r| (2.0 * r[0]).sin() + r[1] * r[2]).insert_axis(Axis(1));
+/// let bls = Bls::fit(&BlsConfig::new(2, 4, 60).with_lambda(1e-6), x.view(), y.view())?;
+/// let mse = (&bls.predict(x.view())? - &y).mapv(|e| e * e).mean().unwrap_or(f64::NAN);
+/// assert!(mse < 1e-2, "{mse}");
+/// # Ok::<(), models::ModelError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "BlsData")]
+pub struct Bls {
+    expansion: Expansion,
+    output_weights: Array2<f64>,
+    lambda: f64,
+    strategy: Strategy,
+}
+
+impl Bls {
+    /// Fit the initial network of `config` on samples `x` (K×d) and targets
+    /// `y` (K×M): exactly [`IncrementalBls::start`](super::IncrementalBls::start)
+    /// without increments, keeping only the maps and the weights.
+    ///
+    /// # Errors
+    /// As [`IncrementalBls::start`](super::IncrementalBls::start).
+    pub fn fit(config: &BlsConfig, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Self> {
+        let (expansion, solver, _, _) = build_initial(config, x, y, false)?;
+        let output_weights = solver.weights().as_standard_layout().into_owned();
+        Ok(Self::from_raw(
+            expansion,
+            output_weights,
+            config.lambda,
+            config.strategy,
+        ))
+    }
+
+    /// A model from its parts: node maps and output weights (nodes×M);
+    /// `lambda` and `strategy` are recorded as how the weights were obtained.
+    ///
+    /// # Errors
+    /// [`ModelError::Shape`] if the weights do not have one row per node or no
+    /// column, [`ModelError::NonFinite`] if they are not finite.
+    pub fn from_parts(
+        expansion: Expansion,
+        output_weights: Array2<f64>,
+        lambda: f64,
+        strategy: Strategy,
+    ) -> Result<Self> {
+        let bls = Self::from_raw(expansion, output_weights, lambda, strategy);
+        bls.check()?;
+        Ok(bls)
+    }
+
+    /// A model from parts known to be consistent (no check).
+    pub(crate) fn from_raw(expansion: Expansion, output_weights: Array2<f64>, lambda: f64, strategy: Strategy) -> Self {
+        Self {
+            expansion,
+            output_weights,
+            lambda,
+            strategy,
+        }
+    }
+
+    /// Predictions `A(x) W` (K×M) for samples `x` (K×d), accumulated block by
+    /// block (eq. (13)).
+    ///
+    /// # Errors
+    /// [`ModelError::Shape`], [`ModelError::Empty`] or
+    /// [`ModelError::NonFinite`] for unusable samples.
+    pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        self.expansion.predict(x, self.output_weights.view())
+    }
+
+    /// The expanded input matrix `A` (K×nodes) of samples `x` (K×d).
+    ///
+    /// # Errors
+    /// As [`predict`](Self::predict).
+    pub fn hidden_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        self.expansion.hidden_outputs(x)
+    }
+
+    /// The node maps.
+    pub fn expansion(&self) -> &Expansion {
+        &self.expansion
+    }
+
+    /// Output weights `W` (nodes×M).
+    pub fn output_weights(&self) -> ArrayView2<'_, f64> {
+        self.output_weights.view()
+    }
+
+    /// The ridge parameter the weights were computed with.
+    pub fn lambda(&self) -> f64 {
+        self.lambda
+    }
+
+    /// The strategy the weights were computed with.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// Total nodes.
+    pub fn nodes(&self) -> usize {
+        self.expansion.nodes()
+    }
+
+    /// Feature nodes.
+    pub fn feature_nodes(&self) -> usize {
+        self.expansion.feature_nodes()
+    }
+
+    /// Enhancement nodes.
+    pub fn enhancement_nodes(&self) -> usize {
+        self.expansion.enhancement_nodes()
+    }
+
+    /// Number of inputs `d`.
+    pub fn n_inputs(&self) -> usize {
+        self.expansion.n_inputs()
+    }
+
+    /// Number of outputs `M`.
+    pub fn n_outputs(&self) -> usize {
+        self.output_weights.ncols()
+    }
+
+    /// The invariants a decoded model must satisfy: consistent maps, one row
+    /// of finite output weights per node, at least one output.
+    pub(crate) fn check(&self) -> Result<()> {
+        self.expansion.check()?;
+        let (rows, cols) = self.output_weights.dim();
+        if rows != self.expansion.nodes() || cols == 0 {
+            return Err(ModelError::Shape {
+                what: "output weights",
+                expected: format!("{} rows (one per node) and at least one column", self.expansion.nodes()),
+                found: format!("{rows}×{cols}"),
+            });
+        }
+        validate::finite("output weights", self.output_weights.view())
+    }
+}
+
+/// The serialized form of a [`Bls`], checked by [`Bls::from_parts`] when
+/// deserialized.
+#[derive(Deserialize)]
+struct BlsData {
+    expansion: Expansion,
+    output_weights: Array2<f64>,
+    lambda: f64,
+    strategy: Strategy,
+}
+
+impl TryFrom<BlsData> for Bls {
+    type Error = ModelError;
+    fn try_from(d: BlsData) -> Result<Self> {
+        Bls::from_parts(d.expansion, d.output_weights, d.lambda, d.strategy)
+    }
+}

@@ -1,0 +1,897 @@
+//! The Broad Learning System: the sparse autoencoder's ADMM, the node maps,
+//! increments of both kinds with every BLS strategy against an independent
+//! ridge solve, reproducibility, the fitted model and its files, breakdown
+//! and invalid inputs.
+
+mod common;
+
+use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, spectrum, sym_eigenvalues, Rng, U};
+use linalg_core::ridge::Strategy;
+use models::bls::io::{FORMAT_VERSION, MAGIC};
+use models::bls::{
+    lasso_admm, soft_threshold, Block, Bls, BlsConfig, Expansion, Increment, IncrementalBls, BIAS_INPUT,
+};
+use models::ModelError;
+use ndarray::{concatenate, s, Array2, ArrayView2, Axis};
+
+/// The six strategies the BLS paper compares.
+const BLS_STRATEGIES: [Strategy; 6] = [
+    Strategy::Orig,
+    Strategy::ExgE,
+    Strategy::Chol1,
+    Strategy::Chol2,
+    Strategy::RInv,
+    Strategy::DRdg,
+];
+
+/// K samples of d inputs uniform on [−1, 1], M = 3 smooth targets.
+fn data(seed: u64, k: usize, d: usize) -> (Array2<f64>, Array2<f64>) {
+    let mut rng = Rng::new(seed);
+    let x = rng.uniform_matrix(k, d, -1.0, 1.0);
+    let y = Array2::from_shape_fn((k, 3), |(i, c)| {
+        let r = x.row(i);
+        let v = |j: usize| r[j % d];
+        match c {
+            0 => (2.0 * v(0) + v(1)).sin(),
+            1 => v(2) * v(3) - 0.5 * v(4),
+            _ => (3.0 * (v(5) - v(1))).tanh(),
+        }
+    });
+    (x, y)
+}
+
+/// A per-test file path in the temporary directory.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("models-bls-test-{}-{name}.bin", std::process::id()))
+}
+
+/// The largest violation of the lasso's optimality conditions at `o`, for
+/// `min ½‖A B − X̃‖² + μ‖B‖₁` with gradient `G = Aᵀ(A o − X̃)` (plain loops):
+/// `G = −μ sign(o)` where `o ≠ 0`, `|G| ≤ μ` where `o = 0`.
+fn kkt_violation(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>, o: ArrayView2<'_, f64>, mu: f64) -> f64 {
+    let r = &a_b(a, o) - &b;
+    let g = at_b(a, r.view());
+    g.iter()
+        .zip(o.iter())
+        .map(|(&g, &o)| {
+            if o != 0.0 {
+                (g + mu * o.signum()).abs()
+            } else {
+                (g.abs() - mu).max(0.0)
+            }
+        })
+        .fold(0.0, f64::max)
+}
+
+/// Chen's `sparse_bls.m` written out with plain loops and Gaussian
+/// elimination (no BLAS, no Cholesky): the reference for the ADMM recurrence.
+/// Returns the result and a bound on how far another evaluation of the same
+/// recurrence can be from it: forming `L1 = (AᵀA + I)⁻¹` and `L2 = L1AᵀX̃`
+/// another backward-stable way perturbs them by `γκ‖L1‖₂`, `γκ‖L2‖` with
+/// `γ = 2Nu`, `κ = κ₂(AᵀA + I)`; each iteration then adds at most
+/// `γκ(‖L1‖₂‖o_t − u_t‖ + ‖L2‖)` to the error, and the ADMM map is
+/// nonexpansive, so the errors of the iterations add.
+fn chen_sparse_bls(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>, lam: f64, itrs: usize) -> (Array2<f64>, f64) {
+    let n = a.ncols();
+    let mut aa = at_b(a, a);
+    for i in 0..n {
+        aa[[i, i]] += 1.0;
+    }
+    let ev = sym_eigenvalues(aa.view());
+    let (kappa, norm_l1) = (ev[n - 1] / ev[0], 1.0 / ev[0]);
+    let l1 = gauss_solve(aa.view(), Array2::eye(n).view());
+    let l2 = a_b(l1.view(), at_b(a, b).view());
+    let mut ok = Array2::<f64>::zeros(l2.raw_dim());
+    let mut uk = ok.clone();
+    let mut bound = 0.0;
+    let gamma = 2.0 * n as f64 * U;
+    for _ in 0..itrs {
+        let tempc = &ok - &uk;
+        bound += gamma * kappa * (norm_l1 * fro(tempc.view()) + fro(l2.view()));
+        let ck = &l2 + &a_b(l1.view(), tempc.view());
+        let shrink = |x: f64| (x - lam).max(0.0) - (-x - lam).max(0.0);
+        ok = (&ck + &uk).mapv(shrink);
+        uk = &uk + &(&ck - &ok);
+    }
+    (ok, bound)
+}
+
+// ---------------------------------------------------------------------------
+// Sparse autoencoder (lasso by ADMM)
+// ---------------------------------------------------------------------------
+
+/// The ADMM iterates converge to a lasso solution: after 2000 iterations the
+/// optimality conditions hold to 1e-9 (relative to ‖AᵀX̃‖), far tighter than
+/// after 50, for a small μ (Chen's 1e-3, few zeros) and a large one (many
+/// zeros, both branches of the conditions exercised). `A` is a min–max
+/// scaled random map of `X̃ = [X, 0.1]` as in a feature group.
+#[test]
+fn lasso_admm_converges_to_the_lasso_optimality_conditions() {
+    let (x, _) = data(1, 80, 6);
+    let xt = concatenate![Axis(1), x, Array2::from_elem((80, 1), BIAS_INPUT)];
+    let mut rng = Rng::new(2);
+    let mut a = xt.dot(&rng.uniform_matrix(7, 5, -1.0, 1.0));
+    for mut c in a.columns_mut() {
+        let (lo, hi) = c
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &v| (l.min(v), h.max(v)));
+        c.mapv_inplace(|v| (v - lo) * (2.0 / (hi - lo)) - 1.0);
+    }
+    let scale = at_b(a.view(), xt.view()).iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    for mu in [1e-3, 0.3 * scale] {
+        let early = lasso_admm(a.view(), xt.view(), mu, 50).expect("valid lasso");
+        let o = lasso_admm(a.view(), xt.view(), mu, 2000).expect("valid lasso");
+        let v_early = kkt_violation(a.view(), xt.view(), early.view(), mu);
+        let v = kkt_violation(a.view(), xt.view(), o.view(), mu);
+        assert!(v <= 1e-9 * scale, "μ = {mu}: KKT violation {v:e} (scale {scale:e})");
+        assert!(v < 1e-3 * v_early, "μ = {mu}: {v:e} after 2000 vs {v_early:e} after 50");
+        let zeros = o.iter().filter(|&&v| v == 0.0).count();
+        if mu > 1.0 {
+            assert!(zeros > 0 && zeros < o.len(), "μ = {mu}: {zeros} zeros of {}", o.len());
+        }
+    }
+}
+
+/// With μ = 0 the lasso is least squares: the iterates converge to the
+/// normal-equations solution.
+#[test]
+fn lasso_admm_without_penalty_is_least_squares() {
+    let mut rng = Rng::new(3);
+    let a = rng.uniform_matrix(40, 5, -1.0, 1.0);
+    let b = rng.uniform_matrix(40, 3, -1.0, 1.0);
+    let o = lasso_admm(a.view(), b.view(), 0.0, 3000).expect("valid lasso");
+    let ls = gauss_solve(at_b(a.view(), a.view()).view(), at_b(a.view(), b.view()).view());
+    assert!(fro_diff(o.view(), ls.view()) <= 1e-10 * fro(ls.view()));
+}
+
+/// The default (μ = 1e-3, 50 iterations) reproduces Chen's recurrence: the
+/// same iterates up to the rounding of forming `(AᵀA + I)⁻¹` another way
+/// (the bound of [`chen_sparse_bls`]; κ(AᵀA + I) ≈ 3e2 here). Also a large μ
+/// and a few iterations.
+#[test]
+fn lasso_admm_matches_chens_recurrence() {
+    let (x, _) = data(4, 120, 5);
+    let xt = concatenate![Axis(1), x, Array2::from_elem((120, 1), BIAS_INPUT)];
+    let mut rng = Rng::new(5);
+    let a = xt.dot(&rng.uniform_matrix(6, 8, -1.0, 1.0));
+    for (mu, iterations) in [
+        (BlsConfig::DEFAULT_SPARSE_MU, BlsConfig::DEFAULT_ADMM_ITERATIONS),
+        (0.5, 7),
+    ] {
+        let ours = lasso_admm(a.view(), xt.view(), mu, iterations).expect("valid lasso");
+        let (chen, tol) = chen_sparse_bls(a.view(), xt.view(), mu, iterations);
+        let err = fro_diff(ours.view(), chen.view());
+        assert!(err <= tol, "μ = {mu}: differs by {err:e} > {tol:e}");
+        assert!(tol <= 1e-9 * fro(chen.view()), "μ = {mu}: bound {tol:e} too loose");
+    }
+    assert_eq!(soft_threshold(0.5, 0.2), 0.5 - 0.2);
+    assert_eq!(soft_threshold(-0.5, 0.2), -0.5 + 0.2);
+    assert_eq!(soft_threshold(0.1, 0.2), 0.0);
+}
+
+#[test]
+fn lasso_admm_refuses_invalid_inputs() {
+    let a = Array2::<f64>::ones((4, 2));
+    let b = Array2::<f64>::ones((3, 2));
+    assert!(matches!(
+        lasso_admm(a.view(), b.view(), 0.1, 5),
+        Err(ModelError::Shape { .. })
+    ));
+    assert!(matches!(
+        lasso_admm(a.view(), a.view(), -1.0, 5),
+        Err(ModelError::InvalidParameter { name: "sparse_mu", .. })
+    ));
+    let mut nan = a.clone();
+    nan[[1, 1]] = f64::NAN;
+    assert!(matches!(
+        lasso_admm(nan.view(), a.view(), 0.1, 5),
+        Err(ModelError::NonFinite { .. })
+    ));
+}
+
+// ---------------------------------------------------------------------------
+// Node maps
+// ---------------------------------------------------------------------------
+
+/// The columns of `A` recomputed from the stored maps with plain loops:
+/// feature group `Z = (X̃β − min)/(max − min)`, enhancement group
+/// `H = tanh(s [Z_F, 0.1] W_h)`, blocks in the expansion's order. An
+/// independent statement of the construction (bias column 0.1, scaling,
+/// inputs of each enhancement group, column order).
+fn columns_by_loops(e: &Expansion, x: ArrayView2<'_, f64>) -> Array2<f64> {
+    let k = x.nrows();
+    let xt = concatenate![Axis(1), x, Array2::from_elem((k, 1), BIAS_INPUT)];
+    let mut z_all: Vec<Array2<f64>> = vec![];
+    for g in e.feature_groups() {
+        let mut t = a_b(xt.view(), g.beta());
+        for (j, mut c) in t.columns_mut().into_iter().enumerate() {
+            let (lo, hi) = (g.min()[j], g.max()[j]);
+            c.mapv_inplace(|v| (v - lo) / (hi - lo));
+        }
+        z_all.push(t);
+    }
+    let views: Vec<_> = z_all.iter().map(|z| z.view()).collect();
+    let z = ndarray::concatenate(Axis(1), &views).expect("same rows");
+    let mut blocks = vec![];
+    for &b in e.blocks() {
+        match b {
+            Block::Feature(i) => blocks.push(z_all[i].clone()),
+            Block::Enhancement(j) => {
+                let g = &e.enhancement_groups()[j];
+                let zf = z.slice(s![.., g.inputs()]).to_owned();
+                let zt = concatenate![Axis(1), zf, Array2::from_elem((k, 1), BIAS_INPUT)];
+                blocks.push(a_b(zt.view(), g.weights()).mapv(|v| (g.scale() * v).tanh()));
+            }
+        }
+    }
+    let views: Vec<_> = blocks.iter().map(|b| b.view()).collect();
+    ndarray::concatenate(Axis(1), &views).expect("same rows")
+}
+
+/// On the training data each feature column spans exactly [0, 1] (up to
+/// rounding at the top) and each enhancement group's largest magnitude is
+/// tanh(shrink); the maps recomputed by loops give the same `A`; the column
+/// order is the append order.
+#[test]
+fn training_columns_follow_chens_construction() {
+    let (x, y) = data(6, 300, 10);
+    let cfg = BlsConfig::new(2, 3, 10).with_lambda(1e-3).with_seed(8);
+    let mut bls = IncrementalBls::start(&cfg, x.clone(), y).expect("start");
+    bls.add_enhancement(4).expect("enhancement");
+    bls.add_feature_group(2, 3, 5).expect("feature group");
+    let e = bls.expansion();
+    assert_eq!(
+        e.blocks(),
+        &[
+            Block::Feature(0),
+            Block::Feature(1),
+            Block::Enhancement(0),
+            Block::Enhancement(1),
+            Block::Feature(2),
+            Block::Enhancement(2),
+            Block::Enhancement(3),
+        ]
+    );
+    let inputs: Vec<_> = e.enhancement_groups().iter().map(|g| g.inputs()).collect();
+    assert_eq!(inputs, vec![0..6, 0..6, 6..8, 0..8]);
+    let cols: Vec<_> = e.columns().into_iter().map(|(_, r)| r).collect();
+    assert_eq!(cols, vec![0..3, 3..6, 6..16, 16..20, 20..22, 22..25, 25..30]);
+
+    let a = bls.solver().hidden().to_owned();
+    for (b, r) in e.columns() {
+        let blk = a.slice(s![.., r]);
+        match b {
+            Block::Feature(_) => {
+                for c in blk.columns() {
+                    let lo = c.iter().copied().fold(f64::INFINITY, f64::min);
+                    let hi = c.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    assert_eq!(lo, 0.0);
+                    assert!((hi - 1.0).abs() <= 4.0 * U, "max {hi}");
+                }
+            }
+            Block::Enhancement(_) => {
+                let m = blk.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                let expect = BlsConfig::DEFAULT_SHRINK.tanh();
+                assert!((m - expect).abs() <= 8.0 * U, "max |H| = {m}, tanh(0.8) = {expect}");
+            }
+        }
+    }
+    let by_loops = columns_by_loops(e, x.view());
+    let err = fro_diff(by_loops.view(), a.view());
+    assert!(err <= 1e-12 * fro(a.view()), "A by loops differs by {err:e}");
+    // Scaled β: the feature group's map is affine in X, so features beyond
+    // d + 1 = 11 would be collinear — the tests below stay at ≤ 10.
+    assert_eq!(e.feature_groups()[0].beta().dim(), (11, 3));
+}
+
+// ---------------------------------------------------------------------------
+// Increments with every strategy
+// ---------------------------------------------------------------------------
+
+/// The two increment sequences: (a) enhancement nodes only, (b) feature
+/// groups with their enhancement nodes. Both stay at ≤ 10 feature nodes on
+/// d = 10 inputs (feature columns are affine in X: more than d + 1 would be
+/// exactly collinear).
+#[derive(Clone, Copy, Debug)]
+enum Sequence {
+    Enhancements,
+    FeatureGroups,
+}
+
+impl Sequence {
+    fn config(self) -> BlsConfig {
+        match self {
+            Sequence::Enhancements => BlsConfig::new(2, 4, 12),
+            Sequence::FeatureGroups => BlsConfig::new(2, 2, 10),
+        }
+    }
+
+    /// Apply the increments; returns how many there were.
+    fn run(self, bls: &mut IncrementalBls) -> usize {
+        match self {
+            Sequence::Enhancements => {
+                for p in [5, 3, 6] {
+                    bls.add_enhancement(p).expect("enhancement increment");
+                }
+                3
+            }
+            Sequence::FeatureGroups => {
+                bls.add_feature_group(2, 4, 5).expect("feature increment");
+                bls.add_feature_group(2, 0, 6).expect("feature increment");
+                bls.add_feature_group(2, 2, 0).expect("feature increment");
+                3
+            }
+        }
+    }
+}
+
+/// For each increment type and each of the BLS paper's six strategies:
+///
+/// - `hidden_outputs(X)` recomputed from the stored maps is the solver's `A`,
+///   bit for bit;
+/// - ridge strategies (Chol-1, Chol-2, R-Inv, D-Rdg at λ = 1e-3): the
+///   weights equal `(AᵀA + λI)⁻¹AᵀY` solved independently (plain-loop normal
+///   equations, Gaussian elimination), within the forward-error bound of
+///   `steps` block eliminations plus that of the reference
+///   (`ridge_tolerance`, as in linalg-core's tests);
+/// - Orig. and Exg-E (generalized-inverse updates; λ = 1e-12·σ_min(A₀)² only
+///   starts them): the weights equal the least-squares solution `A⁺Y`
+///   (normal equations; A has full column rank), within the rounding bound
+///   at λ = 0 plus the first-order effect of the initial λ,
+///   `steps·λ/σ_min(A)²·(‖W‖ + ‖Y‖/σ_min(A))`. These run with shrink 4
+///   instead of 0.8: at 0.8 tanh is nearly linear on its inputs, so a few
+///   enhancement nodes fed by a few features are nearly collinear with them
+///   (κ(A) ≈ 6e4 in sequence (b)), too ill-conditioned for the λ → 0 limit
+///   to be checked through the normal equations (κ(A) ≈ 2e3 at shrink 4);
+/// - the predictions on the training data are `A W` (to rounding).
+#[test]
+fn increments_equal_a_from_scratch_ridge_solve_for_every_strategy() {
+    let (x, y) = data(7, 300, 10);
+    for seq in [Sequence::Enhancements, Sequence::FeatureGroups] {
+        for strategy in BLS_STRATEGIES {
+            let shrink = if strategy.is_ridge() {
+                BlsConfig::DEFAULT_SHRINK
+            } else {
+                4.0
+            };
+            let base = seq.config().with_seed(13).with_strategy(strategy).with_shrink(shrink);
+            // λ: fixed for the ridge strategies; for Orig./Exg-E relative to A₀.
+            let lambda = if strategy.is_ridge() {
+                1e-3
+            } else {
+                let probe = IncrementalBls::start(&base, x.clone(), y.clone()).expect("probe");
+                let s0 = spectrum(probe.solver().hidden().view()).sigma_min;
+                1e-12 * s0 * s0
+            };
+            let cfg = base.with_lambda(lambda);
+            let mut bls = IncrementalBls::start(&cfg, x.clone(), y.clone()).expect("start");
+            bls.reserve(30);
+            let steps = seq.run(&mut bls) + 1;
+            assert_eq!(bls.reports().len(), steps);
+            assert_eq!(bls.strategy(), strategy);
+
+            // The same A, bit for bit.
+            let a = bls.hidden_outputs(x.view()).expect("shapes");
+            assert_eq!(a.view(), bls.solver().hidden(), "{seq:?} {strategy}: A differs");
+            assert_eq!(a.ncols(), bls.nodes());
+
+            let w = bls.weights();
+            let mut r = at_b(a.view(), a.view());
+            let (reference, tol) = if strategy.is_ridge() {
+                for i in 0..r.nrows() {
+                    r[[i, i]] += lambda;
+                }
+                let w_ref = gauss_solve(r.view(), at_b(a.view(), y.view()).view());
+                let tol = ridge_tolerance(a.view(), y.view(), w_ref.view(), lambda, steps, 1)
+                    + ridge_tolerance(a.view(), y.view(), w_ref.view(), lambda, 1, 1);
+                (w_ref, tol)
+            } else {
+                let w_ls = gauss_solve(r.view(), at_b(a.view(), y.view()).view());
+                let sp = spectrum(a.view());
+                let smin2 = sp.sigma_min * sp.sigma_min;
+                let rounding = ridge_tolerance(a.view(), y.view(), w_ls.view(), 0.0, steps + 1, 1);
+                let lambda_term = steps as f64 * lambda / smin2 * (fro(w_ls.view()) + fro(y.view()) / sp.sigma_min);
+                (w_ls, rounding + lambda_term)
+            };
+            let err = fro_diff(w, reference.view());
+            assert!(
+                err <= tol,
+                "{seq:?} {strategy}: ‖W − W_ref‖ = {err:.3e} > {tol:.3e} (‖W‖ = {:.3e})",
+                fro(reference.view())
+            );
+            assert!(
+                tol < 1e-4 * fro(reference.view()),
+                "{seq:?} {strategy}: bound {tol:e} too loose to test"
+            );
+
+            // Predictions on the training data: A W, accumulated by blocks.
+            let pred = bls.predict(x.view()).expect("shapes");
+            let aw = a_b(a.view(), w);
+            let abs_aw = a_b(a.mapv(f64::abs).view(), w.mapv(f64::abs).view());
+            let ptol = 2.0 * a.ncols() as f64 * U * fro(abs_aw.view());
+            let perr = fro_diff(pred.view(), aw.view());
+            assert!(perr <= ptol, "{seq:?} {strategy}: ‖pred − AW‖ = {perr:e} > {ptol:e}");
+        }
+    }
+}
+
+/// The reports: one per update, the nodes after each, the solver's flops.
+/// The paper's MNIST schedule, scaled down (start 6 × 2 feature and 30
+/// enhancement nodes, then 11 × (2 feature, 7 fed, 12 extra)), after one
+/// `reserve_total`: the solver's memory does not grow during the increments.
+#[test]
+fn mnist_like_schedule_reports_every_update() {
+    let (x, y) = data(9, 320, 40);
+    let cfg = BlsConfig::new(6, 2, 30)
+        .with_lambda(1e-4)
+        .with_strategy(Strategy::Chol2)
+        .with_seed(3);
+    let mut bls = IncrementalBls::start(&cfg, x.clone(), y).expect("start");
+    let total = 12 + 30 + 11 * (2 + 7 + 12);
+    bls.reserve_total(total);
+    let memory = bls.solver().memory_bytes();
+    for u in 0..11 {
+        let r = bls.add_feature_group(2, 7, 12).expect("increment");
+        assert_eq!(
+            r.increment,
+            Increment::FeatureGroup {
+                feature_nodes: 2,
+                fed_enhancement_nodes: 7,
+                extra_enhancement_nodes: 12
+            }
+        );
+        assert_eq!(r.increment.nodes_added(), 21);
+        assert_eq!(
+            (r.feature_nodes, r.enhancement_nodes),
+            (12 + 2 * (u + 1), 30 + 19 * (u + 1))
+        );
+        assert_eq!(r.nodes, bls.nodes());
+        assert!(r.flops > 0 && r.flops == bls.solver().last_flops());
+        assert!(r.columns_seconds() >= 0.0 && r.solver_seconds() >= 0.0);
+    }
+    assert_eq!(
+        (bls.feature_nodes(), bls.enhancement_nodes(), bls.nodes()),
+        (34, 239, total)
+    );
+    assert_eq!(
+        bls.solver().memory_bytes(),
+        memory,
+        "appends reallocated after reserve_total"
+    );
+    let reports = bls.reports();
+    assert_eq!(reports.len(), 12);
+    assert_eq!(
+        reports[0].increment,
+        Increment::Start {
+            feature_groups: 6,
+            feature_nodes: 2,
+            enhancement_nodes: 30
+        }
+    );
+    assert_eq!(reports[0].nodes, 42);
+    assert!(bls.memory_bytes() > memory);
+    assert_eq!(
+        bls.hidden_outputs(x.view()).expect("shapes").view(),
+        bls.solver().hidden()
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Reproducibility
+// ---------------------------------------------------------------------------
+
+#[test]
+fn seeded_construction_is_reproducible() {
+    let (x, y) = data(10, 200, 8);
+    let cfg = BlsConfig::new(2, 3, 8).with_lambda(1e-3).with_seed(21);
+    let grow = |cfg: &BlsConfig| {
+        let mut b = IncrementalBls::start(cfg, x.clone(), y.clone()).expect("start");
+        b.add_enhancement(4).expect("enhancement");
+        b.add_feature_group(2, 2, 3).expect("feature group");
+        b
+    };
+    let (one, two) = (grow(&cfg), grow(&cfg));
+    assert_eq!(one.solver().hidden(), two.solver().hidden());
+    assert_eq!(one.weights(), two.weights());
+    assert_eq!(one.expansion(), two.expansion());
+
+    let other = grow(&cfg.with_seed(22));
+    assert_ne!(one.solver().hidden(), other.solver().hidden());
+    for (g, h) in one
+        .expansion()
+        .feature_groups()
+        .iter()
+        .zip(other.expansion().feature_groups())
+    {
+        assert_ne!(g.beta(), h.beta());
+    }
+
+    // Group i depends only on (seed, i): three groups at the start equal two
+    // at the start plus one added.
+    let three = IncrementalBls::start(&BlsConfig::new(3, 3, 5).with_seed(21), x.clone(), y.clone()).expect("start");
+    let mut two_plus =
+        IncrementalBls::start(&BlsConfig::new(2, 3, 5).with_seed(21), x.clone(), y.clone()).expect("start");
+    two_plus.add_feature_group(3, 0, 0).expect("feature group");
+    assert_eq!(
+        three.expansion().feature_groups(),
+        two_plus.expansion().feature_groups()
+    );
+    // ... and so are its columns, wherever they sit in A.
+    let a3 = three.solver().hidden();
+    let a2 = two_plus.solver().hidden();
+    assert_eq!(a3.slice(s![.., ..6]), a2.slice(s![.., ..6]));
+    assert_eq!(a3.slice(s![.., 6..9]), a2.slice(s![.., 11..14]));
+}
+
+// ---------------------------------------------------------------------------
+// The fitted model and its files
+// ---------------------------------------------------------------------------
+
+/// A network grown by both kinds of increments, with its training samples.
+fn grown() -> (IncrementalBls, Array2<f64>) {
+    let (x, y) = data(14, 150, 6);
+    let cfg = BlsConfig::new(2, 2, 6)
+        .with_lambda(1e-3)
+        .with_strategy(Strategy::RInv)
+        .with_seed(4);
+    let mut bls = IncrementalBls::start(&cfg, x.clone(), y).expect("start");
+    bls.add_enhancement(3).expect("enhancement");
+    bls.add_feature_group(2, 2, 3).expect("feature group");
+    (bls, x)
+}
+
+#[test]
+fn to_bls_predicts_as_the_incremental_network() {
+    let (inc, x) = grown();
+    let (x_new, _) = data(15, 40, 6);
+    let bls = inc.to_bls();
+    assert_eq!((bls.nodes(), bls.feature_nodes(), bls.enhancement_nodes()), (20, 6, 14));
+    assert_eq!((bls.n_inputs(), bls.n_outputs()), (6, 3));
+    assert_eq!(bls.strategy(), Strategy::RInv);
+    assert_eq!(bls.lambda(), 1e-3);
+    assert_eq!(bls.output_weights(), inc.weights());
+    for xs in [x.view(), x_new.view()] {
+        assert_eq!(bls.predict(xs).expect("shapes"), inc.predict(xs).expect("shapes"));
+        assert_eq!(
+            bls.hidden_outputs(xs).expect("shapes"),
+            inc.hidden_outputs(xs).expect("shapes")
+        );
+    }
+    assert_eq!(inc.clone().into_bls(), bls);
+}
+
+/// `Bls::fit` is the start without increments.
+#[test]
+fn batch_fit_equals_the_start() {
+    let (x, y) = data(16, 120, 5);
+    let cfg = BlsConfig::new(2, 2, 9).with_lambda(1e-2).with_seed(6);
+    let fit = Bls::fit(&cfg, x.view(), y.view()).expect("fit");
+    let start = IncrementalBls::start(&cfg, x.clone(), y.clone()).expect("start");
+    assert_eq!(fit, start.to_bls());
+    assert_eq!(fit.strategy(), Strategy::Chol2);
+}
+
+#[test]
+fn save_then_load_gives_identical_predictions() {
+    let (inc, x) = grown();
+    let bls = inc.to_bls();
+    let path = temp_path("roundtrip");
+    bls.save(&path).expect("save");
+    let back = Bls::load(&path).expect("load");
+    std::fs::remove_file(&path).ok();
+    assert_eq!(back, bls);
+    let (p, q) = (
+        back.predict(x.view()).expect("shapes"),
+        bls.predict(x.view()).expect("shapes"),
+    );
+    assert!(p.iter().zip(q.iter()).all(|(a, b)| a.to_bits() == b.to_bits()));
+}
+
+#[test]
+fn wrong_magic_or_version_gives_typed_errors() {
+    let bls = grown().0.to_bls();
+    let path = temp_path("header");
+    bls.save(&path).expect("save");
+    let bytes = std::fs::read(&path).expect("read back");
+    assert_eq!(bytes[..8], MAGIC);
+    assert_eq!(u32::from(bytes[8]), FORMAT_VERSION);
+
+    let mut wrong_magic = bytes.clone();
+    wrong_magic[..8].copy_from_slice(b"DNNELM\0\0");
+    std::fs::write(&path, &wrong_magic).expect("write");
+    assert!(matches!(
+        Bls::load(&path),
+        Err(ModelError::BadMagic { found, .. }) if &found == b"DNNELM\0\0"
+    ));
+
+    let mut wrong_version = bytes.clone();
+    wrong_version[8] = 7;
+    std::fs::write(&path, &wrong_version).expect("write");
+    assert!(matches!(
+        Bls::load(&path),
+        Err(ModelError::UnsupportedFormat {
+            found: 7,
+            expected: 1,
+            ..
+        })
+    ));
+
+    std::fs::write(&path, b"DNNB").expect("write");
+    assert!(matches!(Bls::load(&path), Err(ModelError::BadMagic { .. })));
+    std::fs::remove_file(&path).ok();
+    assert!(matches!(Bls::load(&path), Err(ModelError::Io { .. })));
+}
+
+#[test]
+fn truncated_or_altered_files_are_corrupt_not_a_panic() {
+    let bls = grown().0.to_bls();
+    let path = temp_path("corrupt");
+    bls.save(&path).expect("save");
+    let bytes = std::fs::read(&path).expect("read back");
+    for cut in (9..bytes.len()).step_by(13).chain([bytes.len() - 1]) {
+        std::fs::write(&path, &bytes[..cut]).expect("write");
+        let got = Bls::load(&path);
+        assert!(matches!(got, Err(ModelError::Corrupt { .. })), "cut at {cut}: {got:?}");
+    }
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&[0, 1, 2]);
+    std::fs::write(&path, &longer).expect("write");
+    assert!(matches!(Bls::load(&path), Err(ModelError::Corrupt { .. })));
+    std::fs::remove_file(&path).ok();
+}
+
+/// Files that decode but hold an inconsistent model are refused as corrupt:
+/// output weights with a wrong number of rows; blocks out of order.
+#[test]
+fn inconsistent_model_in_a_file_is_corrupt() {
+    #[derive(serde::Serialize)]
+    struct FakeBls<'a> {
+        expansion: &'a Expansion,
+        output_weights: Array2<f64>,
+        lambda: f64,
+        strategy: Strategy,
+    }
+    #[derive(serde::Serialize)]
+    struct FakeFile<'a> {
+        magic: [u8; 8],
+        format_version: u32,
+        model: FakeBls<'a>,
+    }
+    let bls = grown().0.to_bls();
+    let write = |name: &str, expansion: &Expansion, rows: usize| {
+        let fake = FakeFile {
+            magic: MAGIC,
+            format_version: FORMAT_VERSION,
+            model: FakeBls {
+                expansion,
+                output_weights: Array2::zeros((rows, 3)),
+                lambda: 1e-3,
+                strategy: Strategy::RInv,
+            },
+        };
+        let bytes = bincode::serde::encode_to_vec(&fake, bincode::config::standard()).expect("encode");
+        let path = temp_path(name);
+        std::fs::write(&path, bytes).expect("write");
+        let got = Bls::load(&path);
+        std::fs::remove_file(&path).ok();
+        got
+    };
+    let got = write("rows", bls.expansion(), bls.nodes() + 1);
+    assert!(matches!(got, Err(ModelError::Corrupt { .. })), "{got:?}");
+    assert!(write("ok", bls.expansion(), bls.nodes()).is_ok());
+
+    // The same maps with the blocks reordered (an enhancement group before
+    // the features feeding it).
+    #[derive(serde::Serialize)]
+    struct FakeExpansion<'a> {
+        n_inputs: usize,
+        features: &'a [models::bls::FeatureGroup],
+        enhancements: &'a [models::bls::EnhancementGroup],
+        blocks: Vec<Block>,
+    }
+    let e = bls.expansion();
+    let mut blocks = e.blocks().to_vec();
+    blocks.rotate_right(1);
+    let fake = FakeExpansion {
+        n_inputs: e.n_inputs(),
+        features: e.feature_groups(),
+        enhancements: e.enhancement_groups(),
+        blocks,
+    };
+    let bytes = bincode::serde::encode_to_vec(&fake, bincode::config::standard()).expect("encode");
+    let decoded: Result<(Expansion, usize), _> = bincode::serde::decode_from_slice(&bytes, bincode::config::standard());
+    assert!(decoded.is_err(), "reordered blocks must not decode");
+}
+
+// ---------------------------------------------------------------------------
+// Breakdown and invalid inputs
+// ---------------------------------------------------------------------------
+
+/// Feature columns are affine in X: on d = 3 inputs, a second feature group
+/// of 6 nodes lies in the span of the first 4 feature nodes (and the
+/// constant) up to rounding — exactly collinear new columns. At λ = 1e-30
+/// Chol-1's Schur complement `HᵀH + λI − PᵀP` cancels to rounding noise and
+/// is not positive definite: a typed error through the BLS API, the network
+/// unchanged and usable. Exg-E (λ dropped) fails likewise. Chol-2 and R-Inv
+/// (`S = CᵀC + λ(I + DᵀD)`) continue with finite weights.
+#[test]
+fn chol1_breaks_down_on_collinear_features_where_chol2_and_r_inv_continue() {
+    let (x, y) = data(17, 200, 3);
+    let cfg = BlsConfig::new(1, 4, 8).with_lambda(1e-30).with_seed(2);
+    for strategy in [Strategy::Chol1, Strategy::ExgE] {
+        let mut bls = IncrementalBls::start(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
+        let (before, w) = (bls.nodes(), bls.weights().to_owned());
+        let pred = bls.predict(x.view()).expect("shapes");
+        let err = bls
+            .add_feature_group(6, 3, 3)
+            .expect_err("collinear features must break the update");
+        match &err {
+            ModelError::Linalg(linalg_core::Error::NotPositiveDefinite { strategy: name, .. }) => {
+                assert_eq!(*name, strategy.paper_name(), "{err}");
+            }
+            other => panic!("{strategy}: expected NotPositiveDefinite, got {other:?}"),
+        }
+        assert!(err.to_string().contains(strategy.paper_name()));
+        assert_eq!(bls.nodes(), before);
+        assert_eq!((bls.feature_nodes(), bls.enhancement_nodes()), (4, 8));
+        assert_eq!(bls.expansion().feature_groups().len(), 1);
+        assert_eq!(bls.reports().len(), 1);
+        assert_eq!(bls.weights(), w.view());
+        assert_eq!(bls.predict(x.view()).expect("shapes"), pred);
+        assert_eq!(
+            bls.hidden_outputs(x.view()).expect("shapes").view(),
+            bls.solver().hidden()
+        );
+        // Still usable: enhancement nodes are not collinear.
+        bls.add_enhancement(4).expect("a later increment");
+        assert_eq!(
+            bls.hidden_outputs(x.view()).expect("shapes").view(),
+            bls.solver().hidden()
+        );
+    }
+    for strategy in [Strategy::Chol2, Strategy::RInv] {
+        let mut bls = IncrementalBls::start(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
+        bls.add_feature_group(6, 3, 3)
+            .unwrap_or_else(|e| panic!("{strategy}: {e}"));
+        bls.add_enhancement(4).unwrap_or_else(|e| panic!("{strategy}: {e}"));
+        assert_eq!(bls.nodes(), 12 + 12 + 4);
+        assert!(bls.weights().iter().all(|v| v.is_finite()), "{strategy}");
+        let pred = bls.predict(x.view()).expect("shapes");
+        assert!(pred.iter().all(|v| v.is_finite()), "{strategy}");
+    }
+}
+
+/// Column-by-column strategies may keep part of a failing block: the network
+/// then keeps exactly the nodes the solver kept (here a cut feature group),
+/// its maps still reproduce the solver's `A`, and it stays usable. On d = 3
+/// inputs, `A₀` holds 2 feature nodes and 8 enhancement nodes, which at
+/// shrink 0.8 are nearly affine in the features: `A₀` nearly spans 3 of the
+/// 4 directions of `[X, 1]`. Of 6 new feature nodes the first adds the last
+/// direction, the rest are (nearly) in the span: at λ = 1e-30 the
+/// strategies' scalar Schur complements `c − pᵀQp` of those are rounding
+/// noise, and a strategy stopping there keeps a cut feature group.
+#[test]
+fn a_partly_applied_block_keeps_the_maps_in_step_with_the_solver() {
+    let (x, y) = data(17, 200, 3);
+    let cfg = BlsConfig::new(1, 2, 8).with_lambda(1e-30).with_seed(2);
+    let mut partial = 0;
+    for strategy in [Strategy::LiEtAl, Strategy::Alg1, Strategy::Alg2] {
+        let mut bls = IncrementalBls::start(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
+        let result = bls.add_feature_group(6, 3, 3);
+        let n = bls.nodes();
+        assert_eq!(bls.expansion().nodes(), n, "{strategy}");
+        let a = bls.hidden_outputs(x.view()).expect("shapes");
+        assert_eq!(a.view(), bls.solver().hidden(), "{strategy}");
+        match result {
+            Ok(r) => assert_eq!(r.nodes, 22),
+            Err(ModelError::Linalg(linalg_core::Error::NotPositiveDefinite { .. })) if n == 10 => {
+                assert_eq!(bls.expansion().feature_groups().len(), 1);
+                assert_eq!(bls.reports().len(), 1);
+            }
+            Err(ModelError::Linalg(linalg_core::Error::NotPositiveDefinite { .. })) => {
+                assert!((11..16).contains(&n), "{strategy}: {n} nodes");
+                assert_eq!(bls.feature_nodes(), n - 8, "{strategy}: only features kept");
+                assert_eq!(bls.expansion().feature_groups().len(), 2);
+                assert_eq!(bls.expansion().blocks().len(), 3);
+                assert_eq!(bls.reports().len(), 1);
+                partial += 1;
+                // Still usable: enhancement nodes fed by the features kept.
+                bls.add_enhancement(2).unwrap_or_else(|e| panic!("{strategy}: {e}"));
+                let a = bls.hidden_outputs(x.view()).expect("shapes");
+                assert_eq!(a.view(), bls.solver().hidden(), "{strategy}");
+                assert_eq!(bls.expansion().enhancement_groups()[1].inputs(), 0..n - 8);
+            }
+            Err(e) => panic!("{strategy}: {e}"),
+        }
+        assert!(bls.predict(x.view()).expect("shapes").iter().all(|v| v.is_finite()));
+    }
+    assert!(partial > 0, "no strategy stopped inside the block");
+}
+
+#[test]
+fn invalid_inputs_give_typed_errors() {
+    let (x, y) = data(18, 50, 4);
+    let cfg = BlsConfig::new(2, 2, 5).with_lambda(1e-3);
+    let start = |cfg: &BlsConfig, x: Array2<f64>, y: Array2<f64>| IncrementalBls::start(cfg, x, y).map(|_| ());
+
+    // Empty data.
+    assert!(matches!(
+        start(&cfg, Array2::zeros((0, 4)), Array2::zeros((0, 3))),
+        Err(ModelError::Empty { .. })
+    ));
+    assert!(matches!(
+        start(&cfg, Array2::zeros((50, 0)), y.clone()),
+        Err(ModelError::Empty { .. })
+    ));
+    // NaN in X or Y.
+    let mut x_nan = x.clone();
+    x_nan[[3, 1]] = f64::NAN;
+    assert!(matches!(
+        start(&cfg, x_nan.clone(), y.clone()),
+        Err(ModelError::NonFinite { row: 3, col: 1, .. })
+    ));
+    let mut y_inf = y.clone();
+    y_inf[[7, 2]] = f64::INFINITY;
+    assert!(matches!(
+        start(&cfg, x.clone(), y_inf),
+        Err(ModelError::NonFinite { row: 7, col: 2, .. })
+    ));
+    // K mismatch.
+    assert!(matches!(
+        start(&cfg, x.clone(), y.slice(s![..49, ..]).to_owned()),
+        Err(ModelError::Shape { .. })
+    ));
+    // Configurations.
+    for (bad, name) in [
+        (BlsConfig::new(0, 2, 5), "feature_groups"),
+        (BlsConfig::new(2, 0, 5), "feature_nodes"),
+        (cfg.with_lambda(0.0), "lambda"),
+        (cfg.with_lambda(f64::NAN), "lambda"),
+        (cfg.with_shrink(0.0), "shrink"),
+        (cfg.with_sparse_mu(-1e-3), "sparse_mu"),
+        (cfg.with_admm_iterations(0), "admm_iterations"),
+    ] {
+        let got = start(&bad, x.clone(), y.clone());
+        assert!(
+            matches!(got, Err(ModelError::InvalidParameter { name: n, .. }) if n == name),
+            "{name}: {got:?}"
+        );
+        assert!(Bls::fit(&bad, x.view(), y.view()).is_err());
+    }
+    // Increments and predictions.
+    let mut bls = IncrementalBls::start(&cfg, x.clone(), y.clone()).expect("start");
+    assert!(matches!(
+        bls.add_enhancement(0),
+        Err(ModelError::InvalidParameter { name: "p", .. })
+    ));
+    assert!(matches!(
+        bls.add_feature_group(0, 3, 3),
+        Err(ModelError::InvalidParameter {
+            name: "feature_nodes",
+            ..
+        })
+    ));
+    assert_eq!(bls.nodes(), 9);
+    assert!(matches!(
+        bls.predict(x.slice(s![.., ..3])),
+        Err(ModelError::Shape { .. })
+    ));
+    assert!(matches!(bls.predict(x_nan.view()), Err(ModelError::NonFinite { .. })));
+    assert!(matches!(
+        bls.hidden_outputs(x_nan.view()),
+        Err(ModelError::NonFinite { .. })
+    ));
+    assert!(matches!(
+        bls.predict(Array2::zeros((0, 4)).view()),
+        Err(ModelError::Empty { .. })
+    ));
+    let fitted = bls.to_bls();
+    assert!(matches!(
+        fitted.predict(x.slice(s![.., 1..])),
+        Err(ModelError::Shape { .. })
+    ));
+    assert!(matches!(
+        Bls::from_parts(fitted.expansion().clone(), Array2::zeros((8, 3)), 1e-3, Strategy::Chol2),
+        Err(ModelError::Shape { .. })
+    ));
+}
