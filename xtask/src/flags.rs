@@ -19,12 +19,15 @@ pub enum Command {
         /// Arguments after `--`, passed to both `cargo test` runs (after their own `--`).
         test_args: Vec<String>,
     },
-    /// `cargo xtask reproduce [PAPER] [--quick]`: rerun the papers' experiments.
+    /// `cargo xtask reproduce [PAPER] [--quick] [-- ARGS…]`: rerun the papers'
+    /// experiments (ARGS go to the reproduction, e.g. `--seeds 2`).
     Reproduce {
         /// One paper to reproduce; all of them when `None`.
         paper: Option<String>,
         /// Smaller, faster runs.
         quick: bool,
+        /// Arguments after `--`, passed to the reproduction.
+        extra: Vec<String>,
     },
     /// `cargo xtask bench [--quick] [--no-criterion]`: performance report and benchmarks.
     Bench {
@@ -145,12 +148,16 @@ where
             Ok(Command::Test { test_args: passed })
         }
         "reproduce" => {
-            if wants_help(&rest) {
+            let (own, extra) = match rest.iter().position(|arg| arg == "--") {
+                Some(i) => (rest[..i].to_vec(), rest[i + 1..].to_vec()),
+                None => (rest.clone(), Vec::new()),
+            };
+            if wants_help(&own) {
                 return Ok(Command::Help);
             }
             let mut paper = None;
             let mut quick = false;
-            for arg in rest {
+            for arg in own {
                 match arg.as_str() {
                     "--quick" => quick = true,
                     flag if flag.starts_with('-') => return Err(format!("unknown flag `{flag}` for `reproduce`")),
@@ -162,7 +169,7 @@ where
                     _ => paper = Some(arg),
                 }
             }
-            Ok(Command::Reproduce { paper, quick })
+            Ok(Command::Reproduce { paper, quick, extra })
         }
         "bench" => {
             if wants_help(&rest) {
@@ -245,7 +252,16 @@ mod tests {
             parse_strs(&["reproduce", "--quick", "dec"]),
             Ok(Command::Reproduce {
                 paper: Some("dec".into()),
-                quick: true
+                quick: true,
+                extra: vec![]
+            })
+        );
+        assert_eq!(
+            parse_strs(&["reproduce", "bls-ridge", "--", "--seeds", "2"]),
+            Ok(Command::Reproduce {
+                paper: Some("bls-ridge".into()),
+                quick: false,
+                extra: vec!["--seeds".into(), "2".into()]
             })
         );
         assert!(parse_strs(&["reproduce", "dec", "bpls"]).is_err());

@@ -33,7 +33,7 @@ const REPRODUCE_BIN: &str = "crates/experiments/src/bin/reproduce.rs";
 /// Validates `paper`, runs setup, then runs the `experiments` crate's
 /// `reproduce` binary in release mode if it exists (otherwise says so and
 /// succeeds).
-pub fn run(root: &Path, paper: Option<&str>, quick: bool) -> Result<(), String> {
+pub fn run(root: &Path, paper: Option<&str>, quick: bool, extra: &[String]) -> Result<(), String> {
     if let Some(paper) = paper {
         if !PAPERS.iter().any(|(name, _)| *name == paper) {
             let valid: Vec<&str> = PAPERS.iter().map(|(name, _)| *name).collect();
@@ -62,5 +62,6 @@ pub fn run(root: &Path, paper: Option<&str>, quick: bool) -> Result<(), String> 
     if quick {
         args.push("--quick");
     }
+    args.extend(extra.iter().map(String::as_str));
     util::run(&mut util::cargo(root, args))
 }

@@ -23,10 +23,15 @@ pub mod report;
 
 /// The reproductions that exist so far, as `(name, description)` pairs.
 ///
-/// `cargo xtask reproduce` runs each of them; it is empty until the first
-/// paper's issue lands.
+/// `cargo xtask reproduce` runs each of them.
 pub fn papers() -> &'static [(&'static str, &'static str)] {
-    &[("zhu-wei", "inverse-free ELM (Zhu & Wei): Tables II and III")]
+    &[
+        ("zhu-wei", "inverse-free ELM (Zhu & Wei): Tables II–V"),
+        (
+            "bls-ridge",
+            "ridge solutions for the incremental BLS (Zhu et al.): Tables II–III, VI and Fig. 1 on MNIST",
+        ),
+    ]
 }
 
 #[cfg(test)]
@@ -34,6 +39,6 @@ mod tests {
     #[test]
     fn the_listed_reproductions_are_the_implemented_ones() {
         let names: Vec<&str> = super::papers().iter().map(|p| p.0).collect();
-        assert_eq!(names, ["zhu-wei"]);
+        assert_eq!(names, ["zhu-wei", "bls-ridge"]);
     }
 }

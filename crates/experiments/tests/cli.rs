@@ -187,3 +187,113 @@ fn errors_are_one_readable_line_and_a_failure_exit() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a model file"));
 }
+
+/// `--model bls`: the one-line JSON with the BLS keys, one update record per
+/// increment, test accuracy recomputed from `predict` on the saved model,
+/// and the same network grown by increments predicting like the one fitted
+/// with the whole schedule by another strategy (both are the ridge solution
+/// on the same expanded matrix).
+#[test]
+fn bls_fit_with_increments_prints_updates_and_predict_agrees() {
+    let file = data("pima/pima.csv.gz");
+    let model = temp("pima-bls.model");
+    let base = [
+        "--model",
+        "bls",
+        "--train",
+        &file,
+        "--test",
+        &file,
+        "--task",
+        "classification",
+        "--feature-groups",
+        "3",
+        "--feature-nodes",
+        "4",
+        "--enhancement",
+        "30",
+        "--increments",
+        "e20,f4:10:6x2",
+        "--lambda",
+        "0.01",
+        "--seed",
+        "5",
+    ];
+    let mut with_save = base.to_vec();
+    with_save.extend(["--strategy", "chol2", "--save", model.to_str().expect("utf-8 path")]);
+    let j = run_fit(&with_save);
+    assert_eq!(j["model"], "bls");
+    assert_eq!(j["solver"], "Chol-2");
+    // 12 + 30 initial, +20, then two × (4 + 10 + 6).
+    assert_eq!(j["hidden"], 12 + 30 + 20 + 40);
+    assert_eq!(j["feature_nodes"], 12 + 8);
+    assert_eq!(j["enhancement_nodes"], 30 + 20 + 32);
+    let updates = j["updates"].as_array().expect("updates");
+    assert_eq!(updates.len(), 4);
+    assert_eq!(updates[0]["kind"], "start");
+    assert_eq!(updates[1]["kind"], "enhancement");
+    assert_eq!(updates[3]["kind"], "feature-group");
+    assert_eq!(updates[3]["nodes"], 102);
+    let truth = datasets::load_any(&file).expect("load");
+    let p = predictions(&model, &file);
+    let acc = p.iter().zip(truth.y.iter()).filter(|(a, b)| a == b).count() as f64 / p.len() as f64;
+    let reported = j["test_metric"].as_f64().expect("number");
+    assert!(
+        (acc - reported).abs() < 1e-12,
+        "predict gives {acc}, fit reported {reported}"
+    );
+    assert!(reported > 0.7, "accuracy {reported}");
+
+    let mut direct = base.to_vec();
+    direct.extend(["--strategy", "d-rdg"]);
+    let d = run_fit(&direct);
+    let b = d["test_metric"].as_f64().expect("number");
+    assert!((b - reported).abs() <= 1.0 / 768.0 + 1e-12, "{b} vs {reported}");
+}
+
+#[test]
+fn bls_flags_are_checked() {
+    let file = data("pima/pima.csv.gz");
+    let fit_err = |extra: &[&str]| {
+        let out = nn()
+            .args([
+                "fit",
+                "--model",
+                "bls",
+                "--train",
+                &file,
+                "--test",
+                &file,
+                "--task",
+                "classification",
+            ])
+            .args(extra)
+            .output()
+            .expect("run nn");
+        assert!(!out.status.success(), "{extra:?} should fail");
+        assert!(out.stdout.is_empty());
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    assert!(fit_err(&["--hidden", "5"]).contains("--hidden does not apply to --model bls"));
+    assert!(fit_err(&["--increments", "q5"]).contains("`q5`"));
+    assert!(fit_err(&["--increments", "f3:4"]).contains("three numbers"));
+    assert!(fit_err(&["--increments", "e0"]).contains("adds no nodes"));
+    assert!(fit_err(&["--strategy", "magic"]).contains("expected one of"));
+    assert!(fit_err(&["--enhancement", "0"]).contains("at least 1"));
+    let out = nn()
+        .args([
+            "fit",
+            "--model",
+            "elm",
+            "--train",
+            &file,
+            "--test",
+            &file,
+            "--task",
+            "classification",
+        ])
+        .args(["--hidden", "5", "--enhancement", "3"])
+        .output()
+        .expect("run nn");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--enhancement does not apply to --model elm"));
+}

@@ -6,8 +6,18 @@
 //! nn fit --model elm --train TRAIN --test TEST --task classification|regression --hidden N
 //!        [--lambda L] [--activation NAME] [--solver ridge|lstsq|STRATEGY] [--seed S]
 //!        [--initial-nodes N0] [--save FILE]
+//! nn fit --model bls --train TRAIN --test TEST --task classification|regression
+//!        [--feature-groups G] [--feature-nodes N] [--enhancement E] [--lambda L]
+//!        [--strategy S] [--increments SPEC] [--f32] [--seed S] [--save FILE]
 //! nn predict --model-file FILE --data DATA
 //! ```
+//!
+//! The BLS (the ridge-solutions paper's incremental Broad Learning System)
+//! starts with G feature groups of N nodes and E enhancement nodes, then
+//! applies the `--increments` schedule ([`bls::parse_increments`]; the
+//! paper's MNIST schedule is `f10:750:1250x11`), updating the output
+//! weights with `--strategy` (orig, exg-e, chol1, chol2, r-inv, d-rdg, …).
+//! Its λ defaults to 2⁻¹⁰; the ELM's to 0.1 (Zhu & Wei's k₀²).
 //!
 //! TRAIN/TEST/DATA are CSV (header row, target in the last column; `.csv.gz`
 //! too), MNIST IDX image files (labels from the matching `labels-idx1` file
@@ -16,12 +26,15 @@
 //! name such as `alg3`), the network grows one node at a time from
 //! `--initial-nodes` (default 2, as in Zhu & Wei's protocol) to `--hidden`.
 
+pub mod bls;
+
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::Instant;
 
 use linalg_core::ridge::Strategy;
+use models::bls::Bls;
 use models::{Activation, Elm, ElmConfig, IncrementalElm, Solver};
 use ndarray::{Array2, Axis};
 use serde::{Deserialize, Serialize};
@@ -101,9 +114,22 @@ impl FromStr for TaskKind {
     }
 }
 
+/// Which model `--model` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ModelKind {
+    /// The extreme learning machine (Zhu & Wei).
+    Elm,
+    /// The Broad Learning System (the ridge-solutions paper).
+    Bls,
+}
+
 /// Parsed `fit` arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FitArgs {
+    /// `--model`.
+    pub model: ModelKind,
+    /// The BLS flags (used with `--model bls`).
+    pub bls: bls::BlsArgs,
     /// Training file.
     pub train: PathBuf,
     /// Test file.
@@ -143,7 +169,12 @@ impl FitArgs {
     /// Parse the arguments after `fit`.
     pub fn parse(args: &[String]) -> Result<Self, CliError> {
         let (mut train, mut test, mut task, mut hidden, mut model) = (None, None, None, None, None);
+        let mut lambda = None;
+        let mut elm_only = vec![];
+        let mut bls_only = vec![];
         let mut out = FitArgs {
+            model: ModelKind::Elm,
+            bls: bls::BlsArgs::default(),
             train: PathBuf::new(),
             test: PathBuf::new(),
             task: TaskKind::Regression,
@@ -162,33 +193,94 @@ impl FitArgs {
                 "--train" => train = Some(PathBuf::from(value(&mut it, flag)?)),
                 "--test" => test = Some(PathBuf::from(value(&mut it, flag)?)),
                 "--task" => task = Some(value(&mut it, flag)?.parse::<TaskKind>()?),
-                "--hidden" => hidden = Some(number::<usize>(value(&mut it, flag)?, flag)?),
-                "--lambda" => out.lambda = number(value(&mut it, flag)?, flag)?,
+                "--hidden" => {
+                    elm_only.push(flag.clone());
+                    hidden = Some(number::<usize>(value(&mut it, flag)?, flag)?)
+                }
+                "--lambda" => lambda = Some(number::<f64>(value(&mut it, flag)?, flag)?),
+                "--feature-groups" => {
+                    bls_only.push(flag.clone());
+                    out.bls.feature_groups = number(value(&mut it, flag)?, flag)?
+                }
+                "--feature-nodes" => {
+                    bls_only.push(flag.clone());
+                    out.bls.feature_nodes = number(value(&mut it, flag)?, flag)?
+                }
+                "--enhancement" => {
+                    bls_only.push(flag.clone());
+                    out.bls.enhancement = number(value(&mut it, flag)?, flag)?
+                }
+                "--strategy" => {
+                    bls_only.push(flag.clone());
+                    let v = value(&mut it, flag)?;
+                    out.bls.strategy = v.parse().map_err(|_| {
+                        CliError::Usage(format!(
+                            "--strategy `{v}`: expected one of {}",
+                            Strategy::ALL.map(|s| s.cli_name()).join(", ")
+                        ))
+                    })?
+                }
+                "--increments" => {
+                    bls_only.push(flag.clone());
+                    out.bls.increments = bls::parse_increments(value(&mut it, flag)?)?
+                }
+                "--f32" => {
+                    bls_only.push(flag.clone());
+                    out.bls.precision = linalg_core::Precision::F32
+                }
                 "--activation" => {
+                    elm_only.push(flag.clone());
                     out.activation = value(&mut it, flag)?
                         .parse()
                         .map_err(|e: models::ModelError| CliError::Usage(e.to_string()))?
                 }
                 "--solver" => {
+                    elm_only.push(flag.clone());
                     out.solver = value(&mut it, flag)?
                         .parse()
                         .map_err(|e: models::ModelError| CliError::Usage(e.to_string()))?
                 }
                 "--seed" => out.seed = number(value(&mut it, flag)?, flag)?,
-                "--initial-nodes" => out.initial_nodes = number(value(&mut it, flag)?, flag)?,
+                "--initial-nodes" => {
+                    elm_only.push(flag.clone());
+                    out.initial_nodes = number(value(&mut it, flag)?, flag)?
+                }
                 "--save" => out.save = Some(PathBuf::from(value(&mut it, flag)?)),
                 other => return Err(CliError::Usage(format!("unknown argument `{other}` for fit"))),
             }
         }
-        match model.as_deref() {
-            Some("elm") => {}
-            Some("bls") => return Err(CliError::Usage("--model bls is not available yet (issue 4)".into())),
-            Some(other) => return Err(CliError::Usage(format!("--model must be elm, not `{other}`"))),
-            None => return Err(CliError::Usage("--model is required (elm)".into())),
+        out.model = match model.as_deref() {
+            Some("elm") => ModelKind::Elm,
+            Some("bls") => ModelKind::Bls,
+            Some(other) => return Err(CliError::Usage(format!("--model must be elm or bls, not `{other}`"))),
+            None => return Err(CliError::Usage("--model is required (elm or bls)".into())),
+        };
+        let (wrong, model_name) = match out.model {
+            ModelKind::Elm => (bls_only, "elm"),
+            ModelKind::Bls => (elm_only, "bls"),
+        };
+        if let Some(flag) = wrong.first() {
+            return Err(CliError::Usage(format!(
+                "{flag} does not apply to --model {model_name}"
+            )));
         }
         out.train = train.ok_or_else(|| CliError::Usage("--train is required".into()))?;
         out.test = test.ok_or_else(|| CliError::Usage("--test is required".into()))?;
         out.task = task.ok_or_else(|| CliError::Usage("--task is required (classification or regression)".into()))?;
+        if out.model == ModelKind::Bls {
+            out.lambda = lambda.unwrap_or(2f64.powi(-10));
+            let b = &out.bls;
+            if b.feature_groups == 0 || b.feature_nodes == 0 || b.enhancement == 0 {
+                return Err(CliError::Usage(
+                    "--feature-groups, --feature-nodes and --enhancement must be at least 1".into(),
+                ));
+            }
+            out.hidden = b.feature_groups * b.feature_nodes
+                + b.enhancement
+                + b.increments.iter().map(bls::IncrementSpec::nodes).sum::<usize>();
+            return Ok(out);
+        }
+        out.lambda = lambda.unwrap_or(0.1);
         out.hidden = hidden.ok_or_else(|| CliError::Usage("--hidden is required".into()))?;
         if out.hidden == 0 {
             return Err(CliError::Usage("--hidden must be at least 1".into()));
@@ -206,7 +298,7 @@ impl FitArgs {
 /// What `fit` prints: one JSON object.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct FitReport {
-    /// Always `elm` for now.
+    /// `elm` or `bls`.
     pub model: String,
     /// `classification` or `regression`.
     pub task: String,
@@ -218,14 +310,25 @@ pub struct FitReport {
     pub n_features: usize,
     /// Classes (classification only).
     pub classes: Option<usize>,
-    /// Hidden nodes.
+    /// Hidden nodes (for the BLS: feature and enhancement nodes after the
+    /// last update).
     pub hidden: usize,
-    /// Activation name.
+    /// BLS only: feature nodes after the last update.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub feature_nodes: Option<usize>,
+    /// BLS only: enhancement nodes after the last update.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub enhancement_nodes: Option<usize>,
+    /// BLS only: one record per update (the start first).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub updates: Option<Vec<bls::UpdateJson>>,
+    /// Activation name (the BLS's enhancement nodes: tanh).
     pub activation: String,
-    /// Solver name.
+    /// Solver name (for the BLS: the strategy's paper name).
     pub solver: String,
-    /// λ.
-    pub lambda: f64,
+    /// λ (omitted for `lstsq`, which does not use it).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub lambda: Option<f64>,
     /// Seed.
     pub seed: u64,
     /// Wall time of the fit (hidden layer and output weights; not loading).
@@ -240,7 +343,25 @@ pub struct FitReport {
     pub saved_to: Option<String>,
 }
 
-/// A fitted pipeline: the feature scaler, the task, and the ELM. This is
+/// The model inside a [`FittedPipeline`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum FittedModel {
+    /// An extreme learning machine.
+    Elm(Elm),
+    /// A Broad Learning System.
+    Bls(Bls),
+}
+
+impl FittedModel {
+    fn predict(&self, x: ndarray::ArrayView2<'_, f64>) -> Result<Array2<f64>, CliError> {
+        Ok(match self {
+            FittedModel::Elm(m) => m.predict(x)?,
+            FittedModel::Bls(m) => m.predict(x)?,
+        })
+    }
+}
+
+/// A fitted pipeline: the feature scaler, the task, and the model. This is
 /// what `--save` writes (bincode, with a magic and a format version checked
 /// on load).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -257,11 +378,11 @@ pub struct FittedPipeline {
     /// airfoil's 124.8 dB); predictions are mapped back.
     pub target_scale: Option<(f64, f64)>,
     /// The model.
-    pub elm: Elm,
+    pub model: FittedModel,
 }
 
 const PIPELINE_MAGIC: [u8; 8] = *b"DNNPIPE\0";
-const PIPELINE_VERSION: u32 = 2;
+const PIPELINE_VERSION: u32 = 3;
 
 #[derive(Serialize, Deserialize)]
 struct PipelineFile {
@@ -274,7 +395,7 @@ impl FittedPipeline {
     /// Predictions on raw features (K×N): class indices as f64 for
     /// classification, values for regression.
     pub fn predict(&self, x: &Array2<f64>) -> Result<Vec<f64>, CliError> {
-        let z = self.elm.predict(self.scaler.transform(x)?.view())?;
+        let z = self.model.predict(self.scaler.transform(x)?.view())?;
         Ok(match self.task {
             TaskKind::Classification => argmax_rows(&z).iter().map(|&c| c as f64).collect(),
             TaskKind::Regression => {
@@ -395,34 +516,59 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         TaskKind::Classification => None,
     };
     targets(&test, args.task, classes, "test")?;
-    eprintln!(
-        "nn fit: {} training samples × {} features; {} hidden {} nodes, solver {}",
-        train.n_samples(),
-        train.n_features(),
-        args.hidden,
-        args.activation,
-        args.solver
-    );
     let started = Instant::now();
-    let elm = match args.solver {
-        Solver::Incremental(strategy) => grow(args, strategy, &x_train, &y_train)?,
-        solver => Elm::fit(
-            &ElmConfig::new(args.hidden, args.activation)
-                .with_lambda(args.lambda)
-                .with_solver(solver)
-                .with_seed(args.seed),
-            x_train.view(),
-            y_train.view(),
-        )?,
+    let (model, updates) = match args.model {
+        ModelKind::Elm => {
+            eprintln!(
+                "nn fit: {} training samples × {} features; {} hidden {} nodes, solver {}",
+                train.n_samples(),
+                train.n_features(),
+                args.hidden,
+                args.activation,
+                args.solver
+            );
+            let elm = match args.solver {
+                Solver::Incremental(strategy) => grow(args, strategy, &x_train, &y_train)?,
+                solver => Elm::fit(
+                    &ElmConfig::new(args.hidden, args.activation)
+                        .with_lambda(args.lambda)
+                        .with_solver(solver)
+                        .with_seed(args.seed),
+                    x_train.view(),
+                    y_train.view(),
+                )?,
+            };
+            (FittedModel::Elm(elm), None)
+        }
+        ModelKind::Bls => {
+            let b = &args.bls;
+            eprintln!(
+                "nn fit: {} training samples × {} features; BLS {} × {} feature nodes + {} enhancement nodes, {} updates, strategy {}, λ = {:e}",
+                train.n_samples(),
+                train.n_features(),
+                b.feature_groups,
+                b.feature_nodes,
+                b.enhancement,
+                b.increments.len(),
+                b.strategy,
+                args.lambda
+            );
+            let (model, updates) = bls::fit(b, args.lambda, args.seed, &x_train, &y_train)?;
+            (FittedModel::Bls(model), Some(updates))
+        }
     };
     let train_seconds = started.elapsed().as_secs_f64();
+    let (feature_nodes, enhancement_nodes) = match &model {
+        FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
+        FittedModel::Elm(_) => (None, None),
+    };
     eprintln!("nn fit: fitted in {train_seconds:.2} s");
     let pipeline = FittedPipeline {
         task: args.task,
         classes,
         scaler,
         target_scale,
-        elm,
+        model,
     };
     let train_metric = metric(args.task, &train, &pipeline.predict(&train.x)?)?;
     let test_metric = metric(args.task, &test, &pipeline.predict(&test.x)?)?;
@@ -434,7 +580,10 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         None => None,
     };
     Ok(FitReport {
-        model: "elm".into(),
+        model: match args.model {
+            ModelKind::Elm => "elm".into(),
+            ModelKind::Bls => "bls".into(),
+        },
         task: match args.task {
             TaskKind::Classification => "classification".into(),
             TaskKind::Regression => "regression".into(),
@@ -444,9 +593,21 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         n_features: train.n_features(),
         classes,
         hidden: args.hidden,
-        activation: args.activation.to_string(),
-        solver: args.solver.to_string(),
-        lambda: args.lambda,
+        feature_nodes,
+        enhancement_nodes,
+        updates,
+        activation: match args.model {
+            ModelKind::Elm => args.activation.to_string(),
+            ModelKind::Bls => Activation::Tanh.to_string(),
+        },
+        solver: match args.model {
+            ModelKind::Elm => args.solver.to_string(),
+            ModelKind::Bls => args.bls.strategy.to_string(),
+        },
+        lambda: match (args.model, args.solver) {
+            (ModelKind::Elm, Solver::Lstsq) => None,
+            _ => Some(args.lambda),
+        },
         seed: args.seed,
         train_seconds,
         test_metric_name: match args.task {

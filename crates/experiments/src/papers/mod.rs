@@ -1,5 +1,6 @@
 //! One module per paper: its protocol and its published numbers.
 
+pub mod bls_ridge;
 pub mod zhu_wei;
 pub mod zhu_wei_classification;
 pub mod zhu_wei_mnist;

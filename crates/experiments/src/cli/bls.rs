@@ -1,0 +1,211 @@
+//! The BLS half of `nn fit --model bls`: its flags, the increment schedule
+//! and the fit (the BLS paper's incremental BLS on the user's files).
+
+use std::str::FromStr;
+use std::time::Instant;
+
+use linalg_core::ridge::Strategy;
+use linalg_core::Precision;
+use models::bls::{Bls, BlsConfig, IncrementalBls, UpdateReport};
+use ndarray::Array2;
+use serde::{Deserialize, Serialize};
+
+use super::CliError;
+
+/// One item of `--increments`: what an update adds (the BLS paper's two
+/// kinds of increments on added nodes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum IncrementSpec {
+    /// `e<P>`: `P` enhancement nodes fed by all feature nodes.
+    Enhancement(usize),
+    /// `f<N>:<FED>:<EXTRA>`: a feature group of `N` nodes, `FED` enhancement
+    /// nodes fed by it, `EXTRA` enhancement nodes fed by all feature nodes.
+    FeatureGroup {
+        /// Feature nodes of the new group.
+        feature_nodes: usize,
+        /// Enhancement nodes fed by the new group.
+        fed: usize,
+        /// Enhancement nodes fed by all feature nodes.
+        extra: usize,
+    },
+}
+
+impl IncrementSpec {
+    /// Nodes this increment adds.
+    pub fn nodes(&self) -> usize {
+        match *self {
+            IncrementSpec::Enhancement(p) => p,
+            IncrementSpec::FeatureGroup {
+                feature_nodes,
+                fed,
+                extra,
+            } => feature_nodes + fed + extra,
+        }
+    }
+}
+
+/// Parse an `--increments` schedule: comma-separated items `e<P>` or
+/// `f<N>:<FED>:<EXTRA>`, each optionally repeated with `x<R>`. The BLS
+/// paper's MNIST schedule is `f10:750:1250x11`.
+///
+/// ```
+/// use experiments::cli::bls::{parse_increments, IncrementSpec};
+/// let s = parse_increments("e500x2,f10:750:1250")?;
+/// assert_eq!(s, vec![
+///     IncrementSpec::Enhancement(500),
+///     IncrementSpec::Enhancement(500),
+///     IncrementSpec::FeatureGroup { feature_nodes: 10, fed: 750, extra: 1250 },
+/// ]);
+/// # Ok::<(), experiments::cli::CliError>(())
+/// ```
+///
+/// # Errors
+/// [`CliError::Usage`] naming the malformed item.
+pub fn parse_increments(spec: &str) -> Result<Vec<IncrementSpec>, CliError> {
+    let bad = |item: &str, why: &str| {
+        CliError::Usage(format!(
+            "--increments item `{item}`: {why} (expected e<P> or f<N>:<FED>:<EXTRA>, optionally followed by x<R>)"
+        ))
+    };
+    let num = |item: &str, text: &str| -> Result<usize, CliError> {
+        usize::from_str(text).map_err(|_| bad(item, &format!("`{text}` is not a whole number")))
+    };
+    let mut out = vec![];
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (body, repeat) = match item.split_once('x') {
+            Some((b, r)) => (b, num(item, r)?),
+            None => (item, 1),
+        };
+        if repeat == 0 {
+            return Err(bad(item, "the repeat count must be at least 1"));
+        }
+        let inc = if let Some(p) = body.strip_prefix('e') {
+            IncrementSpec::Enhancement(num(item, p)?)
+        } else if let Some(rest) = body.strip_prefix('f') {
+            let parts: Vec<&str> = rest.split(':').collect();
+            let [n, fed, extra] = parts[..] else {
+                return Err(bad(item, "a feature-group item has three numbers"));
+            };
+            IncrementSpec::FeatureGroup {
+                feature_nodes: num(item, n)?,
+                fed: num(item, fed)?,
+                extra: num(item, extra)?,
+            }
+        } else {
+            return Err(bad(item, "it must start with e or f"));
+        };
+        if inc.nodes() == 0 {
+            return Err(bad(item, "it adds no nodes"));
+        }
+        if let IncrementSpec::FeatureGroup { feature_nodes: 0, .. } = inc {
+            return Err(bad(item, "a feature group needs at least one feature node"));
+        }
+        out.extend(std::iter::repeat_n(inc, repeat));
+    }
+    Ok(out)
+}
+
+/// The BLS flags of `nn fit --model bls`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlsArgs {
+    /// `--feature-groups G` (default 10).
+    pub feature_groups: usize,
+    /// `--feature-nodes N`: nodes per feature group (default 10).
+    pub feature_nodes: usize,
+    /// `--enhancement E`: initial enhancement nodes (default 1000).
+    pub enhancement: usize,
+    /// `--strategy S`: how the output weights are updated (default Chol-2).
+    pub strategy: Strategy,
+    /// `--increments SPEC` (default none: the initial network only).
+    pub increments: Vec<IncrementSpec>,
+    /// `--f32`: the solver stores the expanded matrix `A` in single
+    /// precision (half the memory; see `linalg_core::hidden_store`).
+    pub precision: Precision,
+}
+
+impl Default for BlsArgs {
+    fn default() -> Self {
+        Self {
+            feature_groups: 10,
+            feature_nodes: 10,
+            enhancement: 1000,
+            strategy: Strategy::Chol2,
+            increments: vec![],
+            precision: Precision::F64,
+        }
+    }
+}
+
+/// One update in the JSON report.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct UpdateJson {
+    /// `start`, `enhancement` or `feature-group`.
+    pub kind: String,
+    /// Nodes after the update.
+    pub nodes: usize,
+    /// Seconds computing the new columns.
+    pub columns_seconds: f64,
+    /// Seconds in the solver's update.
+    pub solver_seconds: f64,
+    /// Flops of the solver's update.
+    pub flops: u64,
+}
+
+impl From<&UpdateReport> for UpdateJson {
+    fn from(r: &UpdateReport) -> Self {
+        use models::bls::Increment;
+        Self {
+            kind: match r.increment {
+                Increment::Start { .. } => "start",
+                Increment::Enhancement { .. } => "enhancement",
+                Increment::FeatureGroup { .. } => "feature-group",
+            }
+            .into(),
+            nodes: r.nodes,
+            columns_seconds: r.columns_seconds(),
+            solver_seconds: r.solver_seconds(),
+            flops: r.flops,
+        }
+    }
+}
+
+/// Fit a BLS: the initial network, then the increments, with progress on
+/// stderr. Returns the model and the update records.
+pub(crate) fn fit(
+    b: &BlsArgs,
+    lambda: f64,
+    seed: u64,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+) -> Result<(Bls, Vec<UpdateJson>), CliError> {
+    let config = BlsConfig::new(b.feature_groups, b.feature_nodes, b.enhancement)
+        .with_lambda(lambda)
+        .with_strategy(b.strategy)
+        .with_seed(seed)
+        .with_precision(b.precision);
+    let started = Instant::now();
+    let mut bls = IncrementalBls::start(&config, x.clone(), y.clone())?;
+    let more: usize = b.increments.iter().map(IncrementSpec::nodes).sum();
+    bls.reserve(more);
+    for (i, inc) in b.increments.iter().enumerate() {
+        let r = match *inc {
+            IncrementSpec::Enhancement(p) => bls.add_enhancement(p)?,
+            IncrementSpec::FeatureGroup {
+                feature_nodes,
+                fed,
+                extra,
+            } => bls.add_feature_group(feature_nodes, fed, extra)?,
+        };
+        eprintln!(
+            "nn fit: update {}/{}: {} nodes, solver {:.2} s, columns {:.2} s ({:.0} s so far)",
+            i + 1,
+            b.increments.len(),
+            r.nodes,
+            r.solver_seconds(),
+            r.columns_seconds(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let updates = bls.reports().iter().map(UpdateJson::from).collect();
+    Ok((bls.into_bls(), updates))
+}
