@@ -333,6 +333,11 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
     // A single output column (n = 1, e.g. Aᵀh for one new node): DGEMV. DGEMM
     // would pack the whole of op(A) — for a tall A that copy costs more than
     // the product itself, which is bound by reading A once.
+    if n == 1 && tb == Op::N && ta == Op::T && streams(&a) {
+        let (x, y) = (b.col(0), c.col_mut(0));
+        dot_columns(alpha, a, x, beta, y);
+        return;
+    }
     if n == 1 && tb == Op::N {
         let (x, y) = (b.ptr(), c.ptr());
         // SAFETY: op(A) is m×k with the checked ld; x is b's first column
@@ -411,6 +416,85 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
             ci(c.ld),
         );
     }
+}
+
+/// Whether `Aᵀx` goes to [`dot_columns`]: large enough (≥ 8 MB) that it is
+/// bound by reading `A` from memory.
+fn streams(a: &MatRef<'_>) -> bool {
+    a.rows >= 256 && a.rows * a.cols >= 1 << 20
+}
+
+/// `y ← alpha·Aᵀx + beta·y` for a column-major `A` (K×n): one dot product
+/// per column, the columns split evenly over [`crate::threads::blas_threads`]
+/// threads.
+///
+/// This is the one product of a single-node update that touches the whole
+/// hidden matrix (Zhu & Wei's `p = Aᵀh`, `2Kn` flops on `8Kn` bytes), so it
+/// is bound by reading `A` once. OpenBLAS's DGEMV (transposed) reaches about
+/// 60% of a plain read loop on the development machine
+/// (docs/performance.md); eight independent accumulators per column, on
+/// contiguous columns, run at the read loop's speed.
+fn dot_columns(alpha: f64, a: MatRef<'_>, x: &[f64], beta: f64, y: &mut [f64]) {
+    fn dot8(u: &[f64], v: &[f64]) -> f64 {
+        let mut acc = [0.0f64; 8];
+        let (cu, cv) = (u.chunks_exact(8), v.chunks_exact(8));
+        let tail: f64 = cu.remainder().iter().zip(cv.remainder()).map(|(p, q)| p * q).sum();
+        for (p, q) in cu.zip(cv) {
+            for i in 0..8 {
+                acc[i] += p[i] * q[i];
+            }
+        }
+        ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail
+    }
+    // Four columns per pass over x: x is read once for four columns (it
+    // does not stay in L2 at MNIST's K = 60000), with four independent
+    // accumulators per column.
+    fn dot4(c: [&[f64]; 4], x: &[f64]) -> [f64; 4] {
+        let mut acc = [[0.0f64; 4]; 4];
+        let n4 = x.len() / 4 * 4;
+        for i in (0..n4).step_by(4) {
+            let xv = [x[i], x[i + 1], x[i + 2], x[i + 3]];
+            for (col, a) in c.iter().zip(acc.iter_mut()) {
+                let s = &col[i..i + 4];
+                for t in 0..4 {
+                    a[t] += s[t] * xv[t];
+                }
+            }
+        }
+        let mut out = [0.0; 4];
+        for ((col, a), o) in c.iter().zip(&acc).zip(&mut out) {
+            let tail: f64 = col[n4..].iter().zip(&x[n4..]).map(|(p, q)| p * q).sum();
+            *o = (a[0] + a[2]) + (a[1] + a[3]) + tail;
+        }
+        out
+    }
+    let work = |first: usize, ys: &mut [f64]| {
+        let mut d = vec![0.0; ys.len()];
+        let full = ys.len() / 4 * 4;
+        for j in (0..full).step_by(4) {
+            let c = first + j;
+            let r = dot4([a.col(c), a.col(c + 1), a.col(c + 2), a.col(c + 3)], x);
+            d[j..j + 4].copy_from_slice(&r);
+        }
+        for (j, dj) in d.iter_mut().enumerate().skip(full) {
+            *dj = dot8(a.col(first + j), x);
+        }
+        for (yj, v) in ys.iter_mut().zip(d) {
+            *yj = if beta == 0.0 { alpha * v } else { alpha * v + beta * *yj };
+        }
+    };
+    let threads = crate::threads::blas_threads().clamp(1, 64).min(y.len().max(1));
+    if threads <= 1 {
+        work(0, y);
+        return;
+    }
+    let share = y.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for (t, ys) in y.chunks_mut(share).enumerate() {
+            let work = &work;
+            scope.spawn(move || work(t * share, ys));
+        }
+    });
 }
 
 fn scale(mut c: MatMut<'_>, beta: f64) {
@@ -657,6 +741,10 @@ pub fn gemv(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, x: &[f64], beta: 
         return;
     }
     fl.add(2 * m * n);
+    if ta == Op::T && streams(&a) {
+        dot_columns(alpha, a, x, beta, y);
+        return;
+    }
     // SAFETY: see gemm; vectors have the checked lengths and unit stride.
     unsafe {
         ffi::cblas_dgemv(
@@ -961,6 +1049,48 @@ mod tests {
                 close(&c.into_array(), &want);
             }
         }
+    }
+
+    /// `Aᵀx` on a matrix large enough for the streaming dot-product kernel
+    /// (through gemv and through gemm's single-column path), on 1 and 2
+    /// threads, against a plain loop; with beta ≠ 0 and an odd row count.
+    #[test]
+    fn streaming_transposed_products_match_a_plain_loop() {
+        let (k, n) = (1027, 1100);
+        assert!(super::streams(&MatRef::new(&vec![0.0; k * n], k, n, k)));
+        let a = Owned::from_fn(k, n, |i, j| ((i * 13 + j * 7) % 17) as f64 / 17.0 - 0.4);
+        let x: Vec<f64> = (0..k).map(|i| (i as f64 * 0.01).sin()).collect();
+        let y0: Vec<f64> = (0..n).map(|j| j as f64 * 0.5).collect();
+        let want: Vec<f64> = (0..n)
+            .map(|j| 1.5 * (0..k).map(|i| a.at(i, j) * x[i]).sum::<f64>() - 0.25 * y0[j])
+            .collect();
+        let before = crate::threads::blas_threads();
+        for threads in [1, 2] {
+            crate::threads::set_blas_threads(threads);
+            let mut y = y0.clone();
+            gemv(&mut Flops::default(), 1.5, a.as_ref(), Op::T, &x, -0.25, &mut y);
+            let xm = Owned::from_fn(k, 1, |i, _| x[i]);
+            let mut c = Owned::from_fn(n, 1, |j, _| y0[j]);
+            gemm(
+                &mut Flops::default(),
+                1.5,
+                a.as_ref(),
+                Op::T,
+                xm.as_ref(),
+                Op::N,
+                -0.25,
+                c.as_mut(),
+            );
+            for j in 0..n {
+                let tol = 1e-13 * (1.0 + want[j].abs()) * k as f64;
+                assert!((y[j] - want[j]).abs() <= tol, "gemv, {threads} threads, column {j}");
+                assert!(
+                    (c.at(j, 0) - want[j]).abs() <= tol,
+                    "gemm, {threads} threads, column {j}"
+                );
+            }
+        }
+        crate::threads::set_blas_threads(before);
     }
 
     /// The single-row shortcut with `ta = N` reads op(A)'s row with stride

@@ -20,8 +20,9 @@
 //! cells exist, naming the missing ones.
 //!
 //! Memory (issue 4 §3): at the last update `A` is 60000 × 25170 (12.1 GB in
-//! f64). R-Inv and Orig. also keep a K×n pseudo-inverse, so at full size
-//! they store `A` in f32 ([`linalg_core::hidden_store`]); the quick run
+//! f64). R-Inv and Orig. also keep a K×n pseudo-inverse, and D-Rdg copies
+//! its n×n Gram matrix to factor it, so at full size these three store `A`
+//! in f32 ([`Options::precision`], [`linalg_core::hidden_store`]); the quick run
 //! measures f32 against f64 on the same networks. Each cell records the
 //! solver's state size and the process's peak resident memory during it
 //! (`VmHWM`, reset per cell through `/proc/self/clear_refs`).
@@ -156,10 +157,12 @@ impl Options {
         }
     }
 
-    /// The storage precision of `A` for a strategy: f32 for the two that
-    /// keep a K×n pseudo-inverse beside it, at full size only.
+    /// The storage precision of `A` for a strategy: at full size f32 for the
+    /// two that keep a K×n pseudo-inverse beside it (R-Inv, Orig.: 24 GB in
+    /// f64) and for D-Rdg (whose Cholesky solve copies the n×n Gram matrix:
+    /// 12.1 + 2 × 5.1 GB in f64); f64 otherwise.
     pub fn precision(&self, s: Strategy) -> Precision {
-        if !self.quick && matches!(s, Strategy::RInv | Strategy::Orig) {
+        if !self.quick && matches!(s, Strategy::RInv | Strategy::Orig | Strategy::DRdg) {
             Precision::F32
         } else {
             Precision::F64
@@ -363,7 +366,8 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         for &e in &opts.lambda_exps {
             for &s in &opts.strategies {
                 plan.push((seed, e, s, opts.precision(s)));
-                if opts.quick && seed == 0 && e == -10 && matches!(s, Strategy::RInv | Strategy::Orig) {
+                if opts.quick && seed == 0 && e == -10 && matches!(s, Strategy::RInv | Strategy::Orig | Strategy::DRdg)
+                {
                     plan.push((seed, e, s, Precision::F32));
                 }
             }
@@ -729,7 +733,9 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
         header.push(format!("{f}/{e}"));
     }
     let mut fig = vec![];
-    for &e in &opts.lambda_exps {
+    let mut lambda_sorted = opts.lambda_exps.clone();
+    lambda_sorted.sort_unstable();
+    for &e in &lambda_sorted {
         let mut t = Table {
             header: header.clone(),
             rows: vec![],
@@ -1071,7 +1077,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
         ),
     )?;
     // Accuracy vs update at the smallest λ.
-    if let Some(&e) = opts.lambda_exps.first() {
+    if let Some(&e) = lambda_sorted.first() {
         let mut series = vec![];
         for &s in &opts.strategies {
             if let Some((_, per)) = stats(e, s, &default_precision(s)) {
