@@ -578,4 +578,12 @@ impl IncrementalBls {
         let weights = self.solver.weights().as_standard_layout().into_owned();
         Bls::from_raw(self.expansion, weights, self.solver.lambda(), self.solver.strategy())
     }
+
+    /// Give back the training samples `X` and targets `Y` it owns, dropping
+    /// the solver first (no copy: e.g. to start the next network on the same
+    /// data without holding two copies).
+    pub fn into_data(self) -> (Array2<f64>, Array2<f64>) {
+        drop(self.solver);
+        (self.x, self.y)
+    }
 }
