@@ -30,6 +30,7 @@ pub use optim;
 pub mod activation;
 pub mod bls;
 pub mod elm;
+mod envelope;
 mod error;
 pub mod rng;
 mod validate;

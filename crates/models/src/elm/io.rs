@@ -22,42 +22,14 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use super::model::Elm;
-use crate::error::{ModelError, Result};
+use crate::error::Result;
 
 /// The first eight bytes of an ELM model file.
 pub const MAGIC: [u8; 8] = *b"DNNELM\0\0";
 
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
-
-#[derive(Serialize)]
-struct EnvelopeRef<'a> {
-    magic: [u8; 8],
-    format_version: u32,
-    model: &'a Elm,
-}
-
-#[derive(Deserialize)]
-struct Header {
-    magic: [u8; 8],
-    format_version: u32,
-}
-
-#[derive(Deserialize)]
-struct Envelope {
-    #[allow(dead_code)]
-    magic: [u8; 8],
-    #[allow(dead_code)]
-    format_version: u32,
-    model: Elm,
-}
-
-fn config() -> bincode::config::Configuration {
-    bincode::config::standard()
-}
 
 impl Elm {
     /// Write the model to `path` (created or truncated).
@@ -78,18 +50,7 @@ impl Elm {
     /// [`ModelError::Io`] (with the path) if the file cannot be written,
     /// [`ModelError::Encode`] if encoding fails.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        let path = path.as_ref();
-        let envelope = EnvelopeRef {
-            magic: MAGIC,
-            format_version: FORMAT_VERSION,
-            model: self,
-        };
-        let bytes =
-            bincode::serde::encode_to_vec(&envelope, config()).map_err(|e| ModelError::Encode(e.to_string()))?;
-        std::fs::write(path, bytes).map_err(|source| ModelError::Io {
-            path: path.to_path_buf(),
-            source,
-        })
+        crate::envelope::save(path.as_ref(), MAGIC, FORMAT_VERSION, self)
     }
 
     /// Read a model written by [`save`](Self::save).
@@ -100,47 +61,6 @@ impl Elm {
     /// [`ModelError::UnsupportedFormat`] for another format version,
     /// [`ModelError::Corrupt`] if its content is truncated or inconsistent.
     pub fn load(path: impl AsRef<Path>) -> Result<Self> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| ModelError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let corrupt = |reason: String| ModelError::Corrupt {
-            path: path.to_path_buf(),
-            reason,
-        };
-        // The magic is 8 raw bytes: check it before decoding anything.
-        let mut found = [0u8; 8];
-        let head = bytes.get(..8).unwrap_or(&bytes);
-        found[..head.len()].copy_from_slice(head);
-        if head.len() < 8 || found != MAGIC {
-            return Err(ModelError::BadMagic {
-                path: path.to_path_buf(),
-                found,
-                expected: MAGIC,
-            });
-        }
-        let (header, _): (Header, usize) =
-            bincode::serde::decode_from_slice(&bytes, config()).map_err(|e| corrupt(format!("header: {e}")))?;
-        if header.magic != MAGIC {
-            return Err(corrupt("header does not decode to the magic bytes".into()));
-        }
-        if header.format_version != FORMAT_VERSION {
-            return Err(ModelError::UnsupportedFormat {
-                path: path.to_path_buf(),
-                found: header.format_version,
-                expected: FORMAT_VERSION,
-            });
-        }
-        let (envelope, used): (Envelope, usize) =
-            bincode::serde::decode_from_slice(&bytes, config()).map_err(|e| corrupt(e.to_string()))?;
-        if used != bytes.len() {
-            return Err(corrupt(format!(
-                "{} trailing byte(s) after the model",
-                bytes.len() - used
-            )));
-        }
-        envelope.model.check().map_err(|e| corrupt(e.to_string()))?;
-        Ok(envelope.model)
+        crate::envelope::load(path.as_ref(), MAGIC, FORMAT_VERSION, |m: &Self| m.check())
     }
 }
