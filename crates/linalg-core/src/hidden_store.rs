@@ -180,6 +180,19 @@ impl HiddenStore {
         }
     }
 
+    /// `p ← Aᵀh` for one column `h` (K) into `p` (n): Zhu & Wei's `p = Aᵀh`
+    /// of a single-node update.
+    pub fn t_times_vec(&self, fl: &mut Flops, h: &[f64], p: &mut [f64]) {
+        let (k, n) = (h.len(), p.len());
+        self.gemm_t(
+            fl,
+            1.0,
+            MatRef::new(h, k, 1, k.max(1)),
+            0.0,
+            MatMut::new(p, n, 1, n.max(1)),
+        );
+    }
+
     /// `C ← alpha·A·D + beta·C` (D: n×q, C: K×q).
     pub fn gemm_n(&self, fl: &mut Flops, alpha: f64, d: MatRef<'_>, beta: f64, mut c: MatMut<'_>) {
         match self {

@@ -86,14 +86,7 @@ impl ColumnByColumn for LiEtAl {
         let c = kernels::dot(fl, h, h) + self.p.lambda;
         // p = Aᵀh (21);  u = B p;  s = hᵀBp;  v = Bᵀh (= (hᵀB)ᵀ).
         let mut p = vec![0.0; n];
-        let n_now = p.len();
-        self.p.a.gemm_t(
-            fl,
-            1.0,
-            crate::kernels::MatRef::new(h, h.len(), 1, h.len().max(1)),
-            0.0,
-            crate::kernels::MatMut::new(&mut p, n_now, 1, n_now.max(1)),
-        );
+        self.p.a.t_times_vec(fl, h, &mut p);
         let mut u = vec![0.0; k];
         kernels::gemv(fl, 1.0, self.b.as_ref(), Op::N, &p, 0.0, &mut u);
         let s = kernels::dot(fl, h, &u);

@@ -82,14 +82,7 @@ impl ColumnByColumn for ZhuWeiAlg1 {
         let (k, n, m) = (self.p.k(), self.p.n(), self.p.m());
         let c = kernels::dot(fl, h, h) + self.p.lambda;
         let mut p = vec![0.0; n];
-        let n_now = p.len();
-        self.p.a.gemm_t(
-            fl,
-            1.0,
-            crate::kernels::MatRef::new(h, h.len(), 1, h.len().max(1)),
-            0.0,
-            crate::kernels::MatMut::new(&mut p, n_now, 1, n_now.max(1)),
-        );
+        self.p.a.t_times_vec(fl, h, &mut p);
         let mut v = vec![0.0; n];
         kernels::gemv(fl, 1.0, self.b.as_ref(), Op::T, h, 0.0, &mut v);
         let delta = c - kernels::dot(fl, &v, &p);
