@@ -527,22 +527,31 @@ fn incremental_refuses_invalid_arguments() {
     assert_eq!(inc.hidden().nodes(), 2);
 }
 
-/// Exg-E with a tiny λ on duplicated hidden nodes (a linear activation on one
-/// input makes every node a multiple of the same column) loses positive
-/// definiteness: the error is typed and the model keeps its old nodes.
+/// Exg-E with a tiny λ on hardlim nodes of one input in [0, 0.02): every
+/// node's output is (nearly) constant, all ones for a positive bias and all
+/// zeros for a negative one. An all-zero node has residual `C = 0` exactly,
+/// so `CᵀC = 0` has no Cholesky factor: the error is typed and the model
+/// keeps its old nodes. (Repeated all-ones nodes may instead be factored
+/// with tiny pivots, as the paper's Exg-E does.)
 #[test]
 fn a_failing_update_leaves_the_model_usable() {
-    let x = Array2::from_shape_fn((20, 1), |(i, _)| i as f64 / 10.0);
+    let x = Array2::from_shape_fn((20, 1), |(i, _)| i as f64 / 1000.0);
     let y = x.mapv(|v| v * 2.0 + 1.0);
     let mut inc =
-        IncrementalElm::start(x.view(), y.view(), Activation::Linear, 2, 1e-12, Strategy::ExgE, 1).expect("start");
+        IncrementalElm::start(x.view(), y.view(), Activation::Hardlim, 2, 1e-12, Strategy::ExgE, 1).expect("start");
     let mut failures = 0;
-    for _ in 0..5 {
+    for _ in 0..12 {
         let before = inc.nodes();
         match inc.add_nodes(1) {
             Ok(()) => assert_eq!(inc.nodes(), before + 1),
             Err(e) => {
-                assert!(matches!(e, ModelError::Linalg(_)), "{e}");
+                assert!(
+                    matches!(
+                        e,
+                        ModelError::Linalg(linalg_core::Error::NotPositiveDefinite { strategy: "Exg-E", .. })
+                    ),
+                    "{e}"
+                );
                 assert_eq!(inc.nodes(), before);
                 failures += 1;
             }
@@ -552,7 +561,7 @@ fn a_failing_update_leaves_the_model_usable() {
     }
     assert!(
         failures > 0,
-        "rank-deficient appends with λ = 1e-12 should fail for Exg-E"
+        "an all-zero hardlim node must break Exg-E's Cholesky factorization"
     );
 }
 

@@ -1027,23 +1027,49 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
 
     // Memory.
     let _ = writeln!(md, "## Memory\n");
+    let _ = writeln!(
+        md,
+        "Per strategy over the cells that completed the schedule: the solver's state at the end, and the \
+         process's peak resident memory (`VmHWM`) in the most recent cell and the largest over all cells. \
+         Cells keep the figure of the code they ran with: an older cell can show a higher peak than the \
+         current code reaches. The issue's limit is 20 GiB = {:.2} GB.\n",
+        20.0 * (1u64 << 30) as f64 / 1e9
+    );
     let mut mt = Table::new(&[
         "strategy",
         "A stored in",
         "solver state at the end (GB)",
-        "peak resident memory of the cell (GB)",
+        "peak RSS, latest cell (GB)",
+        "latest cell (λ, ran at)",
+        "within 20 GiB",
+        "peak RSS, max over cells (GB)",
     ]);
-    let mut seen = std::collections::BTreeSet::new();
-    for c in cells {
-        if c.failure.is_none() && seen.insert((c.strategy.clone(), c.precision.clone())) {
-            mt.push(vec![
-                c.strategy.clone(),
-                c.precision.clone(),
-                format!("{:.2}", c.state_bytes as f64 / 1e9),
-                c.peak_rss_bytes
-                    .map_or("—".into(), |b| format!("{:.2}", b as f64 / 1e9)),
-            ]);
-        }
+    let mut groups: std::collections::BTreeMap<(String, String), Vec<&Cell>> = Default::default();
+    for c in cells.iter().filter(|c| c.failure.is_none()) {
+        groups
+            .entry((c.strategy.clone(), c.precision.clone()))
+            .or_default()
+            .push(c);
+    }
+    let gb = |b: Option<u64>| b.map_or("—".to_string(), |b| format!("{:.2}", b as f64 / 1e9));
+    for ((strategy, precision), group) in &groups {
+        let Some(latest) = group.iter().max_by(|a, b| a.ran_at.cmp(&b.ran_at)) else {
+            continue;
+        };
+        let max_peak = group.iter().filter_map(|c| c.peak_rss_bytes).max();
+        let state = group.iter().map(|c| c.state_bytes).max().unwrap_or(0);
+        let within = latest
+            .peak_rss_bytes
+            .map_or("—", |b| if b <= 20 << 30 { "yes" } else { "no" });
+        mt.push(vec![
+            strategy.clone(),
+            precision.clone(),
+            format!("{:.2}", state as f64 / 1e9),
+            gb(latest.peak_rss_bytes),
+            format!("2^{}, {}", latest.lambda_exp, latest.ran_at),
+            within.into(),
+            gb(max_peak),
+        ]);
     }
     let _ = writeln!(md, "{}", mt.markdown());
 
@@ -1121,11 +1147,14 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
          the sparse autoencoder's input map is min–max scaled per column (Chen's MATLAB scales per row); the \
          enhancement shrink divides by the largest |value| (Chen: the largest value); enhancement weights are \
          U[−1, 1] as the paper states, not orthonormalized as in Chen's code; pixels are divided by 255.\n\
-         - Exg-E keeps the inverse Cholesky factor of CᵀC with λ dropped. The enhancement nodes fed by one new \
-         10-node group are nearly collinear (hundreds of tanh nodes of 11 inputs at shrink 0.8), so C has a \
-         numerical rank far below its width and CᵀC is singular in double precision. Our Exg-E then stops with \
-         a typed error instead of returning weights dominated by rounding; the paper lists Exg-E values \
-         close to Orig.'s at every λ. Orig. computes C⁺ with a rank tolerance (as MATLAB's pinv) and goes on.\n\
+         - Exg-E keeps the inverse Cholesky factor of CᵀC with λ dropped and, like the paper's MATLAB `chol`, \
+         stops only when that factorization breaks down (a non-positive pivot; see the failure table). The \
+         enhancement nodes fed by one new 10-node group are nearly collinear (hundreds of tanh nodes of 11 \
+         inputs at shrink 0.8), so CᵀC is nearly singular and its tiny positive pivots give the large weights \
+         of a nearly rank-deficient least-squares problem. Orig. instead computes C⁺ with a rank tolerance \
+         (as MATLAB's pinv) and drops those directions, so the two generalized-inverse solutions can differ \
+         more than in the paper. (Until 2026-11-22 06:00 our Exg-E also refused pivots below K·ε·‖h‖²; \
+         with that rule it stopped at update 1 of the MNIST schedule.)\n\
          - Times: the paper's are MATLAB on a Windows server; ours are this 2-core machine. Solver time \
          excludes computing the new columns (listed separately in `times.csv`).\n\
          - One or a few random networks per λ instead of 100 (see the seed counts above).\n"

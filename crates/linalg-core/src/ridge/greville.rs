@@ -149,17 +149,9 @@ impl Greville {
                 0.0,
                 pinv_gram.as_mut(),
             );
-            let mut b_new = Owned::zeros(k, q);
-            kernels::gemm(
-                &mut fl,
-                1.0,
-                c.as_ref(),
-                Op::N,
-                pinv_gram.as_ref(),
-                Op::N,
-                0.0,
-                b_new.as_mut(),
-            );
+            // In place in C, by row panels: no second K×q matrix.
+            let mut b_new = c;
+            kernels::gemm_right_in_place(&mut fl, b_new.as_mut(), pinv_gram.as_ref());
             b_new
         };
         commit_pinv_update(&mut fl, &mut self.p, &mut self.b, &mut self.w, d, b_new, h)

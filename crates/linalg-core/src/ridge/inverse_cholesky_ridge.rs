@@ -134,9 +134,6 @@ impl InvCholRidge {
                 }
             }
         };
-        if self.schur == Schur::ResidualNoRidge {
-            self.check_numerical_rank(&mut fl, &h, &s, n)?;
-        }
         crate::inverse_cholesky::inverse_cholesky_in_place(&mut fl, &mut s).map_err(|pivot| {
             self.p
                 .not_pd("the Schur complement S of the new block", pivot, n, n + q)
@@ -214,35 +211,6 @@ impl InvCholRidge {
         Ok(())
     }
 
-    /// Exg-E only: `S = CᵀC` has no λ to keep it away from singular. When a
-    /// new column's residual `c_j` is at rounding level — the Cholesky pivot
-    /// `u_jj² ≤ K·ε·‖h_j‖²`, the rank tolerance of `pinv` on the squared
-    /// scale — the column is in the span of the others to working precision
-    /// and `CᵀC` is numerically singular: a typed error instead of weights of
-    /// order `1/√ε`. (Greville's method switches branch here; the Cholesky
-    /// form cannot.)
-    fn check_numerical_rank(&self, fl: &mut Flops, h: &Owned, s: &Owned, n: usize) -> Result<()> {
-        let (k, q) = (self.p.k(), h.cols());
-        let mut u = s.clone();
-        kernels::potrf(fl, Tri::Upper, u.as_mut()).map_err(|pivot| {
-            self.p
-                .not_pd("CᵀC (the new columns' residual Gram matrix)", pivot, n, n + q)
-        })?;
-        for j in 0..q {
-            let hj = &h.data()[j * k..(j + 1) * k];
-            let norm2: f64 = hj.iter().map(|v| v * v).sum();
-            if u.at(j, j) * u.at(j, j) <= k as f64 * f64::EPSILON * norm2 {
-                return Err(self.p.not_pd(
-                    "CᵀC (numerically singular: a new column lies in the span of the others)",
-                    j + 1,
-                    n,
-                    n + q,
-                ));
-            }
-        }
-        Ok(())
-    }
-
     pub fn factor_bytes(&self) -> usize {
         self.f.bytes() + self.g.bytes()
     }
@@ -298,6 +266,10 @@ macro_rules! inverse_cholesky_strategy {
             }
             fn append(&mut self, h: ::ndarray::ArrayView2<'_, f64>) -> $crate::error::Result<()> {
                 let h = self.inner.p.check_new_columns(h)?;
+                self.inner.append_impl(h)
+            }
+            fn append_owned(&mut self, h: ::ndarray::Array2<f64>) -> $crate::error::Result<()> {
+                let h = self.inner.p.check_new_columns_owned(h)?;
                 self.inner.append_impl(h)
             }
             fn weights(&self) -> ::ndarray::ArrayView2<'_, f64> {

@@ -59,7 +59,7 @@ mod zhu_wei_alg3;
 use std::fmt;
 use std::str::FromStr;
 
-use ndarray::{ArrayView2, CowArray, Ix2};
+use ndarray::{Array2, ArrayView2, CowArray, Ix2};
 
 pub use batch::{ridge_solve, RidgeSolution};
 pub use chol1::Chol1;
@@ -102,6 +102,13 @@ pub trait IncrementalRidge: Send + fmt::Debug {
     /// Append `q ≥ 1` new columns `H` (K×q: the new hidden nodes' outputs on
     /// every sample) and update the weights.
     fn append(&mut self, h: ArrayView2<'_, f64>) -> Result<()>;
+    /// As [`Self::append`], taking the block by value: a column-major
+    /// contiguous `h` (e.g. `Array2::zeros((k, q).f())`) becomes the solver's
+    /// working copy without being copied, which saves one K×q matrix at the
+    /// peak of the update.
+    fn append_owned(&mut self, h: Array2<f64>) -> Result<()> {
+        self.append(h.view())
+    }
     /// Current output weights `W` (n×M).
     fn weights(&self) -> ArrayView2<'_, f64>;
     /// The current hidden-layer matrix `A` (K×n): borrowed when stored in
@@ -281,6 +288,10 @@ macro_rules! impl_incremental_ridge {
             }
             fn append(&mut self, h: ::ndarray::ArrayView2<'_, f64>) -> $crate::error::Result<()> {
                 let h = self.p.check_new_columns(h)?;
+                self.append_impl(h)
+            }
+            fn append_owned(&mut self, h: ::ndarray::Array2<f64>) -> $crate::error::Result<()> {
+                let h = self.p.check_new_columns_owned(h)?;
                 self.append_impl(h)
             }
             fn weights(&self) -> ::ndarray::ArrayView2<'_, f64> {

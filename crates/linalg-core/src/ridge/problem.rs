@@ -70,6 +70,17 @@ impl Problem {
         Ok(h)
     }
 
+    /// As [`Self::check_new_columns`], taking `h` by value: no copy when it
+    /// is column-major contiguous.
+    pub fn check_new_columns_owned(&self, h: ndarray::Array2<f64>) -> Result<Owned> {
+        validate::non_empty("H (new columns)", &h.view())?;
+        validate::rows("H (new columns)", &h.view(), self.k())?;
+        validate::finite("H (new columns)", &h.view())?;
+        let mut h = Owned::from_array(h);
+        self.a.conform(&mut h);
+        Ok(h)
+    }
+
     /// `R = AᵀA + λI` (upper triangle; `Kn(n+1) + n` flops).
     pub fn regularized_gram(&self, fl: &mut Flops) -> Owned {
         let n = self.n();

@@ -320,9 +320,9 @@ impl IncrementalBls {
             h.view_mut(),
         );
         let t1 = Instant::now();
-        let appended = self.solver.append(h.view());
+        // By value: the solver works in this block's memory (no K×q copy).
+        let appended = self.solver.append_owned(h);
         let t2 = Instant::now();
-        drop(h);
         self.expansion.push_enhancement(group);
         self.commit(appended, Increment::Enhancement { nodes: p }, t1 - t0, t2 - t1, None)
     }
@@ -403,9 +403,9 @@ impl IncrementalBls {
             features
         };
         let t1 = Instant::now();
-        let appended = self.solver.append(h.view());
+        // By value: the solver works in this block's memory (no K×q copy).
+        let appended = self.solver.append_owned(h);
         let t2 = Instant::now();
-        drop(h);
         self.expansion.push_feature(features);
         for g in groups {
             self.expansion.push_enhancement(g);
