@@ -62,9 +62,7 @@ impl Problem {
 
     /// Validate new columns `H` (K×q, q ≥ 1, finite) and copy them column-major.
     pub fn check_new_columns(&self, h: ArrayView2<'_, f64>) -> Result<Owned> {
-        validate::non_empty("H (new columns)", &h)?;
-        validate::rows("H (new columns)", &h, self.k())?;
-        validate::finite("H (new columns)", &h)?;
+        self.validate_new_columns(&h)?;
         let mut h = Owned::from_view(h);
         self.a.conform(&mut h);
         Ok(h)
@@ -73,12 +71,16 @@ impl Problem {
     /// As [`Self::check_new_columns`], taking `h` by value: no copy when it
     /// is column-major contiguous.
     pub fn check_new_columns_owned(&self, h: ndarray::Array2<f64>) -> Result<Owned> {
-        validate::non_empty("H (new columns)", &h.view())?;
-        validate::rows("H (new columns)", &h.view(), self.k())?;
-        validate::finite("H (new columns)", &h.view())?;
+        self.validate_new_columns(&h.view())?;
         let mut h = Owned::from_array(h);
         self.a.conform(&mut h);
         Ok(h)
+    }
+
+    fn validate_new_columns(&self, h: &ArrayView2<'_, f64>) -> Result<()> {
+        validate::non_empty("H (new columns)", h)?;
+        validate::rows("H (new columns)", h, self.k())?;
+        validate::finite("H (new columns)", h)
     }
 
     /// `R = AᵀA + λI` (upper triangle; `Kn(n+1) + n` flops).
