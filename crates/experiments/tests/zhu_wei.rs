@@ -13,6 +13,7 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
         timing_reps: 1,
         out_dir: out.clone(),
         mnist: None,
+        scaling_study: true,
     };
     let report = run(&opts).expect("the reproduction runs");
     let md = std::fs::read_to_string(&report).expect("report.md");
@@ -29,9 +30,14 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
     ] {
         assert!(out.join(f).is_file(), "{f} not written");
     }
-    // 4 datasets × 1 checkpoint (3 nodes) × (3 error kinds × 4 algorithms + MSE) rows.
+    assert!(
+        md.contains("Protein + Triangular, z-scored features"),
+        "scaling study missing"
+    );
+    // (4 datasets + the protein scaling study) × 1 checkpoint (3 nodes) ×
+    // (3 error kinds × 4 algorithms + MSE + condition number) rows.
     let csv = std::fs::read_to_string(out.join("table2.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 1 + 4 * 13);
+    assert_eq!(csv.lines().count(), 1 + 5 * 14);
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     for row in json["table2"].as_array().expect("rows") {
@@ -45,6 +51,12 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
         // model's testing MSE must lie well inside (0, 1).
         let mse = row["test_mse"].as_f64().unwrap();
         assert!(mse > 0.0 && mse < 0.5, "testing MSE {mse}");
+        // κ(AᵀA + λI) ≥ 1, and at most 1 + ‖A‖²/λ ≤ 1 + K·l/λ for hidden
+        // outputs bounded by 1 in magnitude (all four activations here; K ≤ 45730).
+        let kappa = row["kappa"].as_f64().unwrap();
+        assert!((1.0..=1.0 + 45_730.0 * 3.0 / 0.1).contains(&kappa), "κ = {kappa}");
     }
+    let study = json["table2_zscore_protein"].as_array().expect("study rows");
+    assert_eq!(study.len(), 1);
     let _ = std::fs::remove_dir_all(&out);
 }

@@ -430,18 +430,15 @@ fn load_cells(dir: &Path, schedule: &Schedule) -> Result<Vec<Cell>, ReproError> 
 }
 
 /// Mean and standard deviation over seeds, `None` where a seed failed.
-type MeanStd = Option<(f64, f64)>;
+type MeanStd = Option<(f64, Option<f64>)>;
 
-/// Mean and (sample) standard deviation.
-fn mean_std(v: &[f64]) -> (f64, f64) {
+/// Mean and sample standard deviation (`None` for fewer than two values,
+/// where it is undefined).
+fn mean_std(v: &[f64]) -> (f64, Option<f64>) {
     let n = v.len() as f64;
     let mean = v.iter().sum::<f64>() / n;
-    let var = if v.len() > 1 {
-        v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    (mean, var.sqrt())
+    let sd = (v.len() > 1).then(|| (v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)).sqrt());
+    (mean, sd)
 }
 
 /// The paper's MNIST testing accuracies (means, %), Tables II–III, in the
@@ -638,9 +635,11 @@ const TABLE6: [Strategy; 5] = [
     Strategy::Chol1,
 ];
 
-fn fmt_acc(v: Option<(f64, f64)>) -> String {
+/// `mean (std)`, or the mean alone when one seed ran, or `NA` after a failure.
+fn fmt_acc(v: MeanStd) -> String {
     match v {
-        Some((m, sd)) => format!("{m:.2} ({sd:.2})"),
+        Some((m, Some(sd))) => format!("{m:.2} ({sd:.2})"),
+        Some((m, None)) => format!("{m:.2}"),
         None => "NA".into(),
     }
 }
@@ -720,7 +719,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
     );
     let _ = writeln!(
         md,
-        "Mean (standard deviation) over seeds, %. NA: the strategy failed (its typed error is listed below). The paper's blocks give the λ only as lost symbols; they are listed in increasing λ, and the block whose initial accuracy is closest to ours is shown beside each of our tables.\n"
+        "Mean (standard deviation) over seeds, %; the standard deviation is left out where one seed ran. NA: the strategy failed (its typed error is listed below). The paper's blocks give the λ only as lost symbols; they are listed in increasing λ, and the block whose initial accuracy is closest to ours is shown beside each of our tables.\n"
     );
     let mut csv = Table::new(&[
         "lambda_exp",
@@ -775,7 +774,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
                     f.to_string(),
                     en.to_string(),
                     v.map_or("NA".into(), |x| format!("{:.4}", x.0)),
-                    v.map_or("NA".into(), |x| format!("{:.4}", x.1)),
+                    v.map_or("NA".into(), |x| x.1.map_or(String::new(), |sd| format!("{sd:.4}"))),
                 ]);
             }
             t.push(row);
@@ -1186,4 +1185,20 @@ fn machine() -> String {
         .unwrap_or_else(|| "unknown CPU".into());
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     format!("{cpu}, {cores} cores")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_sample_std_by_hand() {
+        // Mean 2, squared deviations 1 + 0 + 1 over n − 1 = 2: sd = 1.
+        assert_eq!(mean_std(&[1.0, 2.0, 3.0]), (2.0, Some(1.0)));
+        assert_eq!(fmt_acc(Some(mean_std(&[1.0, 2.0, 3.0]))), "2.00 (1.00)");
+        // One seed: no spread to report, not a spread of zero.
+        assert_eq!(mean_std(&[98.6]), (98.6, None));
+        assert_eq!(fmt_acc(Some(mean_std(&[98.6]))), "98.60");
+        assert_eq!(fmt_acc(None), "NA");
+    }
 }
