@@ -83,7 +83,9 @@ fn parse_args() -> Result<Args, String> {
                 )
             }
             "-h" | "--help" => {
-                println!("perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2]");
+                println!(
+                    "perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2] [--threads N] [--f32]"
+                );
                 std::process::exit(0);
             }
             other => return Err(format!("unknown argument `{other}`")),
