@@ -200,6 +200,22 @@ pub struct Cell {
     pub peak_rss_bytes: Option<u64>,
     /// When it ran (UTC).
     pub ran_at: String,
+    /// DGEMM rate (GFLOP/s) measured at the start of the invocation that
+    /// ran this cell: what its GFLOP/s are compared with. `None` for cells
+    /// written before it was stored; the report then uses its own run's
+    /// figure and says so.
+    #[serde(default)]
+    pub dgemm_peak_gflops: Option<f64>,
+}
+
+impl Cell {
+    /// Achieved solver rate of update `u` as a fraction of the DGEMM peak of
+    /// the run that produced the cell (`fallback` for cells that did not
+    /// store one).
+    fn fraction_of_peak(&self, u: usize, fallback: f64) -> f64 {
+        let g = self.flops[u] as f64 / self.solver_seconds[u] / 1e9;
+        g / self.dgemm_peak_gflops.unwrap_or(fallback)
+    }
 }
 
 fn cell_file(dir: &Path, schedule: &Schedule, seed: u64, e: i32, s: Strategy, p: Precision) -> PathBuf {
@@ -265,7 +281,12 @@ fn accuracy(bls: &IncrementalBls, d: &Data) -> Result<f64, ReproError> {
 
 /// One cell. The training data are moved into the network and given back
 /// at the end (one copy of the 376 MB MNIST matrix, not two, at the peak).
-fn run_cell(opts: &Options, d: &mut Data, seed: u64, e: i32, s: Strategy, p: Precision) -> Result<Cell, ReproError> {
+fn run_cell(
+    opts: &Options,
+    d: &mut Data,
+    (seed, e, s, p): (u64, i32, Strategy, Precision),
+    peak: f64,
+) -> Result<Cell, ReproError> {
     let sch = opts.schedule;
     reset_peak_rss();
     let config = BlsConfig::new(sch.feature_groups, sch.feature_nodes, sch.enhancement)
@@ -287,6 +308,7 @@ fn run_cell(opts: &Options, d: &mut Data, seed: u64, e: i32, s: Strategy, p: Pre
         state_bytes: 0,
         peak_rss_bytes: None,
         ran_at: report::utc_now(),
+        dgemm_peak_gflops: Some(peak),
     };
     let (x, y) = (std::mem::take(&mut d.x_train), std::mem::take(&mut d.y_train));
     let mut bls = match IncrementalBls::start(&config, x, y) {
@@ -327,14 +349,15 @@ fn run_cell(opts: &Options, d: &mut Data, seed: u64, e: i32, s: Strategy, p: Pre
     Ok(cell)
 }
 
-/// The DGEMM rate (GFLOP/s) on 2 threads, n = 2048, best of 3: the peak the
-/// updates are compared with.
+/// The DGEMM rate (GFLOP/s) on 2 threads, n = 3072, best of 5 after a
+/// warm-up: the peak the updates are compared with. (n = 2048 best of 3
+/// varied 90.7–104.5 GFLOP/s between invocations.)
 fn dgemm_peak() -> f64 {
-    let n = 2048;
+    let n = 3072;
     let a = Owned::from_fn(n, n, |i, j| ((i * 7 + j * 3) % 11) as f64 / 11.0 - 0.5);
     let mut c = Owned::zeros(n, n);
     let mut best = f64::INFINITY;
-    for _ in 0..3 {
+    for rep in 0..6 {
         let t = Instant::now();
         kernels::gemm(
             &mut Flops::default(),
@@ -346,7 +369,9 @@ fn dgemm_peak() -> f64 {
             0.0,
             c.as_mut(),
         );
-        best = best.min(t.elapsed().as_secs_f64());
+        if rep > 0 {
+            best = best.min(t.elapsed().as_secs_f64());
+        }
     }
     2.0 * (n * n * n) as f64 / best / 1e9
 }
@@ -380,20 +405,23 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         }
     }
     let total = plan.len();
+    let file_of =
+        |&(seed, e, s, p): &(u64, i32, Strategy, Precision)| cell_file(&opts.cells_dir, &opts.schedule, seed, e, s, p);
     let mut ran = 0;
     for (i, &(seed, e, s, p)) in plan.iter().enumerate() {
-        let file = cell_file(&opts.cells_dir, &opts.schedule, seed, e, s, p);
+        let file = file_of(&plan[i]);
         if file.exists() {
             continue;
         }
         if let Some(budget) = opts.time_budget_min {
             if started.elapsed().as_secs_f64() > budget * 60.0 {
-                eprintln!("bls-ridge: time budget of {budget} min used; {} cells left", total - i);
+                let left = plan[i..].iter().filter(|c| !file_of(c).exists()).count();
+                eprintln!("bls-ridge: time budget of {budget} min used; {left} of {total} cells not run");
                 break;
             }
         }
         let t = Instant::now();
-        let cell = run_cell(opts, &mut data, seed, e, s, p)?;
+        let cell = run_cell(opts, &mut data, (seed, e, s, p), peak)?;
         ran += 1;
         let last = cell.accuracy.iter().rev().flatten().next().copied();
         eprintln!(
@@ -777,11 +805,12 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
     let seeds_run: std::collections::BTreeSet<u64> = cells.iter().map(|c| c.seed).collect();
     let _ = writeln!(
         md,
-        "Seeds (random networks) per cell: up to {} (the paper: 100). Cells present: {} of the {} planned (seeds × λ × strategies){}.\n",
+        "Seeds (random networks) per cell: up to {} (the paper: 100). Cells present: {} of the {} planned (seeds × λ × strategies){}.{}\n",
         seeds_run.len(),
         cells.iter().filter(|c| c.precision == format!("{:?}", opts.precision(strategy_of(c)))).count(),
         opts.seeds * opts.lambda_exps.len() * opts.strategies.len(),
-        if opts.quick { ", plus the f32-storage comparison cells" } else { "" }
+        if opts.quick { ", plus the f32-storage comparison cells" } else { "" },
+        seed_counts_note(&groups)
     );
 
     // Accuracy tables, one per λ.
@@ -976,7 +1005,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
                 format!("{:.4}", c.columns_seconds[u]),
                 c.flops[u].to_string(),
                 format!("{g:.2}"),
-                format!("{:.3}", g / peak),
+                format!("{:.3}", c.fraction_of_peak(u, peak)),
             ]);
         }
         let _ = nodes;
@@ -1001,17 +1030,19 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
         "accum. vs Exg-E",
         "paper Chol-1 s (accum.)",
     ]);
-    let mean_time = |s: Strategy, u: usize| -> Option<(f64, f64)> {
-        let v: Vec<(f64, f64)> = cells
+    // Mean seconds, flops and fraction of each cell's own DGEMM peak.
+    let mean_time = |s: Strategy, u: usize| -> Option<(f64, f64, f64)> {
+        let v: Vec<(f64, f64, f64)> = cells
             .iter()
             .filter(|c| c.strategy == s.cli_name() && c.solver_seconds.len() == nu)
-            .map(|c| (c.solver_seconds[u], c.flops[u] as f64))
+            .map(|c| (c.solver_seconds[u], c.flops[u] as f64, c.fraction_of_peak(u, peak)))
             .collect();
         (!v.is_empty()).then(|| {
             let n = v.len() as f64;
             (
                 v.iter().map(|x| x.0).sum::<f64>() / n,
                 v.iter().map(|x| x.1).sum::<f64>() / n,
+                v.iter().map(|x| x.2).sum::<f64>() / n,
             )
         })
     };
@@ -1021,7 +1052,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
     let mut flops_rows = vec![];
     for u in 0..nu {
         let (f, e) = sch.nodes_after(u);
-        let times: Vec<Option<(f64, f64)>> = TABLE6.iter().map(|&s| mean_time(s, u)).collect();
+        let times: Vec<Option<(f64, f64, f64)>> = TABLE6.iter().map(|&s| mean_time(s, u)).collect();
         for (k, t) in times.iter().enumerate() {
             acc[k] += t.map_or(f64::NAN, |x| x.0);
         }
@@ -1069,6 +1100,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
     );
     let _ = writeln!(md, "{}", t6.markdown());
     let _ = writeln!(md, "### Flops and achieved rate per update\n");
+    let _ = writeln!(md, "{}\n", peak_note(cells, peak));
     let mut ft = Table::new(&[
         "update",
         "nodes",
@@ -1080,7 +1112,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
     ]);
     for (u, n, times) in &flops_rows {
         for (k, t) in times.iter().enumerate() {
-            if let Some((sec, fl)) = t {
+            if let Some((sec, fl, frac)) = t {
                 let g = fl / sec / 1e9;
                 ft.push(vec![
                     u.to_string(),
@@ -1089,7 +1121,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
                     format!("{fl:.3e}"),
                     format!("{sec:.3}"),
                     format!("{g:.1}"),
-                    format!("{:.0}%", 100.0 * g / peak),
+                    format!("{:.0}%", 100.0 * frac),
                 ]);
             }
         }
@@ -1247,6 +1279,59 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
     Ok(dir.join("report.md"))
 }
 
+/// Where the (λ, strategy) groups differ in their number of seeds, which
+/// have how many (empty when all have the same).
+fn seed_counts_note(groups: &BTreeMap<(i32, String, String), Vec<&Cell>>) -> String {
+    let mut by_count: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+    for ((e, s, prec), g) in groups {
+        let name = s.parse::<Strategy>().map_or(s.clone(), |s| s.paper_name().to_string());
+        let f32 = if prec == "F32" { " (f32 A)" } else { "" };
+        by_count
+            .entry(g.len())
+            .or_default()
+            .push(format!("{name}{f32} at λ = 2^{e}"));
+    }
+    if by_count.len() < 2 {
+        return String::new();
+    }
+    let parts: Vec<String> = by_count
+        .iter()
+        .rev()
+        .map(|(n, names)| {
+            if names.len() > 6 {
+                format!("{n} seed(s): the other {} pairs", names.len())
+            } else {
+                format!("{n} seed(s): {}", names.join(", "))
+            }
+        })
+        .collect();
+    format!(" Seeds per (λ, strategy): {}.", parts.join("; "))
+}
+
+/// Which DGEMM peak the "of DGEMM peak" figures are relative to: each
+/// cell's own run's, or this run's for cells that did not store one.
+fn peak_note(cells: &[Cell], peak: f64) -> String {
+    let own: Vec<f64> = cells.iter().filter_map(|c| c.dgemm_peak_gflops).collect();
+    let old = cells.len() - own.len();
+    let mut note = String::from(
+        "GFLOP/s and seconds are means over the same cells as the table above. Update 0's time includes copying the initial `A` into the solver (and, for Orig. and R-Inv, into `B`), whose first-touch page faults are about a third of its time at this size (docs/performance.md). \"Of DGEMM peak\" is the mean, over those cells, of each cell's rate divided by the DGEMM peak measured by the invocation that ran the cell",
+    );
+    if !own.is_empty() {
+        let (lo, hi) = own
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+        let _ = write!(note, " ({} cells; their peaks {lo:.1}–{hi:.1} GFLOP/s)", own.len());
+    }
+    note.push('.');
+    if old > 0 {
+        let _ = write!(
+            note,
+            " {old} cells were written before cells stored their run's peak; they are divided by this invocation's peak, {peak:.1} GFLOP/s, which is not the peak of the machine state they ran in (n = 2048 best-of-3 peaks varied 90.7–104.5 GFLOP/s between invocations), so their percentages carry that ±7% uncertainty."
+        );
+    }
+    note
+}
+
 fn strategy_of(c: &Cell) -> Strategy {
     c.strategy.parse().unwrap_or(Strategy::DRdg)
 }
@@ -1278,6 +1363,80 @@ mod tests {
         assert_eq!(mean_std(&[98.6]), (98.6, None));
         assert_eq!(fmt_acc(Some(mean_std(&[98.6]))), "98.60");
         assert_eq!(fmt_acc(None), "NA");
+    }
+
+    fn timed_cell(flops: u64, seconds: f64, peak: Option<f64>) -> Cell {
+        Cell {
+            schedule: Schedule::FULL,
+            seed: 0,
+            lambda_exp: -10,
+            strategy: "chol1".into(),
+            precision: "F64".into(),
+            accuracy: vec![Some(98.0)],
+            failure: None,
+            solver_seconds: vec![seconds],
+            columns_seconds: vec![0.0],
+            flops: vec![flops],
+            state_bytes: 0,
+            peak_rss_bytes: None,
+            ran_at: String::new(),
+            dgemm_peak_gflops: peak,
+        }
+    }
+
+    /// A cell is compared with the peak of the run that produced it; only a
+    /// cell without one falls back to the current run's peak, and the
+    /// report says how many did.
+    #[test]
+    fn rate_is_relative_to_the_cells_own_peak() {
+        // 90 GFLOP in 1 s = 90 GFLOP/s.
+        let own = timed_cell(90_000_000_000, 1.0, Some(100.0));
+        let old = timed_cell(90_000_000_000, 1.0, None);
+        assert!((own.fraction_of_peak(0, 80.0) - 0.9).abs() < 1e-12);
+        assert!((old.fraction_of_peak(0, 80.0) - 1.125).abs() < 1e-12);
+        let note = peak_note(&[own.clone(), old], 80.0);
+        assert!(note.contains("(1 cells; their peaks 100.0–100.0 GFLOP/s)"), "{note}");
+        assert!(note.contains("1 cells were written before"), "{note}");
+        assert!(!peak_note(&[own], 80.0).contains("written before"));
+    }
+
+    /// The report names the (λ, strategy) pairs with more seeds than the rest.
+    #[test]
+    fn seed_counts_note_names_the_pairs_with_more_seeds() {
+        let cell = |seed: u64, e: i32, s: &str| Cell {
+            seed,
+            lambda_exp: e,
+            strategy: s.into(),
+            ..timed_cell(1, 1.0, None)
+        };
+        let cells: Vec<Cell> = vec![
+            cell(0, -25, "exg-e"),
+            cell(1, -25, "exg-e"),
+            cell(0, -25, "chol2"),
+            cell(0, -10, "exg-e"),
+        ];
+        let mut groups: BTreeMap<(i32, String, String), Vec<&Cell>> = BTreeMap::new();
+        for c in &cells {
+            groups
+                .entry((c.lambda_exp, c.strategy.clone(), c.precision.clone()))
+                .or_default()
+                .push(c);
+        }
+        assert_eq!(
+            seed_counts_note(&groups),
+            " Seeds per (λ, strategy): 2 seed(s): Exg-E at λ = 2^-25; 1 seed(s): Chol-2 at λ = 2^-25, Exg-E at λ = 2^-10."
+        );
+        groups.retain(|k, _| k.0 == -10);
+        assert_eq!(seed_counts_note(&groups), "");
+    }
+
+    /// A cell JSON written before the peak was stored still loads.
+    #[test]
+    fn old_cell_json_without_peak_loads() {
+        let mut v = serde_json::to_value(timed_cell(1, 1.0, Some(1.0))).unwrap();
+        v.as_object_mut().unwrap().remove("dgemm_peak_gflops");
+        let c: Cell = serde_json::from_value(v).unwrap();
+        assert_eq!(c.dgemm_peak_gflops, None);
     }
 
     /// Hand-made curves: the generalized inverse peaks at update 1 and

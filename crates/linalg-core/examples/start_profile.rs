@@ -1,0 +1,76 @@
+//! Where the initial solve's time goes at the BLS start size (K = 60000,
+//! n = 3060, M = 10): the whole `build` against DSYRK and DGEMM alone.
+use linalg_core::kernels::{self, Flops, Op, Owned};
+use linalg_core::{Precision, Strategy};
+use ndarray::{Array2, ShapeBuilder};
+use std::time::Instant;
+
+fn main() {
+    linalg_core::threads::set_blas_threads(2);
+    let (k, n) = (60000, 3060);
+    let mut a = Array2::<f64>::zeros((k, n).f());
+    for ((i, j), x) in a.indexed_iter_mut() {
+        *x = (((i * 7 + j * 13) % 101) as f64 / 101.0 - 0.5).tanh() + 1e-3 * ((i + j) % 7) as f64;
+    }
+    let mut y = Array2::<f64>::zeros((k, 10).f());
+    for i in 0..k {
+        y[[i, i % 10]] = 1.0;
+    }
+    let own = Owned::from_view(a.view());
+    for _ in 0..2 {
+        let mut c = Owned::zeros(n, n);
+        let t = Instant::now();
+        kernels::syrk(&mut Flops::default(), 1.0, own.as_ref(), Op::T, 0.0, c.as_mut());
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "dsyrk AᵀA: {s:.3} s, {:.1} GFLOP/s (K n² flops)",
+            (k * n * n) as f64 / s / 1e9
+        );
+        let t = Instant::now();
+        kernels::gemm(
+            &mut Flops::default(),
+            1.0,
+            own.as_ref(),
+            Op::T,
+            own.as_ref(),
+            Op::N,
+            0.0,
+            c.as_mut(),
+        );
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "dgemm AᵀA: {s:.3} s, {:.1} GFLOP/s (2 K n² flops)",
+            2.0 * (k * n * n) as f64 / s / 1e9
+        );
+    }
+    let t = Instant::now();
+    let copy = Owned::from_view(a.view());
+    println!("copy A: {:.3} s", t.elapsed().as_secs_f64());
+    drop(copy);
+    let mut c = Owned::zeros(n, n);
+    kernels::syrk(&mut Flops::default(), 1.0, own.as_ref(), Op::T, 0.0, c.as_mut());
+    for i in 0..n {
+        c.set(i, i, c.at(i, i) + 1.0);
+    }
+    let t = Instant::now();
+    let _ = kernels::potrf(&mut Flops::default(), kernels::Tri::Upper, c.as_mut());
+    println!("potrf n={n}: {:.3} s", t.elapsed().as_secs_f64());
+    let t = Instant::now();
+    let _ = kernels::trtri(
+        &mut Flops::default(),
+        kernels::Tri::Upper,
+        kernels::Diag::NonUnit,
+        c.as_mut(),
+    );
+    println!("trtri n={n}: {:.3} s", t.elapsed().as_secs_f64());
+    for s in [Strategy::Chol1, Strategy::RInv] {
+        let t = Instant::now();
+        let r = s.build_with_precision(a.view(), y.view(), 2f64.powi(-10), Precision::F64);
+        let sec = t.elapsed().as_secs_f64();
+        let fl = r.as_ref().map_or(0, |r| r.last_flops());
+        println!(
+            "{s:?} build: {sec:.3} s, {fl:.3e} flops, {:.1} GFLOP/s",
+            fl as f64 / sec / 1e9
+        );
+    }
+}
