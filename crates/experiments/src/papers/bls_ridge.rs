@@ -1100,7 +1100,8 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
     );
     let _ = writeln!(md, "{}", t6.markdown());
     let _ = writeln!(md, "### Flops and achieved rate per update\n");
-    let _ = writeln!(md, "{}\n", peak_note(cells, peak));
+    let timed: Vec<Cell> = cells.iter().filter(|c| c.solver_seconds.len() == nu).cloned().collect();
+    let _ = writeln!(md, "{}\n", peak_note(&timed, peak));
     let mut ft = Table::new(&[
         "update",
         "nodes",
@@ -1309,7 +1310,8 @@ fn seed_counts_note(groups: &BTreeMap<(i32, String, String), Vec<&Cell>>) -> Str
 }
 
 /// Which DGEMM peak the "of DGEMM peak" figures are relative to: each
-/// cell's own run's, or this run's for cells that did not store one.
+/// cell's own run's, or this run's for cells that did not store one
+/// (`cells`: those the flops table averages, the complete ones).
 fn peak_note(cells: &[Cell], peak: f64) -> String {
     let own: Vec<f64> = cells.iter().filter_map(|c| c.dgemm_peak_gflops).collect();
     let old = cells.len() - own.len();
