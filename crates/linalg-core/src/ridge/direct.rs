@@ -7,7 +7,7 @@
 //! triangular solves (`n³/3 + 2n²M` flops): no information is carried over in
 //! factored form, so rounding does not accumulate across appends.
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView2, CowArray, Ix2};
 
 use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
@@ -45,14 +45,16 @@ impl DirectRidge {
     }
 
     /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]).
-    pub fn with_precision(
-        a: ArrayView2<'_, f64>,
+    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
+    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
+    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
+    pub fn with_precision<'a>(
+        a: impl Into<CowArray<'a, f64, Ix2>>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let mut p = Problem::new("D-Rdg", a, y, lambda, precision)?;
+        let mut p = Problem::new("D-Rdg", a.into(), y, lambda, precision)?;
         let mut fl = Flops::default();
         let n = p.n();
         let mut gram = GrowMat::square(n, n);

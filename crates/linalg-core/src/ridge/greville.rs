@@ -22,7 +22,7 @@
 //! The weights tend to the minimum-norm least-squares solution, not the ridge
 //! one: the BLS paper shows its test accuracy degrading as nodes grow.
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView2, CowArray, Ix2};
 
 use super::impl_incremental_ridge;
 use super::problem::Problem;
@@ -60,14 +60,16 @@ impl Greville {
     }
 
     /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]).
-    pub fn with_precision(
-        a: ArrayView2<'_, f64>,
+    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
+    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
+    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
+    pub fn with_precision<'a>(
+        a: impl Into<CowArray<'a, f64, Ix2>>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Orig.", a, y, lambda, precision)?;
+        let (p, b, w) = Problem::with_ridge_inverse_t("Orig.", a.into(), y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 

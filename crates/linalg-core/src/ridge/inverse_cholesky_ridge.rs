@@ -242,14 +242,16 @@ macro_rules! inverse_cholesky_strategy {
             }
 
             /// As [`Self::new`], with `A` stored in `precision` (see
-            /// [`crate::hidden_store`]).
-            pub fn with_precision(
-                a: ::ndarray::ArrayView2<'_, f64>,
+            /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
+            /// `Array2`; an owned column-major contiguous `a` (e.g. made with
+            /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
+            pub fn with_precision<'a>(
+                a: impl Into<::ndarray::CowArray<'a, f64, ::ndarray::Ix2>>,
                 y: ::ndarray::ArrayView2<'_, f64>,
                 lambda: f64,
                 precision: $crate::hidden_store::Precision,
             ) -> $crate::error::Result<Self> {
-                let p = $crate::ridge::problem::Problem::new($paper, a, y, lambda, precision)?;
+                let p = $crate::ridge::problem::Problem::new($paper, a.into(), y, lambda, precision)?;
                 Ok(Self { inner: $crate::ridge::inverse_cholesky_ridge::InvCholRidge::new(p, $schur)? })
             }
 

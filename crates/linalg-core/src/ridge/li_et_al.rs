@@ -17,7 +17,7 @@
 //! paper's Table I counts `16lK + 2MlK` for its evaluation order.
 //! q > 1 columns are added one at a time.
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView2, CowArray, Ix2};
 
 use super::impl_incremental_ridge;
 use super::problem::{ColumnByColumn, Problem};
@@ -52,14 +52,16 @@ impl LiEtAl {
     }
 
     /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]).
-    pub fn with_precision(
-        a: ArrayView2<'_, f64>,
+    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
+    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
+    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
+    pub fn with_precision<'a>(
+        a: impl Into<CowArray<'a, f64, Ix2>>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Li et al.", a, y, lambda, precision)?;
+        let (p, b, w) = Problem::with_ridge_inverse_t("Li et al.", a.into(), y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 

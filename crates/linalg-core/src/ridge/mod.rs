@@ -238,6 +238,48 @@ impl Strategy {
         lambda: f64,
         precision: Precision,
     ) -> Result<Box<dyn IncrementalRidge>> {
+        self.build_from(a.into(), y, lambda, precision)
+    }
+
+    /// As [`Strategy::build_with_precision`], taking the first block by
+    /// value: a column-major contiguous `a` (e.g. `Array2::zeros((k, n).f())`)
+    /// becomes the solver's f64 copy of `A` without being copied, as
+    /// [`IncrementalRidge::append_owned`] does for later blocks. At the BLS
+    /// paper's MNIST start (60000 × 3060, 1.47 GB) the copy it saves costs
+    /// about 3.5 s of first-touch page faults on this machine
+    /// (`docs/performance.md`). Any other layout is copied once, and an
+    /// [`Precision::F32`] store is always a new (rounded) array.
+    ///
+    /// ```
+    /// use linalg_core::ridge::Strategy;
+    /// use linalg_core::Precision;
+    /// use ndarray::{array, Array2, ShapeBuilder};
+    ///
+    /// let mut a = Array2::<f64>::zeros((3, 2).f());
+    /// a.assign(&array![[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]);
+    /// let y = array![[1.0], [2.0], [3.0]];
+    /// let by_view = Strategy::Chol2.build(a.view(), y.view(), 0.5)?;
+    /// let by_value = Strategy::Chol2.build_owned(a, y.view(), 0.5, Precision::F64)?;
+    /// assert_eq!(by_view.weights(), by_value.weights());
+    /// # Ok::<(), linalg_core::Error>(())
+    /// ```
+    pub fn build_owned(
+        self,
+        a: Array2<f64>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Box<dyn IncrementalRidge>> {
+        self.build_from(a.into(), y, lambda, precision)
+    }
+
+    fn build_from(
+        self,
+        a: CowArray<'_, f64, Ix2>,
+        y: ArrayView2<'_, f64>,
+        lambda: f64,
+        precision: Precision,
+    ) -> Result<Box<dyn IncrementalRidge>> {
         let p = precision;
         Ok(match self {
             Strategy::DRdg => Box::new(DirectRidge::with_precision(a, y, lambda, p)?),

@@ -1,6 +1,6 @@
 //! State every strategy shares: `A`, `Y`, λ, and input checks.
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView2, CowArray, Ix2};
 
 use crate::error::{Error, Result};
 use crate::hidden_store::{HiddenStore, Precision};
@@ -19,23 +19,30 @@ pub(crate) struct Problem {
 }
 
 impl Problem {
-    /// Validate `a` (K×n₀), `y` (K×M) and λ; copy them in, `A` stored in
-    /// `precision`.
+    /// Validate `a` (K×n₀), `y` (K×M) and λ; take them in, `A` stored in
+    /// `precision`. A borrowed `a` is copied once; an owned column-major
+    /// contiguous `a` becomes the store without a copy (in f64).
     pub fn new(
         strategy: &'static str,
-        a: ArrayView2<'_, f64>,
+        a: CowArray<'_, f64, Ix2>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        validate::non_empty("A (initial hidden-layer matrix)", &a)?;
+        let view = a.view();
+        validate::non_empty("A (initial hidden-layer matrix)", &view)?;
         validate::non_empty("Y (targets)", &y)?;
-        validate::rows("Y (targets)", &y, a.nrows())?;
+        validate::rows("Y (targets)", &y, view.nrows())?;
         validate::lambda(strategy, lambda)?;
-        validate::finite("A (initial hidden-layer matrix)", &a)?;
+        validate::finite("A (initial hidden-layer matrix)", &view)?;
         validate::finite("Y (targets)", &y)?;
-        // One copy of A, handed to the store without another.
-        let store = HiddenStore::new(Owned::from_view(a), precision);
+        // At most one copy of A, handed to the store without another.
+        let a = if a.is_view() {
+            Owned::from_view(view)
+        } else {
+            Owned::from_array(a.into_owned())
+        };
+        let store = HiddenStore::new(a, precision);
         Ok(Self {
             strategy,
             a: store,
@@ -140,7 +147,7 @@ impl Problem {
     /// R-Inv and, as its initial ridge approximation of `A⁺`, Orig.).
     pub fn with_ridge_inverse_t(
         strategy: &'static str,
-        a: ArrayView2<'_, f64>,
+        a: CowArray<'_, f64, Ix2>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,

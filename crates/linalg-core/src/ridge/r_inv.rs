@@ -14,7 +14,7 @@
 //! + 2KqM + 2nqM + 2Knq (B update)`. Stores two K×n matrices (`A`, `B`).
 //! As `λ → 0` this is Greville's method ([`super::Greville`]).
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView2, CowArray, Ix2};
 
 use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
@@ -51,14 +51,16 @@ impl RidgeInverse {
     }
 
     /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]).
-    pub fn with_precision(
-        a: ArrayView2<'_, f64>,
+    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
+    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
+    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
+    pub fn with_precision<'a>(
+        a: impl Into<CowArray<'a, f64, Ix2>>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("R-Inv", a, y, lambda, precision)?;
+        let (p, b, w) = Problem::with_ridge_inverse_t("R-Inv", a.into(), y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 

@@ -14,7 +14,7 @@
 //! count `p = Hh̄`, which it shares with the other algorithms). q > 1
 //! columns are added one at a time.
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView2, CowArray, Ix2};
 
 use super::impl_incremental_ridge;
 use super::problem::{ColumnByColumn, Problem};
@@ -49,14 +49,16 @@ impl ZhuWeiAlg1 {
     }
 
     /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]).
-    pub fn with_precision(
-        a: ArrayView2<'_, f64>,
+    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
+    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
+    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
+    pub fn with_precision<'a>(
+        a: impl Into<CowArray<'a, f64, Ix2>>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Alg. 1", a, y, lambda, precision)?;
+        let (p, b, w) = Problem::with_ridge_inverse_t("Alg. 1", a.into(), y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 

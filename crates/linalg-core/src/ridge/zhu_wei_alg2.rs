@@ -15,7 +15,7 @@
 //! (their Table II: weight error up to 3e-6 after 498 nodes). q > 1 columns
 //! are added one at a time.
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView2, CowArray, Ix2};
 
 use super::impl_incremental_ridge;
 use super::problem::{ColumnByColumn, Problem};
@@ -51,14 +51,16 @@ impl ZhuWeiAlg2 {
     }
 
     /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]).
-    pub fn with_precision(
-        a: ArrayView2<'_, f64>,
+    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
+    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
+    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
+    pub fn with_precision<'a>(
+        a: impl Into<CowArray<'a, f64, Ix2>>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let mut p = Problem::new("Alg. 2", a, y, lambda, precision)?;
+        let mut p = Problem::new("Alg. 2", a.into(), y, lambda, precision)?;
         let mut fl = Flops::default();
         let f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();

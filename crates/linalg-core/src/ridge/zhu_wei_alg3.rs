@@ -18,7 +18,7 @@
 //! Flops per node (q = 1): `2Kn + 2KM + 2n² + O(n + nM)` — the paper's
 //! `2lK + 2MK`.
 
-use ndarray::{ArrayView1, ArrayView2};
+use ndarray::{ArrayView1, ArrayView2, CowArray, Ix2};
 
 use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
@@ -55,14 +55,16 @@ impl ZhuWeiAlg3 {
     }
 
     /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]).
-    pub fn with_precision(
-        a: ArrayView2<'_, f64>,
+    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
+    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
+    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
+    pub fn with_precision<'a>(
+        a: impl Into<CowArray<'a, f64, Ix2>>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let mut p = Problem::new("Alg. 3", a, y, lambda, precision)?;
+        let mut p = Problem::new("Alg. 3", a.into(), y, lambda, precision)?;
         let mut fl = Flops::default();
         let mut f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();

@@ -231,9 +231,8 @@ pub(crate) fn build_initial(
         Array2::zeros((0, 0).f())
     };
     let t1 = Instant::now();
-    let solver = config
-        .strategy
-        .build_with_precision(a0.view(), y, config.lambda, config.precision)?;
+    // `a0` is column-major: the solver takes it over without a copy.
+    let solver = config.strategy.build_owned(a0, y, config.lambda, config.precision)?;
     let t2 = Instant::now();
     let report = UpdateReport {
         increment: Increment::Start {

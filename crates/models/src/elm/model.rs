@@ -54,7 +54,10 @@ impl Elm {
         let a = hidden.outputs(x)?;
         let output_weights = match config.solver {
             Solver::Ridge => linalg_core::ridge::ridge_solve(a.view(), y, config.lambda)?.weights,
-            Solver::Incremental(s) => s.build(a.view(), y, config.lambda)?.weights().to_owned(),
+            Solver::Incremental(s) => s
+                .build_owned(a, y, config.lambda, linalg_core::Precision::F64)?
+                .weights()
+                .to_owned(),
             Solver::Lstsq => linalg_core::lstsq::min_norm_lstsq(a.view(), y, None)?.solution,
         };
         let lambda = if config.solver.uses_lambda() {
