@@ -206,6 +206,11 @@ pub struct Cell {
     /// figure and says so.
     #[serde(default)]
     pub dgemm_peak_gflops: Option<f64>,
+    /// Whether the solver took the initial `A` over without copying it
+    /// (`Strategy::build_owned`, since 2026-11-22 evening). `false` for cells
+    /// written before: their update 0 includes that copy.
+    #[serde(default)]
+    pub initial_a_taken: bool,
 }
 
 impl Cell {
@@ -309,6 +314,8 @@ fn run_cell(
         peak_rss_bytes: None,
         ran_at: report::utc_now(),
         dgemm_peak_gflops: Some(peak),
+        // `models::bls` builds its solver with `Strategy::build_owned`.
+        initial_a_taken: true,
     };
     let (x, y) = (std::mem::take(&mut d.x_train), std::mem::take(&mut d.y_train));
     let mut bls = match IncrementalBls::start(&config, x, y) {
@@ -1309,14 +1316,30 @@ fn seed_counts_note(groups: &BTreeMap<(i32, String, String), Vec<&Cell>>) -> Str
     format!(" Seeds per (λ, strategy): {}.", parts.join("; "))
 }
 
+/// What update 0's time includes: in cells run before `build_owned`, a copy
+/// of the initial `A` into the solver (first-touch page faults, about a third
+/// of update 0 at full size).
+fn initial_copy_note(cells: &[Cell]) -> String {
+    let copied = cells.iter().filter(|c| !c.initial_a_taken).count();
+    let taken = cells.len() - copied;
+    let cost = "whose first-touch page faults are about a third of update 0's time at this size (docs/performance.md)";
+    match (copied, taken) {
+        (0, _) => "In every cell the solver took the initial `A` over without a copy (`Strategy::build_owned`); Orig. and R-Inv still copy it into `B`.".into(),
+        (_, 0) => format!("In every cell update 0's time includes copying the initial `A` into the solver (and, for Orig. and R-Inv, into `B`), {cost}; the cells ran before `Strategy::build_owned` removed the first copy."),
+        _ => format!("In {copied} of {} cells (run before `Strategy::build_owned`) update 0's time includes copying the initial `A` into the solver, {cost}; in the other {taken} the solver took `A` over without a copy, so update 0 is not comparable between the two groups.", cells.len()),
+    }
+}
+
 /// Which DGEMM peak the "of DGEMM peak" figures are relative to: each
 /// cell's own run's, or this run's for cells that did not store one
 /// (`cells`: those the flops table averages, the complete ones).
 fn peak_note(cells: &[Cell], peak: f64) -> String {
     let own: Vec<f64> = cells.iter().filter_map(|c| c.dgemm_peak_gflops).collect();
     let old = cells.len() - own.len();
-    let mut note = String::from(
-        "GFLOP/s and seconds are means over the same cells as the table above. Update 0's time includes copying the initial `A` into the solver (and, for Orig. and R-Inv, into `B`), whose first-touch page faults are about a third of its time at this size (docs/performance.md). \"Of DGEMM peak\" is the mean, over those cells, of each cell's rate divided by the DGEMM peak measured by the invocation that ran the cell",
+    let mut note = String::from("GFLOP/s and seconds are means over the same cells as the table above. ");
+    note.push_str(&initial_copy_note(cells));
+    note.push_str(
+        " \"Of DGEMM peak\" is the mean, over those cells, of each cell's rate divided by the DGEMM peak measured by the invocation that ran the cell",
     );
     if !own.is_empty() {
         let (lo, hi) = own
@@ -1383,6 +1406,7 @@ mod tests {
             peak_rss_bytes: None,
             ran_at: String::new(),
             dgemm_peak_gflops: peak,
+            initial_a_taken: false,
         }
     }
 
@@ -1400,6 +1424,27 @@ mod tests {
         assert!(note.contains("(1 cells; their peaks 100.0–100.0 GFLOP/s)"), "{note}");
         assert!(note.contains("1 cells were written before"), "{note}");
         assert!(!peak_note(&[own], 80.0).contains("written before"));
+    }
+
+    /// The report says whether update 0 includes the copy of `A`, by what
+    /// the cells record; cells written before the field existed copied.
+    #[test]
+    fn initial_copy_note_follows_the_cells() {
+        let copied = timed_cell(1, 1.0, None);
+        let taken = Cell {
+            initial_a_taken: true,
+            ..timed_cell(1, 1.0, None)
+        };
+        assert!(initial_copy_note(&[copied.clone(), copied.clone()])
+            .starts_with("In every cell update 0's time includes copying"));
+        assert!(initial_copy_note(std::slice::from_ref(&taken)).starts_with("In every cell the solver took"));
+        let mixed = initial_copy_note(&[copied.clone(), copied.clone(), taken]);
+        assert!(mixed.starts_with("In 2 of 3 cells"), "{mixed}");
+        assert!(mixed.contains("in the other 1 the solver took"), "{mixed}");
+        let mut v = serde_json::to_value(&copied).unwrap();
+        v.as_object_mut().unwrap().remove("initial_a_taken");
+        let old: Cell = serde_json::from_value(v).unwrap();
+        assert!(!old.initial_a_taken);
     }
 
     /// The report names the (λ, strategy) pairs with more seeds than the rest.
