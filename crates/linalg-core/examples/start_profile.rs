@@ -4,7 +4,16 @@
 use linalg_core::kernels::{self, Flops, Op, Owned};
 use linalg_core::{Precision, Strategy};
 use ndarray::{Array2, ShapeBuilder};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// Wait until memory freed before is handed back to the hypervisor: this VM's
+/// balloon device reports free pages about 2 s after they are freed, and
+/// touching such memory again costs a host page fault (0.42 GB/s measured).
+/// Without the wait, a timed allocation can reuse still-backed pages freed by
+/// the step before it and look cheaper than it is in the BLS run.
+fn settle() {
+    std::thread::sleep(Duration::from_secs(5));
+}
 
 fn main() {
     linalg_core::threads::set_blas_threads(2);
@@ -44,6 +53,7 @@ fn main() {
             2.0 * (k * n * n) as f64 / s / 1e9
         );
     }
+    settle();
     let t = Instant::now();
     let copy = Owned::from_view(a.view());
     println!("copy A: {:.3} s", t.elapsed().as_secs_f64());
@@ -64,12 +74,38 @@ fn main() {
         c.as_mut(),
     );
     println!("trtri n={n}: {:.3} s", t.elapsed().as_secs_f64());
+    // R-Inv's start after the factor: B = A F Fᵀ (a copy of A, two TRMMs).
+    settle();
+    let t = Instant::now();
+    let mut b = Owned::from_view(a.view());
+    println!("R-Inv parts: copy A into B: {:.3} s", t.elapsed().as_secs_f64());
+    for op in [Op::N, Op::T] {
+        let t = Instant::now();
+        kernels::trmm(
+            &mut Flops::default(),
+            kernels::Side::Right,
+            kernels::Tri::Upper,
+            op,
+            kernels::Diag::NonUnit,
+            1.0,
+            c.as_ref(),
+            b.as_mut(),
+        );
+        let s = t.elapsed().as_secs_f64();
+        println!(
+            "R-Inv parts: trmm B·F{}: {s:.3} s, {:.1} GFLOP/s (K n² flops)",
+            if op == Op::N { "" } else { "ᵀ" },
+            (k * n * n) as f64 / s / 1e9
+        );
+    }
+    drop(b);
     let lambda = 2f64.powi(-10);
     for s in [Strategy::Chol1, Strategy::RInv] {
         for by_value in [false, true] {
             // The owned copy is made (and its pages touched) before the clock
             // starts, as the BLS's freshly computed `A` is.
             let owned = by_value.then(|| a.clone());
+            settle();
             let t = Instant::now();
             let r = match owned {
                 Some(a) => s.build_owned(a, y.view(), lambda, Precision::F64),
