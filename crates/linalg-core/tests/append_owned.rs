@@ -25,13 +25,7 @@ fn append_owned_equals_append_for_every_strategy() {
             for (i, h) in blocks.iter().enumerate() {
                 by_view.append(h.view()).unwrap();
                 // Alternate the layouts: C order (copied) and F order (taken).
-                let owned = if i % 2 == 0 {
-                    h.clone()
-                } else {
-                    let mut f = Array2::zeros(h.dim().f());
-                    f.assign(h);
-                    f
-                };
+                let owned = if i % 2 == 0 { h.clone() } else { f_order(h) };
                 by_value.append_owned(owned).unwrap();
                 assert_eq!(by_view.weights(), by_value.weights(), "{st} {precision:?} block {i}");
                 assert_eq!(by_view.nodes(), by_value.nodes());
