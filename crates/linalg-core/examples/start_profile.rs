@@ -1,6 +1,7 @@
 //! Where the initial solve's time goes at the BLS start size (K = 60000,
 //! n = 3060, M = 10): the whole `build` (on a view, which copies `A`, and
-//! `build_owned`, which takes it over) against DSYRK and DGEMM alone.
+//! `build_owned`, which takes it over) against DSYRK and DGEMM alone, and
+//! R-Inv's start step by step.
 use linalg_core::kernels::{self, Flops, Op, Owned};
 use linalg_core::{Precision, Strategy};
 use ndarray::{Array2, ShapeBuilder};
@@ -98,6 +99,38 @@ fn main() {
             (k * n * n) as f64 / s / 1e9
         );
     }
+    // The rest of R-Inv's start: W = BᵀY (a tall, 10-column product) and
+    // the finiteness check `build` makes on `A` (one read of 1.47 GB).
+    let yo = Owned::from_view(y.view());
+    let mut w = Owned::zeros(n, 10);
+    let t = Instant::now();
+    kernels::gemm(
+        &mut Flops::default(),
+        1.0,
+        b.as_ref(),
+        Op::T,
+        yo.as_ref(),
+        Op::N,
+        0.0,
+        w.as_mut(),
+    );
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "R-Inv parts: W = BᵀY: {s:.3} s, {:.1} GFLOP/s (2 K n M flops)",
+        2.0 * (k * n * 10) as f64 / s / 1e9
+    );
+    let t = Instant::now();
+    let finite = a.iter().all(|x| x.is_finite());
+    println!(
+        "finiteness check of A in logical (row-major) order ({finite}): {:.3} s",
+        t.elapsed().as_secs_f64()
+    );
+    let t = Instant::now();
+    let finite = a.fold(true, |ok, x| ok & x.is_finite());
+    println!(
+        "finiteness check of A in memory order ({finite}): {:.3} s",
+        t.elapsed().as_secs_f64()
+    );
     drop(b);
     let lambda = 2f64.powi(-10);
     for s in [Strategy::Chol1, Strategy::RInv] {

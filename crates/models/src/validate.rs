@@ -13,9 +13,10 @@ pub(crate) fn non_empty(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()
     Ok(())
 }
 
-/// Every entry of `a` is finite.
+/// Every entry of `a` is finite (checked in memory order; the first bad
+/// entry is reported in row-major order).
 pub(crate) fn finite(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()> {
-    if a.iter().all(|v| v.is_finite()) {
+    if a.fold(true, |ok, v| ok & v.is_finite()) {
         return Ok(());
     }
     let mut first = None;
