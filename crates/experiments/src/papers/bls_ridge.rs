@@ -27,7 +27,7 @@
 //! solver's state size and the process's peak resident memory during it
 //! (`VmHWM`, reset per cell through `/proc/self/clear_refs`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -208,7 +208,9 @@ pub struct Cell {
     pub dgemm_peak_gflops: Option<f64>,
     /// Whether the solver took the initial `A` over without copying it
     /// (`Strategy::build_owned`, since 2026-11-22 evening). `false` for cells
-    /// written before: their update 0 includes that copy.
+    /// written before: their update 0 includes that copy. With `precision`
+    /// F32 the f64 copy is saved, but `A` is still rounded into a new f32
+    /// buffer.
     #[serde(default)]
     pub initial_a_taken: bool,
 }
@@ -742,6 +744,77 @@ fn family_table(lambdas: &[i32], per: impl Fn(i32, Strategy) -> Option<Vec<MeanS
     t
 }
 
+/// Each family's best maximum on one seed: the strategy and its maximum
+/// test accuracy over the updates it completed.
+fn seed_family_best<'c>(cells: impl Iterator<Item = &'c Cell>, family: &[Strategy]) -> Option<(Strategy, f64)> {
+    cells
+        .filter_map(|c| {
+            let s = c.strategy.parse::<Strategy>().ok().filter(|s| family.contains(s))?;
+            let max = c.accuracy.iter().flatten().copied().max_by(f64::total_cmp)?;
+            Some((s, max))
+        })
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The Fig. 1 comparison paired by seed: on every seed where both families
+/// ran at a λ, each family's best maximum on that seed (over the strategies
+/// that ran on it), the difference ridge − generalized inverse, and on how
+/// many seeds ridge is higher. Unlike [`family_table`], which compares
+/// means over whatever seeds each strategy has, both sides here share the
+/// same random networks. `cells` should hold one precision per strategy.
+fn paired_family_table(lambdas: &[i32], cells: &[&Cell]) -> Table {
+    const GI: [Strategy; 2] = [Strategy::Orig, Strategy::ExgE];
+    const RIDGE: [Strategy; 4] = [Strategy::Chol1, Strategy::Chol2, Strategy::RInv, Strategy::DRdg];
+    let mut t = Table::new(&[
+        "λ",
+        "seeds",
+        "per seed: generalized inverse vs ridge maximum",
+        "ridge − generalized inverse: mean (std)",
+        "ridge higher on",
+    ]);
+    for &e in lambdas {
+        let seeds: BTreeSet<u64> = cells.iter().filter(|c| c.lambda_exp == e).map(|c| c.seed).collect();
+        let mut entries = vec![];
+        let mut diffs = vec![];
+        for seed in seeds {
+            let on_seed = || {
+                cells
+                    .iter()
+                    .copied()
+                    .filter(move |c| c.lambda_exp == e && c.seed == seed)
+            };
+            let (Some((gs, g)), Some((rs, r))) =
+                (seed_family_best(on_seed(), &GI), seed_family_best(on_seed(), &RIDGE))
+            else {
+                continue;
+            };
+            entries.push(format!(
+                "{seed}: {} {g:.2} vs {} {r:.2}",
+                gs.paper_name(),
+                rs.paper_name()
+            ));
+            diffs.push(r - g);
+        }
+        if diffs.is_empty() {
+            t.push(vec![format!("2^{e}"), "0".into(), "—".into(), "—".into(), "—".into()]);
+            continue;
+        }
+        let (mean, sd) = mean_std(&diffs);
+        let higher = diffs.iter().filter(|&&d| d > 0.0).count();
+        t.push(vec![
+            format!("2^{e}"),
+            diffs.len().to_string(),
+            entries.join("; "),
+            match sd {
+                Some(sd) => format!("{mean:+.2} ({sd:.2})"),
+                None => format!("{mean:+.2}"),
+            },
+            format!("{higher} of {}", diffs.len()),
+        ]);
+    }
+    t
+}
+
 /// `mean (std)`, or the mean alone when one seed ran, or `NA` after a failure.
 fn fmt_acc(v: MeanStd) -> String {
     match v {
@@ -1215,6 +1288,15 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
         nu - 1,
         family_table(&lambda_sorted, |e, s| stats(e, s, &default_precision(s)).map(|(_, per)| per), nu).markdown()
     );
+    let default_cells: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| c.precision == default_precision(strategy_of(c)))
+        .collect();
+    let _ = writeln!(
+        md,
+        "The same comparison paired by seed. The table above compares means over different sets of seeds where strategies have different numbers of them; here each seed's networks are shared by both sides. On each seed, a family's maximum is the best over those of its strategies that ran on that seed (named beside it; seeds beyond 0 have fewer strategies, see the seed counts above). Update 0 is the same network for every strategy, so a family's maximum is at least the initial accuracy.\n\n{}",
+        paired_family_table(&lambda_sorted, &default_cells).markdown()
+    );
     report::write(
         dir,
         "fig1_max_accuracy.svg",
@@ -1323,10 +1405,17 @@ fn initial_copy_note(cells: &[Cell]) -> String {
     let copied = cells.iter().filter(|c| !c.initial_a_taken).count();
     let taken = cells.len() - copied;
     let cost = "whose first-touch page faults are about a third of update 0's time at this size (docs/performance.md)";
+    // Taking `A` over saves the f64 copy; an f32 store still rounds it into
+    // a buffer of its own.
+    let f32_taken = if cells.iter().any(|c| c.initial_a_taken && c.precision == "F32") {
+        " Where `A` is stored in f32, taking it over still rounds it into a new f32 buffer of half the size."
+    } else {
+        ""
+    };
     match (copied, taken) {
-        (0, _) => "In every cell the solver took the initial `A` over without a copy (`Strategy::build_owned`); Orig. and R-Inv still copy it into `B`.".into(),
+        (0, _) => format!("In every cell the solver took the initial `A` over without a copy (`Strategy::build_owned`); Orig. and R-Inv still copy it into `B`.{f32_taken}"),
         (_, 0) => format!("In every cell update 0's time includes copying the initial `A` into the solver (and, for Orig. and R-Inv, into `B`), {cost}; the cells ran before `Strategy::build_owned` removed the first copy."),
-        _ => format!("In {copied} of {} cells (run before `Strategy::build_owned`) update 0's time includes copying the initial `A` into the solver, {cost}; in the other {taken} the solver took `A` over without a copy, so update 0 is not comparable between the two groups.", cells.len()),
+        _ => format!("In {copied} of {} cells (run before `Strategy::build_owned`) update 0's time includes copying the initial `A` into the solver, {cost}; in the other {taken} the solver took `A` over without a copy, so update 0 is not comparable between the two groups.{f32_taken}", cells.len()),
     }
 }
 
@@ -1438,9 +1527,26 @@ mod tests {
         assert!(initial_copy_note(&[copied.clone(), copied.clone()])
             .starts_with("In every cell update 0's time includes copying"));
         assert!(initial_copy_note(std::slice::from_ref(&taken)).starts_with("In every cell the solver took"));
-        let mixed = initial_copy_note(&[copied.clone(), copied.clone(), taken]);
+        let mixed = initial_copy_note(&[copied.clone(), copied.clone(), taken.clone()]);
         assert!(mixed.starts_with("In 2 of 3 cells"), "{mixed}");
         assert!(mixed.contains("in the other 1 the solver took"), "{mixed}");
+        // An f32 store is taken over too, but rounds `A` into its own buffer.
+        assert!(!mixed.contains("f32"), "{mixed}");
+        let taken_f32 = Cell {
+            precision: "F32".into(),
+            ..taken
+        };
+        let with_f32 = initial_copy_note(&[copied.clone(), taken_f32]);
+        assert!(
+            with_f32.contains("stored in f32, taking it over still rounds"),
+            "{with_f32}"
+        );
+        // A copying f32 cell is covered by the copy sentence alone.
+        let copied_f32 = Cell {
+            precision: "F32".into(),
+            ..copied.clone()
+        };
+        assert!(!initial_copy_note(&[copied_f32]).contains("taking it over"));
         let mut v = serde_json::to_value(&copied).unwrap();
         v.as_object_mut().unwrap().remove("initial_a_taken");
         let old: Cell = serde_json::from_value(v).unwrap();
@@ -1484,6 +1590,51 @@ mod tests {
         v.as_object_mut().unwrap().remove("dgemm_peak_gflops");
         let c: Cell = serde_json::from_value(v).unwrap();
         assert_eq!(c.dgemm_peak_gflops, None);
+    }
+
+    /// Hand-made cells: the paired table compares each family's best on
+    /// the same seed, skips seeds where one family did not run, ignores a
+    /// failed cell's missing updates, and signs the difference ridge − GI.
+    #[test]
+    fn paired_family_table_compares_on_shared_seeds() {
+        let cell = |seed: u64, e: i32, s: &str, acc: &[Option<f64>]| Cell {
+            seed,
+            lambda_exp: e,
+            strategy: s.into(),
+            accuracy: acc.to_vec(),
+            ..timed_cell(1, 1.0, None)
+        };
+        let cells = [
+            cell(0, -10, "orig", &[Some(95.0), Some(97.0), Some(90.0)]),
+            cell(0, -10, "exg-e", &[Some(95.0), Some(97.5), Some(80.0)]),
+            cell(0, -10, "chol2", &[Some(95.0), Some(96.5), Some(96.9)]),
+            cell(0, -10, "d-rdg", &[Some(95.0), Some(96.8), Some(97.0)]),
+            cell(1, -10, "exg-e", &[Some(94.0), Some(97.0), Some(75.0)]),
+            cell(1, -10, "chol2", &[Some(94.0), Some(96.0), Some(97.3)]),
+            cell(1, -10, "chol1", &[None, None, None]),
+            // Seed 2 has no ridge cell: not compared.
+            cell(2, -10, "exg-e", &[Some(96.0), Some(99.0), Some(70.0)]),
+            cell(0, -30, "orig", &[Some(98.0), Some(98.5), None]),
+            cell(0, -30, "chol2", &[Some(98.0), Some(98.4), Some(98.8)]),
+        ];
+        let refs: Vec<&Cell> = cells.iter().collect();
+        let t = paired_family_table(&[-30, -10, -5], &refs);
+        assert_eq!(
+            t.rows[0],
+            ["2^-30", "1", "0: Orig. 98.50 vs Chol-2 98.80", "+0.30", "1 of 1"]
+        );
+        assert_eq!(
+            t.rows[1],
+            [
+                "2^-10",
+                "2",
+                "0: Exg-E 97.50 vs D-Rdg 97.00; 1: Exg-E 97.00 vs Chol-2 97.30",
+                // Differences −0.50 and +0.30: mean −0.10, sd √(2 · 0.4²) = 0.566.
+                "-0.10 (0.57)",
+                "1 of 2"
+            ]
+        );
+        assert_eq!(t.rows[2], ["2^-5", "0", "—", "—", "—"]);
     }
 
     /// Hand-made curves: the generalized inverse peaks at update 1 and
