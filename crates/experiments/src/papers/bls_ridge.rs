@@ -744,16 +744,26 @@ fn family_table(lambdas: &[i32], per: impl Fn(i32, Strategy) -> Option<Vec<MeanS
     t
 }
 
-/// Each family's best maximum on one seed: the strategy and its maximum
-/// test accuracy over the updates it completed.
-fn seed_family_best<'c>(cells: impl Iterator<Item = &'c Cell>, family: &[Strategy]) -> Option<(Strategy, f64)> {
-    cells
+/// Each family's best maximum on one seed: the strategies reaching it
+/// (ties are common: the ridge solutions agree to the last test image at
+/// larger λ), joined by " = ", and the maximum test accuracy over the
+/// updates they completed.
+fn seed_family_best<'c>(cells: impl Iterator<Item = &'c Cell>, family: &[Strategy]) -> Option<(String, f64)> {
+    let maxima: Vec<(Strategy, f64)> = cells
         .filter_map(|c| {
             let s = c.strategy.parse::<Strategy>().ok().filter(|s| family.contains(s))?;
             let max = c.accuracy.iter().flatten().copied().max_by(f64::total_cmp)?;
             Some((s, max))
         })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
+        .collect();
+    let best = maxima.iter().map(|m| m.1).max_by(f64::total_cmp)?;
+    // In the family's order, so the name does not depend on file order.
+    let names: Vec<&str> = family
+        .iter()
+        .filter(|s| maxima.iter().any(|m| m.0 == **s && m.1 == best))
+        .map(|s| s.paper_name())
+        .collect();
+    Some((names.join(" = "), best))
 }
 
 /// The Fig. 1 comparison paired by seed: on every seed where both families
@@ -788,11 +798,7 @@ fn paired_family_table(lambdas: &[i32], cells: &[&Cell]) -> Table {
             else {
                 continue;
             };
-            entries.push(format!(
-                "{seed}: {} {g:.2} vs {} {r:.2}",
-                gs.paper_name(),
-                rs.paper_name()
-            ));
+            entries.push(format!("{seed}: {gs} {g:.2} vs {rs} {r:.2}"));
             diffs.push(r - g);
         }
         if diffs.is_empty() {
@@ -1294,7 +1300,7 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
         .collect();
     let _ = writeln!(
         md,
-        "The same comparison paired by seed. The table above compares means over different sets of seeds where strategies have different numbers of them; here each seed's networks are shared by both sides. On each seed, a family's maximum is the best over those of its strategies that ran on that seed (named beside it; seeds beyond 0 have fewer strategies, see the seed counts above). Update 0 is the same network for every strategy, so a family's maximum is at least the initial accuracy.\n\n{}",
+        "The same comparison paired by seed. The table above compares means over different sets of seeds where strategies have different numbers of them; here each seed's networks are shared by both sides. On each seed, a family's maximum is the best over those of its strategies that ran on that seed (named beside it, all of them where several tie; seeds beyond 0 have fewer strategies, see the seed counts above). Update 0 is the same network for every strategy, so a family's maximum is at least the initial accuracy.\n\n{}",
         paired_family_table(&lambda_sorted, &default_cells).markdown()
     );
     report::write(
@@ -1612,6 +1618,8 @@ mod tests {
             cell(1, -10, "exg-e", &[Some(94.0), Some(97.0), Some(75.0)]),
             cell(1, -10, "chol2", &[Some(94.0), Some(96.0), Some(97.3)]),
             cell(1, -10, "chol1", &[None, None, None]),
+            // A tie with Chol-2 on seed 1: both are named, in family order.
+            cell(1, -10, "r-inv", &[Some(94.0), Some(96.0), Some(97.3)]),
             // Seed 2 has no ridge cell: not compared.
             cell(2, -10, "exg-e", &[Some(96.0), Some(99.0), Some(70.0)]),
             cell(0, -30, "orig", &[Some(98.0), Some(98.5), None]),
@@ -1628,7 +1636,7 @@ mod tests {
             [
                 "2^-10",
                 "2",
-                "0: Exg-E 97.50 vs D-Rdg 97.00; 1: Exg-E 97.00 vs Chol-2 97.30",
+                "0: Exg-E 97.50 vs D-Rdg 97.00; 1: Exg-E 97.00 vs Chol-2 = R-Inv 97.30",
                 // Differences −0.50 and +0.30: mean −0.10, sd √(2 · 0.4²) = 0.566.
                 "-0.10 (0.57)",
                 "1 of 2"
