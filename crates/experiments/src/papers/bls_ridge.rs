@@ -341,9 +341,13 @@ fn run_cell(
         Ok(())
     };
     record(&bls, &mut cell)?;
+    eprintln!("{}", progress_line(&cell));
     for u in 1..=sch.updates {
         match bls.add_feature_group(sch.feature_nodes, sch.fed, sch.extra) {
-            Ok(_) => record(&bls, &mut cell)?,
+            Ok(_) => {
+                record(&bls, &mut cell)?;
+                eprintln!("{}", progress_line(&cell));
+            }
             Err(err) => {
                 eprintln!("bls-ridge:   {s} at λ = 2^{e}: update {u} failed: {err}");
                 cell.failure = Some((u, err.to_string()));
@@ -356,6 +360,34 @@ fn run_cell(
     cell.peak_rss_bytes = peak_rss();
     (d.x_train, d.y_train) = bls.into_data();
     Ok(cell)
+}
+
+/// The progress line printed after each update of a cell (a full-size cell
+/// runs 8–20 minutes): the update just done, the network's size, its test
+/// accuracy, and the solver's time and rate for that update.
+fn progress_line(cell: &Cell) -> String {
+    let u = cell.accuracy.len().saturating_sub(1);
+    let (f, e) = cell.schedule.nodes_after(u);
+    let acc = cell
+        .accuracy
+        .last()
+        .copied()
+        .flatten()
+        .map_or("NA".into(), |a| format!("{a:.2}%"));
+    let secs = cell.solver_seconds.last().copied().unwrap_or(0.0);
+    let gflops = cell
+        .flops
+        .last()
+        .map_or(0.0, |&fl| fl as f64 / secs.max(f64::MIN_POSITIVE) / 1e9);
+    let name = cell
+        .strategy
+        .parse::<Strategy>()
+        .map_or(cell.strategy.as_str(), |s| s.paper_name());
+    let f32_note = if cell.precision == "F32" { " (f32 A)" } else { "" };
+    format!(
+        "bls-ridge:   seed {}, λ = 2^{}, {name}{f32_note}: update {u}/{} ({f}/{e} nodes): accuracy {acc}, solver {secs:.1} s ({gflops:.1} GFLOP/s)",
+        cell.seed, cell.lambda_exp, cell.schedule.updates
+    )
 }
 
 /// The DGEMM rate (GFLOP/s) on 2 threads, n = 3072, best of 5 after a
@@ -1185,6 +1217,11 @@ fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f64) -> Resu
         "Solver seconds per update (mean over the cells of each strategy that completed the schedule, all λ and seeds); the columns of each update (feature maps, enhancement nodes) are computed outside the timed solver update and listed in `times.csv`. The paper (MATLAB, a Windows server) reports Chol-1 at 1.99× Orig. and 1.53× Exg-E accumulated, and 286 s in total.\n"
     );
     let _ = writeln!(md, "{}", t6.markdown());
+    let _ = writeln!(
+        md,
+        "The means above mix two code versions (see the note under the next heading). The accumulated time per version, with Chol-1's speedups computed within each version (cells run before 2026-11-22 21:30 UTC also include a finiteness check that walked `A` across its memory layout, about 6 s per cell; docs/performance.md):\n"
+    );
+    let _ = writeln!(md, "{}", accumulated_by_version(cells, nu).markdown());
     let _ = writeln!(md, "### Flops and achieved rate per update\n");
     let timed: Vec<Cell> = cells.iter().filter(|c| c.solver_seconds.len() == nu).cloned().collect();
     let _ = writeln!(md, "{}\n", peak_note(&timed, peak));
@@ -1404,6 +1441,48 @@ fn seed_counts_note(groups: &BTreeMap<(i32, String, String), Vec<&Cell>>) -> Str
     format!(" Seeds per (λ, strategy): {}.", parts.join("; "))
 }
 
+/// Table VI's accumulated solver time split by code version: the complete
+/// cells that copied the initial `A` into the solver (run before
+/// `Strategy::build_owned`) and those whose solver took it over, with
+/// Chol-1's accumulated speedups computed within each group, so that a
+/// speedup never divides one version's time by the other's. `nu`: the
+/// schedule's updates + 1 (a cell is complete when it timed all of them).
+fn accumulated_by_version(cells: &[Cell], nu: usize) -> Table {
+    let mean = |s: Strategy, taken: bool| -> Option<(f64, usize)> {
+        let v: Vec<f64> = cells
+            .iter()
+            .filter(|c| c.strategy == s.cli_name() && c.solver_seconds.len() == nu && c.initial_a_taken == taken)
+            .map(|c| c.solver_seconds.iter().sum())
+            .collect();
+        (!v.is_empty()).then(|| (v.iter().sum::<f64>() / v.len() as f64, v.len()))
+    };
+    let mut t = Table::new(&[
+        "accumulated solver s (mean)",
+        "cells that copied A",
+        "cells whose solver took A over",
+    ]);
+    let shown = |m: Option<(f64, usize)>| m.map_or("—".into(), |(v, n)| format!("{v:.1} ({n} cells)"));
+    for s in TABLE6 {
+        t.push(vec![s.paper_name().into(), shown(mean(s, false)), shown(mean(s, true))]);
+    }
+    let speedup = |other: Strategy, taken: bool| match (mean(other, taken), mean(Strategy::Chol1, taken)) {
+        (Some((a, _)), Some((b, _))) => format!("{:.2}", a / b),
+        _ => "—".into(),
+    };
+    for other in [Strategy::Orig, Strategy::ExgE] {
+        t.push(vec![
+            format!(
+                "Chol-1 vs {} (paper: {})",
+                other.paper_name(),
+                if other == Strategy::Orig { "1.99" } else { "1.53" }
+            ),
+            speedup(other, false),
+            speedup(other, true),
+        ]);
+    }
+    t
+}
+
 /// What update 0's time includes: in cells run before `build_owned`, a copy
 /// of the initial `A` into the solver (first-touch page faults, about a third
 /// of update 0 at full size).
@@ -1505,6 +1584,29 @@ mod tests {
         }
     }
 
+    /// The per-update progress line names the update, the network's size
+    /// after it and the rate of that update (not of the whole cell).
+    #[test]
+    fn progress_line_describes_the_last_update() {
+        let mut cell = timed_cell(10_000_000_000, 5.0, None);
+        cell.accuracy.push(Some(98.456));
+        cell.solver_seconds.push(2.0);
+        cell.columns_seconds.push(0.0);
+        cell.flops.push(190_000_000_000);
+        let line = progress_line(&cell);
+        // Update 1 of the full schedule: 60 + 10 feature, 3000 + 2000 enhancement nodes.
+        assert!(line.contains("update 1/11 (70/5000 nodes)"), "{line}");
+        assert!(line.contains("accuracy 98.46%"), "{line}");
+        // 190 GFLOP in 2 s, not (200 GFLOP in 7 s).
+        assert!(line.contains("solver 2.0 s (95.0 GFLOP/s)"), "{line}");
+        assert!(line.contains("seed 0, λ = 2^-10, Chol-1: update"), "{line}");
+        cell.strategy = "r-inv".into();
+        cell.precision = "F32".into();
+        assert!(progress_line(&cell).contains("R-Inv (f32 A): update 1/11"));
+        let first = timed_cell(10_000_000_000, 5.0, None);
+        assert!(progress_line(&first).contains("update 0/11 (60/3000 nodes)"));
+    }
+
     /// A cell is compared with the peak of the run that produced it; only a
     /// cell without one falls back to the current run's peak, and the
     /// report says how many did.
@@ -1519,6 +1621,42 @@ mod tests {
         assert!(note.contains("(1 cells; their peaks 100.0–100.0 GFLOP/s)"), "{note}");
         assert!(note.contains("1 cells were written before"), "{note}");
         assert!(!peak_note(&[own], 80.0).contains("written before"));
+    }
+
+    /// Chol-1's speedups are taken within one code version: a cell that
+    /// copied `A` is never divided by one that took it over, and failed
+    /// (incomplete) cells are left out.
+    #[test]
+    fn accumulated_time_is_split_by_code_version() {
+        let cell = |strategy: &str, secs: [f64; 2], taken: bool| Cell {
+            strategy: strategy.into(),
+            solver_seconds: secs.to_vec(),
+            initial_a_taken: taken,
+            ..timed_cell(1, 1.0, None)
+        };
+        let cells = [
+            cell("orig", [10.0, 30.0], false),
+            cell("orig", [20.0, 40.0], false),
+            cell("exg-e", [6.0, 18.0], false),
+            cell("chol1", [4.0, 11.0], false),
+            cell("orig", [8.0, 28.0], true),
+            cell("chol1", [3.0, 9.0], true),
+            // Failed after update 0: not complete, not counted.
+            Cell {
+                solver_seconds: vec![1.0],
+                ..cell("chol1", [0.0, 0.0], true)
+            },
+        ];
+        let md = accumulated_by_version(&cells, 2).markdown();
+        // Orig.: copied (40 + 60) / 2 = 50 over 2 cells; took over 36.
+        assert!(md.contains("| Orig. | 50.0 (2 cells) | 36.0 (1 cells) |"), "{md}");
+        assert!(md.contains("| Chol-1 | 15.0 (1 cells) | 12.0 (1 cells) |"), "{md}");
+        assert!(md.contains("| Exg-E | 24.0 (1 cells) | — |"), "{md}");
+        assert!(md.contains("| R-Inv | — | — |"), "{md}");
+        // 50 / 15 and 36 / 12 (not 50 / 12 or 36 / 15).
+        assert!(md.contains("| Chol-1 vs Orig. (paper: 1.99) | 3.33 | 3.00 |"), "{md}");
+        // No Exg-E cell took A over: no speedup there.
+        assert!(md.contains("| Chol-1 vs Exg-E (paper: 1.53) | 1.60 | — |"), "{md}");
     }
 
     /// The report says whether update 0 includes the copy of `A`, by what
