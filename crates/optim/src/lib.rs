@@ -1,24 +1,32 @@
 //! # optim — the optimizers behind the decomposition trainers
 //!
-//! This crate will hold the generic optimization machinery the trainers of the
-//! papers need, knowing nothing about layers or networks:
+//! The generic optimization machinery the papers' trainers need, knowing
+//! nothing about layers or networks.
 //!
-//! - an `Objective` trait (value, gradient, both at once);
-//! - Armijo backtracking and a Wolfe (Moré–Thuente) line search;
-//! - L-BFGS, used per neuron by **DEC** (Grippo, Manno & Sciandrone 2016,
-//!   Algorithm 3, Step B) and per layer by **B2LD** (Palagi & Seccia);
-//! - matrix-free conjugate gradient for SPD systems (DEC's Step A, the ridge
-//!   problem in the output weights, stopped at `‖H̃λ − u‖/‖u‖ ≤ 1e−6`);
-//! - incremental gradient with diminishing and normalized steps (**BLInG** and
-//!   the IG baseline of Palagi & Seccia);
-//! - a small termination report (iterations, evaluations, final gradient
-//!   norm, why it stopped).
+//! Here now:
 //!
-//! Nothing is implemented yet: the foundation issue builds `linalg-core` first.
-//! The crate compiles and links the layer below so the workspace's dependency
-//! arrows (`optim → linalg-core`) are in place.
+//! - [`objective`]: the [`Objective`] trait (value, gradient, both at once),
+//!   evaluation counting ([`Counted`]) and a finite-difference gradient check
+//!   ([`objective::gradient_error`]) for the networks' hand-written gradients;
+//! - [`report`]: the [`Report`] every optimizer run ends with (iterations,
+//!   evaluations, final value and gradient norm, [`Termination`]: why it
+//!   stopped).
+//!
+//! To come with the DEC and block-layer issues, one file per algorithm
+//! (argmin's layout): `line_search/` (Armijo backtracking exactly as
+//! Grippo et al.'s Algorithm 2, and Moré–Thuente), `lbfgs.rs` (per neuron in
+//! **DEC**, Algorithm 3, Step B; per layer in **B2LD**), `cg.rs` (matrix-free
+//! conjugate gradient for DEC's Step A, the ridge problem in the output
+//! weights, stopped by rule (38)), and `incremental.rs` (incremental gradient
+//! with the diminishing step and **BLInG**'s normalized step).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub use linalg_core;
+
+pub mod objective;
+pub mod report;
+
+pub use objective::{Counted, Evaluations, Objective};
+pub use report::{Report, Termination};
