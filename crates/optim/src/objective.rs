@@ -303,9 +303,11 @@ mod tests {
                 gradients: 2
             }
         );
-        // Through a mutable reference, the same counter advances.
-        let mut r = &mut f;
-        r.value(&[0.0, 0.0]);
+        // Through the `&mut O` implementation, the same counter advances.
+        fn probe(mut o: impl Objective) -> f64 {
+            o.value(&[0.0, 0.0])
+        }
+        assert_eq!(probe(&mut f), 1.0);
         assert_eq!(f.evaluations().values, 3);
     }
 }
