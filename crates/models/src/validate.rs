@@ -72,3 +72,16 @@ pub(crate) fn lambda(lambda: f64) -> Result<()> {
     }
     Ok(())
 }
+
+/// A count that must be at least 1 (`name` = `value`, refused with `reason`
+/// when 0).
+pub(crate) fn at_least_one(name: &'static str, value: usize, reason: &'static str) -> Result<()> {
+    if value == 0 {
+        return Err(ModelError::InvalidParameter {
+            name,
+            value: "0".into(),
+            reason,
+        });
+    }
+    Ok(())
+}
