@@ -241,3 +241,38 @@ impl Readout {
         })
     }
 }
+
+/// The output-layer setters (`with_lambda`, `with_solver`, `with_precision`,
+/// `with_readout`) of a params newtype `XParams(XValidParams)` whose
+/// validated params hold the field `readout: Readout`: every model's params
+/// set their readout the same way.
+macro_rules! readout_setters {
+    () => {
+        /// With ridge parameter `lambda` (see [`Readout`](crate::Readout)).
+        pub fn with_lambda(mut self, lambda: f64) -> Self {
+            self.0.readout = self.0.readout.with_lambda(lambda);
+            self
+        }
+
+        /// With output-weight solver `solver` (see
+        /// [`ReadoutSolver`](crate::ReadoutSolver)).
+        pub fn with_solver(mut self, solver: $crate::readout::ReadoutSolver) -> Self {
+            self.0.readout = self.0.readout.with_solver(solver);
+            self
+        }
+
+        /// With the incremental solver's `A` stored in `precision` (see
+        /// [`Readout::with_precision`](crate::Readout::with_precision)).
+        pub fn with_precision(mut self, precision: linalg_core::Precision) -> Self {
+            self.0.readout = self.0.readout.with_precision(precision);
+            self
+        }
+
+        /// With the output layer `readout` (solver, λ, precision).
+        pub fn with_readout(mut self, readout: $crate::readout::Readout) -> Self {
+            self.0.readout = readout;
+            self
+        }
+    };
+}
+pub(crate) use readout_setters;

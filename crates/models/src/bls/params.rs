@@ -5,7 +5,6 @@
 //! ([`BlsValidParams`]).
 
 use linalg_core::ridge::Strategy;
-use linalg_core::Precision;
 
 use crate::error::{ModelError, Result};
 use crate::readout::{Readout, ReadoutSolver};
@@ -150,35 +149,14 @@ impl BlsParams {
         })
     }
 
-    /// With the solver's `A` stored in `precision`.
-    pub fn with_precision(mut self, precision: Precision) -> Self {
-        self.0.readout = self.0.readout.with_precision(precision);
-        self
-    }
+    crate::readout::readout_setters!();
 
-    /// With ridge parameter `lambda`.
-    pub fn with_lambda(mut self, lambda: f64) -> Self {
-        self.0.readout = self.0.readout.with_lambda(lambda);
-        self
-    }
-
-    /// With output-weight strategy `strategy`.
+    /// With output-weight strategy `strategy` (the solver
+    /// [`ReadoutSolver::Strategy`]; [`ReadoutSolver::Ridge`] grows as D-Rdg,
+    /// and [`ReadoutSolver::Lstsq`] is refused by the check: the BLS grows
+    /// its output weights).
     pub fn with_strategy(self, strategy: Strategy) -> Self {
         self.with_solver(ReadoutSolver::Strategy(strategy))
-    }
-
-    /// With output-weight solver `solver` ([`ReadoutSolver::Ridge`] grows as
-    /// D-Rdg; [`ReadoutSolver::Lstsq`] is refused by the check: the BLS
-    /// grows its output weights).
-    pub fn with_solver(mut self, solver: ReadoutSolver) -> Self {
-        self.0.readout = self.0.readout.with_solver(solver);
-        self
-    }
-
-    /// With the output layer `readout` (solver, λ, precision).
-    pub fn with_readout(mut self, readout: Readout) -> Self {
-        self.0.readout = readout;
-        self
     }
 
     /// With seed `seed`.
@@ -265,24 +243,20 @@ impl ParamGuard for BlsParams {
 
 /// The shrink scale is finite and > 0.
 pub(crate) fn shrink(shrink: f64) -> Result<()> {
-    if !(shrink.is_finite() && shrink > 0.0) {
-        return Err(ModelError::InvalidParameter {
-            name: "shrink",
-            value: format!("{shrink}"),
-            reason: "the enhancement shrink scale must be finite and > 0",
-        });
-    }
-    Ok(())
+    validate::finite_scalar(
+        "shrink",
+        shrink,
+        true,
+        "the enhancement shrink scale must be finite and > 0",
+    )
 }
 
 /// The ℓ₁ weight is finite and ≥ 0.
 pub(crate) fn sparse_mu(mu: f64) -> Result<()> {
-    if !(mu.is_finite() && mu >= 0.0) {
-        return Err(ModelError::InvalidParameter {
-            name: "sparse_mu",
-            value: format!("{mu}"),
-            reason: "the ℓ₁ weight of the sparse autoencoder must be finite and ≥ 0",
-        });
-    }
-    Ok(())
+    validate::finite_scalar(
+        "sparse_mu",
+        mu,
+        false,
+        "the ℓ₁ weight of the sparse autoencoder must be finite and ≥ 0",
+    )
 }

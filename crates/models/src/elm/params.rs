@@ -103,23 +103,7 @@ impl ElmParams {
         self
     }
 
-    /// With ridge parameter `lambda`.
-    pub fn with_lambda(mut self, lambda: f64) -> Self {
-        self.0.readout = self.0.readout.with_lambda(lambda);
-        self
-    }
-
-    /// With output-weight solver `solver`.
-    pub fn with_solver(mut self, solver: ReadoutSolver) -> Self {
-        self.0.readout = self.0.readout.with_solver(solver);
-        self
-    }
-
-    /// With the output layer `readout` (solver, λ, precision).
-    pub fn with_readout(mut self, readout: Readout) -> Self {
-        self.0.readout = readout;
-        self
-    }
+    crate::readout::readout_setters!();
 
     /// With hidden-layer seed `seed`.
     pub fn with_seed(mut self, seed: u64) -> Self {
