@@ -29,7 +29,7 @@ use linalg_core::kernels::{self, Diag, Flops, MatMut, MatRef, Op, Owned, Side, T
 use linalg_core::ridge::Strategy;
 use linalg_core::threads::set_blas_threads;
 use models::prelude::*;
-use models::{Activation, ElmParams, HiddenLayer};
+use models::{Activation, ElmParams, HiddenLayer, InputScale};
 use ndarray::{s, Array2};
 
 const LAMBDA: f64 = 0.1;
@@ -206,7 +206,8 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     eprintln!("elm-report: batch fit, whole (Elm::fit)…");
     let config = ElmParams::new(l, Activation::Sigmoid)
         .with_lambda(LAMBDA)
-        .with_seed(SEED);
+        .with_seed(SEED)
+        .with_input_scale(InputScale::Fixed(1.0));
     let mut fit_err = None;
     let whole = time(args.reps.min(3), || {
         if let Err(e) = config.fit(&Dataset::new(x.view(), y.view())) {

@@ -46,7 +46,7 @@ mod validate;
 
 pub use activation::Activation;
 pub use bls::{Bls, BlsParams, BlsValidParams, IncrementalBls};
-pub use elm::{Elm, ElmParams, ElmValidParams, HiddenLayer, IncrementalElm};
+pub use elm::{Elm, ElmParams, ElmValidParams, HiddenLayer, IncrementalElm, InputScale};
 pub use error::{ModelError, Result};
 pub use readout::{Readout, ReadoutSolver};
 pub use traits::{Dataset, Fit, ParamGuard, Persist, Predict};

@@ -8,7 +8,7 @@ use linalg_core::ridge::Strategy;
 use models::elm::io::{FORMAT_VERSION, MAGIC};
 use models::elm::lstsq::lstsq;
 use models::prelude::*;
-use models::{Activation, Elm, ElmParams, HiddenLayer, IncrementalElm, ModelError, ReadoutSolver};
+use models::{Activation, Elm, ElmParams, HiddenLayer, IncrementalElm, InputScale, ModelError, ReadoutSolver};
 use ndarray::{concatenate, s, Array2, ArrayView2, Axis};
 
 /// An incremental ELM of `nodes` initial nodes grown by `strategy`.
@@ -25,6 +25,7 @@ fn start_inc(
         .with_lambda(lambda)
         .with_solver(ReadoutSolver::Strategy(strategy))
         .with_seed(seed)
+        .with_input_scale(InputScale::Fixed(1.0))
         .check()?;
     IncrementalElm::start(&params, &Dataset::new(x, y))
 }
@@ -162,7 +163,10 @@ fn ridge_fit_equals_the_closed_form() {
         (Activation::Sine, 1.0),
         (Activation::Tanh, 1e-6),
     ] {
-        let cfg = ElmParams::new(40, activation).with_lambda(lambda).with_seed(9);
+        let cfg = ElmParams::new(40, activation)
+            .with_lambda(lambda)
+            .with_seed(9)
+            .with_input_scale(InputScale::Fixed(1.0));
         let elm = cfg.fit(&Dataset::new(x.view(), y.view())).expect("valid problem");
         assert_eq!((elm.nodes(), elm.n_inputs(), elm.n_outputs()), (40, 4, 2));
         assert_eq!(elm.lambda(), lambda);
@@ -189,6 +193,43 @@ fn ridge_fit_equals_the_closed_form() {
         let pred = elm.predict(x.view()).expect("shapes");
         let err = fro_diff(pred.view(), a_b(a.view(), w.view()).view());
         assert!(err <= spectrum(a.view()).norm_a * tol + 1e-12 * fro(pred.view()));
+    }
+}
+
+/// By default the input weights are scaled by `1/√N` (here N = 4: by 1/2),
+/// the biases not; a fixed scale is used as given, and a grown ELM with the
+/// default scale has the batch fit's layer.
+#[test]
+fn default_input_scale_is_one_over_the_root_of_the_inputs() {
+    let (x, y) = data(6, 50);
+    let data = Dataset::new(x.view(), y.view());
+    let params = ElmParams::new(12, Activation::Tanh).with_seed(5);
+    let elm = params.fit(&data).expect("fit");
+    let unscaled = HiddenLayer::random(4, 12, Activation::Tanh, 5);
+    assert_eq!(
+        elm.hidden(),
+        &HiddenLayer::random_scaled(4, 12, Activation::Tanh, 5, 0.5)
+    );
+    assert_eq!(elm.hidden().weights(), unscaled.weights().mapv(|w| 0.5 * w));
+    assert_eq!(elm.hidden().biases(), unscaled.biases());
+    let fixed = params.with_input_scale(InputScale::Fixed(1.0)).fit(&data).expect("fit");
+    assert_eq!(fixed.hidden(), &unscaled);
+    let start = params
+        .with_nodes(3)
+        .with_solver(ReadoutSolver::Strategy(Strategy::Chol2))
+        .check()
+        .expect("valid");
+    let mut grown = IncrementalElm::start(&start, &data).expect("start");
+    grown.add_nodes(9).expect("append");
+    assert_eq!(grown.hidden(), elm.hidden());
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            params.with_input_scale(InputScale::Fixed(bad)).check(),
+            Err(ModelError::InvalidParameter {
+                name: "input_scale",
+                ..
+            })
+        ));
     }
 }
 
@@ -429,7 +470,8 @@ fn incremental_growth_equals_the_batch_fit_for_every_strategy() {
             let lambda = 0.1;
             let cfg = ElmParams::new(end, Activation::Sigmoid)
                 .with_lambda(lambda)
-                .with_seed(seed);
+                .with_seed(seed)
+                .with_input_scale(InputScale::Fixed(1.0));
             let batch = cfg.fit(&Dataset::new(x.view(), y.view())).expect("batch ridge");
             let power = if strategy == Strategy::Alg2 { 2 } else { 1 };
             let tol = ridge_tolerance(a.view(), y.view(), batch.output_weights(), lambda, steps, power)
@@ -439,7 +481,8 @@ fn incremental_growth_equals_the_batch_fit_for_every_strategy() {
             let lambda = 1e-12 * sp0.sigma_min * sp0.sigma_min;
             let cfg = ElmParams::new(end, Activation::Sigmoid)
                 .with_solver(ReadoutSolver::Lstsq)
-                .with_seed(seed);
+                .with_seed(seed)
+                .with_input_scale(InputScale::Fixed(1.0));
             let batch = cfg.fit(&Dataset::new(x.view(), y.view())).expect("batch least squares");
             let w = batch.output_weights();
             let rounding = ridge_tolerance(a.view(), y.view(), w, 0.0, steps + 1, 1);
@@ -756,7 +799,8 @@ fn xor_classification_reaches_a_high_accuracy() {
     for seed in 0..4 {
         let cfg = ElmParams::new(50, Activation::Sigmoid)
             .with_lambda(1e-4)
-            .with_seed(seed);
+            .with_seed(seed)
+            .with_input_scale(InputScale::Fixed(1.0));
         let elm = cfg.fit(&Dataset::new(x.view(), y.view())).expect("fit");
         let pred = elm.predict(x_test.view()).expect("predict");
         let correct = pred

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use linalg_core::ridge::Strategy;
-use models::{Activation, Elm, ElmParams, HiddenLayer, IncrementalElm, ReadoutSolver};
+use models::{Activation, Elm, ElmParams, HiddenLayer, IncrementalElm, InputScale, ReadoutSolver};
 use models::{Fit, ParamGuard};
 use ndarray::{Array2, Axis, Slice};
 use serde::Serialize;
@@ -335,7 +335,8 @@ fn testing_mse_by_scaling(
             let [xtr, ytr, xte, yte] = scaled_fold(ds, train, test, scaling)?;
             let config = ElmParams::new(opts.max_nodes, act)
                 .with_lambda(0.1)
-                .with_seed(1000 + f as u64);
+                .with_seed(1000 + f as u64)
+                .with_input_scale(InputScale::Fixed(1.0));
             let elm = config.fit(&models::Dataset::new(xtr.view(), ytr.view()))?;
             mse[k] += metrics::mse(yte.view(), elm.predict(xte.view())?.view())? / nf;
         }
@@ -407,7 +408,12 @@ fn dataset_errors(
             xtr.nrows(),
             opts.max_nodes
         );
-        let config = |n: usize| ElmParams::new(n, act).with_lambda(0.1).with_seed(seed);
+        let config = |n: usize| {
+            ElmParams::new(n, act)
+                .with_lambda(0.1)
+                .with_seed(seed)
+                .with_input_scale(InputScale::Fixed(1.0))
+        };
         let train = models::Dataset::new(xtr.view(), ytr.view());
         let standard: Vec<Elm> = checkpoints
             .iter()

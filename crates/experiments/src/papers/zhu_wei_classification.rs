@@ -16,7 +16,7 @@
 //! files pooled (48842 rows) before the folds.
 
 use models::Fit;
-use models::{Activation, ElmParams};
+use models::{Activation, ElmParams, InputScale};
 use ndarray::{concatenate, Axis};
 use serde::Serialize;
 
@@ -108,7 +108,8 @@ pub fn table4(opts: &Options) -> Result<Vec<ClassRow>, ReproError> {
                 let (xtr, xte) = (sx.transform(&tr.x)?, sx.transform(&te.x)?);
                 let config = ElmParams::new(opts.max_nodes, act)
                     .with_lambda(0.1)
-                    .with_seed(2000 + f as u64);
+                    .with_seed(2000 + f as u64)
+                    .with_input_scale(InputScale::Fixed(1.0));
                 let elm = config.fit(&models::Dataset::new(xtr.view(), one_hot(&tr.y, classes)?.view()))?;
                 for (x, part, out) in [(&xtr, &tr, &mut tr_s), (&xte, &te, &mut te_s)] {
                     let pred = argmax_rows(&elm.predict(x.view())?);

@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use models::{ElmParams, HiddenLayer, IncrementalElm, ReadoutSolver};
+use models::{ElmParams, HiddenLayer, IncrementalElm, InputScale, ReadoutSolver};
 use models::{Fit, ParamGuard};
 use ndarray::{Axis, Slice};
 use serde::Serialize;
@@ -108,7 +108,10 @@ pub fn table5(size: MnistSize) -> Result<Vec<MnistRow>, ReproError> {
             size.end
         );
         let seed = 3000;
-        let params = ElmParams::new(size.end, act).with_lambda(0.1).with_seed(seed);
+        let params = ElmParams::new(size.end, act)
+            .with_lambda(0.1)
+            .with_seed(seed)
+            .with_input_scale(InputScale::Fixed(1.0));
         let train = models::Dataset::new(xtr.view(), ytr.view());
         let std = params.fit(&train)?;
         let accuracy_standard = accuracy(std.predict(xte.view())?)?;

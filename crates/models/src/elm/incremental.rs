@@ -50,6 +50,8 @@ pub struct IncrementalElm {
     solver: Box<dyn IncrementalRidge>,
     x: Array2<f64>,
     seed: u64,
+    /// The factor of the input weights (for the nodes added later).
+    scale: f64,
     last_hidden_time: Duration,
     last_update_time: Duration,
 }
@@ -61,6 +63,7 @@ impl Clone for IncrementalElm {
             solver: self.solver.clone_box(),
             x: self.x.clone(),
             seed: self.seed,
+            scale: self.scale,
             last_hidden_time: self.last_hidden_time,
             last_update_time: self.last_update_time,
         }
@@ -85,7 +88,8 @@ impl IncrementalElm {
         params.readout().strategy()?;
         data.check()?;
         let (x, y, seed) = (data.features(), data.targets(), params.seed());
-        let hidden = HiddenLayer::random(x.ncols(), params.nodes(), params.activation(), seed);
+        let scale = params.input_scale().factor(x.ncols());
+        let hidden = HiddenLayer::random_scaled(x.ncols(), params.nodes(), params.activation(), seed, scale);
         let t0 = Instant::now();
         let a = hidden.outputs(x)?;
         let t1 = Instant::now();
@@ -96,6 +100,7 @@ impl IncrementalElm {
             solver,
             x: x.to_owned(),
             seed,
+            scale,
             last_hidden_time: t1 - t0,
             last_update_time: t2 - t1,
         })
@@ -121,7 +126,7 @@ impl IncrementalElm {
             });
         }
         let l = self.hidden.nodes();
-        self.hidden.extend(q, self.seed);
+        self.hidden.extend_scaled(q, self.seed, self.scale);
         let t0 = Instant::now();
         let h = match self.hidden.outputs_range(self.x.view(), l..l + q) {
             Ok(h) => h,

@@ -36,4 +36,4 @@ mod params;
 pub use hidden::HiddenLayer;
 pub use incremental::IncrementalElm;
 pub use model::Elm;
-pub use params::{ElmParams, ElmValidParams};
+pub use params::{ElmParams, ElmValidParams, InputScale};

@@ -171,13 +171,15 @@ impl Fit for ElmValidParams {
 
     /// Fit an ELM to the samples (K×N, one row per sample) and targets (K×M,
     /// e.g. one-hot class indicators) of `data`: draw the hidden layer
-    /// ([`HiddenLayer::random`] with the seed), compute the hidden outputs
+    /// ([`HiddenLayer::random_scaled`] with the seed and the input scale for
+    /// `N` inputs), compute the hidden outputs
     /// `A` (K×l) and solve for the output weights with the
     /// [`Readout`](crate::Readout).
     fn fit(&self, data: &Dataset<'_>) -> Result<Elm> {
         data.check()?;
         let (x, y) = (data.features(), data.targets());
-        let hidden = HiddenLayer::random(x.ncols(), self.nodes(), self.activation(), self.seed());
+        let scale = self.input_scale().factor(x.ncols());
+        let hidden = HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), scale);
         let a = hidden.outputs(x)?;
         let readout = self.readout();
         let output_weights = readout.solve(a, y)?;
