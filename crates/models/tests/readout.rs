@@ -198,3 +198,16 @@ fn check_names_every_inadmissible_parameter() {
         (10, 10, 1000)
     );
 }
+
+/// Saved ELM files encode the solver by variant index (ridge 0, lstsq 1, a
+/// strategy 2 then the strategy's index), as `elm::Solver` did in format
+/// version 1: files saved before the readout existed still load.
+#[test]
+fn solver_encoding_is_that_of_format_version_1() {
+    let encode = |s: ReadoutSolver| bincode::serde::encode_to_vec(s, bincode::config::standard()).expect("encode");
+    assert_eq!(encode(ReadoutSolver::Ridge), [0]);
+    assert_eq!(encode(ReadoutSolver::Lstsq), [1]);
+    for (i, s) in Strategy::ALL.into_iter().enumerate() {
+        assert_eq!(encode(ReadoutSolver::Strategy(s)), [2, i as u8], "{s}");
+    }
+}
