@@ -7,7 +7,7 @@
 //!    timed alone on buffers already in memory: the input product `X·W` as
 //!    one DGEMM, the activation over the K×l matrix, the Gram product
 //!    `AᵀA` (DSYRK), `AᵀY` (DGEMM) and the Cholesky solve (DPOTRF + two
-//!    DTRSM). The whole fit is [`models::Elm::fit`] as the CLI calls it; the
+//!    DTRSM). The whole fit is [`models::Fit`] on `ElmParams` as the CLI calls it; the
 //!    report gives its ratio to the sum of the floors, and numpy's time for
 //!    the same fit when `python3` with numpy is available
 //!    (`benches/numpy_elm.py`).
@@ -28,7 +28,8 @@ use experiments::datasets::{self, one_hot, StandardScaler};
 use linalg_core::kernels::{self, Diag, Flops, MatMut, MatRef, Op, Owned, Side, Tri};
 use linalg_core::ridge::Strategy;
 use linalg_core::threads::set_blas_threads;
-use models::{Activation, Elm, ElmConfig, HiddenLayer};
+use models::prelude::*;
+use models::{Activation, ElmParams, HiddenLayer, InputScale};
 use ndarray::{s, Array2};
 
 const LAMBDA: f64 = 0.1;
@@ -203,12 +204,13 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     drop(za);
     drop(gram);
     eprintln!("elm-report: batch fit, whole (Elm::fit)…");
-    let config = ElmConfig::new(l, Activation::Sigmoid)
+    let config = ElmParams::new(l, Activation::Sigmoid)
         .with_lambda(LAMBDA)
-        .with_seed(SEED);
+        .with_seed(SEED)
+        .with_input_scale(InputScale::Fixed(1.0));
     let mut fit_err = None;
     let whole = time(args.reps.min(3), || {
-        if let Err(e) = Elm::fit(&config, x.view(), y.view()) {
+        if let Err(e) = config.fit(&Dataset::new(x.view(), y.view())) {
             fit_err = Some(e);
         }
     });

@@ -13,6 +13,13 @@
 //! - the deep feedforward network trained by **B2LD**, **BLInG**, full L-BFGS and
 //!   IG (Palagi & Seccia), and by **BPLS** (Tomic et al.).
 //!
+//! The seam every model plugs into ([`traits`]): hyper-parameters checked
+//! before fitting ([`ParamGuard`]: `ElmParams` → `ElmValidParams`), [`Fit`]
+//! on a [`Dataset`], [`Predict`], and save/load through one versioned
+//! envelope ([`Persist`]); the output weights of every model come from one
+//! output layer ([`readout`]: batch ridge, least squares or any
+//! linalg-core strategy, batch or incremental).
+//!
 //! Implemented so far: [`activation`] (the activation functions), [`elm`]
 //! (random hidden layer, batch and incremental ELM, minimum-norm least
 //! squares, save/load) and [`bls`] (the Broad Learning System: feature groups
@@ -32,10 +39,19 @@ pub mod bls;
 pub mod elm;
 mod envelope;
 mod error;
+pub mod readout;
 pub mod rng;
+pub mod traits;
 mod validate;
 
 pub use activation::Activation;
-pub use bls::{Bls, BlsConfig, IncrementalBls};
-pub use elm::{Elm, ElmConfig, HiddenLayer, IncrementalElm, Solver};
+pub use bls::{Bls, BlsParams, BlsValidParams, IncrementalBls};
+pub use elm::{Elm, ElmParams, ElmValidParams, HiddenLayer, IncrementalElm, InputScale};
 pub use error::{ModelError, Result};
+pub use readout::{Readout, ReadoutSolver};
+pub use traits::{Dataset, Fit, ParamGuard, Persist, Predict};
+
+/// The traits and the dataset view, for `use models::prelude::*`.
+pub mod prelude {
+    pub use crate::traits::{Dataset, Fit, ParamGuard, Persist, Predict};
+}

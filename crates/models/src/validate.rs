@@ -63,11 +63,31 @@ pub(crate) fn rows(what: &'static str, a: ArrayView2<'_, f64>, expected: usize) 
 
 /// λ is finite and > 0.
 pub(crate) fn lambda(lambda: f64) -> Result<()> {
-    if !(lambda.is_finite() && lambda > 0.0) {
+    finite_scalar("lambda", lambda, true, "the ridge parameter must be finite and > 0")
+}
+
+/// The parameter `name` = `value` is finite and > 0 (`positive`) or ≥ 0;
+/// otherwise refused with `reason`.
+pub(crate) fn finite_scalar(name: &'static str, value: f64, positive: bool, reason: &'static str) -> Result<()> {
+    let admissible = value.is_finite() && if positive { value > 0.0 } else { value >= 0.0 };
+    if !admissible {
         return Err(ModelError::InvalidParameter {
-            name: "lambda",
-            value: format!("{lambda}"),
-            reason: "the ridge parameter must be finite and > 0",
+            name,
+            value: format!("{value}"),
+            reason,
+        });
+    }
+    Ok(())
+}
+
+/// A count that must be at least 1 (`name` = `value`, refused with `reason`
+/// when 0).
+pub(crate) fn at_least_one(name: &'static str, value: usize, reason: &'static str) -> Result<()> {
+    if value == 0 {
+        return Err(ModelError::InvalidParameter {
+            name,
+            value: "0".into(),
+            reason,
         });
     }
     Ok(())

@@ -9,10 +9,16 @@ use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, spectrum, s
 use linalg_core::ridge::Strategy;
 use models::bls::io::{FORMAT_VERSION, MAGIC};
 use models::bls::{
-    lasso_admm, soft_threshold, Block, Bls, BlsConfig, Expansion, Increment, IncrementalBls, BIAS_INPUT,
+    lasso_admm, soft_threshold, Block, Bls, BlsParams, Expansion, Increment, IncrementalBls, BIAS_INPUT,
 };
+use models::prelude::*;
 use models::ModelError;
 use ndarray::{concatenate, s, Array2, ArrayView2, Axis};
+
+/// An incremental BLS started from `params` (checked first).
+fn start_bls(params: &BlsParams, x: Array2<f64>, y: Array2<f64>) -> Result<IncrementalBls, ModelError> {
+    IncrementalBls::start(params.check_ref()?, x, y)
+}
 
 /// The six strategies the BLS paper compares.
 const BLS_STRATEGIES: [Strategy; 6] = [
@@ -155,7 +161,7 @@ fn lasso_admm_matches_chens_recurrence() {
     let mut rng = Rng::new(5);
     let a = xt.dot(&rng.uniform_matrix(6, 8, -1.0, 1.0));
     for (mu, iterations) in [
-        (BlsConfig::DEFAULT_SPARSE_MU, BlsConfig::DEFAULT_ADMM_ITERATIONS),
+        (BlsParams::DEFAULT_SPARSE_MU, BlsParams::DEFAULT_ADMM_ITERATIONS),
         (0.5, 7),
     ] {
         let ours = lasso_admm(a.view(), xt.view(), mu, iterations).expect("valid lasso");
@@ -235,8 +241,8 @@ fn columns_by_loops(e: &Expansion, x: ArrayView2<'_, f64>) -> Array2<f64> {
 #[test]
 fn training_columns_follow_chens_construction() {
     let (x, y) = data(6, 300, 10);
-    let cfg = BlsConfig::new(2, 3, 10).with_lambda(1e-3).with_seed(8);
-    let mut bls = IncrementalBls::start(&cfg, x.clone(), y).expect("start");
+    let cfg = BlsParams::new(2, 3, 10).with_lambda(1e-3).with_seed(8);
+    let mut bls = start_bls(&cfg, x.clone(), y).expect("start");
     bls.add_enhancement(4).expect("enhancement");
     bls.add_feature_group(2, 3, 5).expect("feature group");
     let e = bls.expansion();
@@ -271,7 +277,7 @@ fn training_columns_follow_chens_construction() {
             }
             Block::Enhancement(_) => {
                 let m = blk.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                let expect = BlsConfig::DEFAULT_SHRINK.tanh();
+                let expect = BlsParams::DEFAULT_SHRINK.tanh();
                 assert!((m - expect).abs() <= 8.0 * U, "max |H| = {m}, tanh(0.8) = {expect}");
             }
         }
@@ -299,10 +305,10 @@ enum Sequence {
 }
 
 impl Sequence {
-    fn config(self) -> BlsConfig {
+    fn config(self) -> BlsParams {
         match self {
-            Sequence::Enhancements => BlsConfig::new(2, 4, 12),
-            Sequence::FeatureGroups => BlsConfig::new(2, 2, 10),
+            Sequence::Enhancements => BlsParams::new(2, 4, 12),
+            Sequence::FeatureGroups => BlsParams::new(2, 2, 10),
         }
     }
 
@@ -350,7 +356,7 @@ fn increments_equal_a_from_scratch_ridge_solve_for_every_strategy() {
     for seq in [Sequence::Enhancements, Sequence::FeatureGroups] {
         for strategy in BLS_STRATEGIES {
             let shrink = if strategy.is_ridge() {
-                BlsConfig::DEFAULT_SHRINK
+                BlsParams::DEFAULT_SHRINK
             } else {
                 4.0
             };
@@ -359,12 +365,12 @@ fn increments_equal_a_from_scratch_ridge_solve_for_every_strategy() {
             let lambda = if strategy.is_ridge() {
                 1e-3
             } else {
-                let probe = IncrementalBls::start(&base, x.clone(), y.clone()).expect("probe");
+                let probe = start_bls(&base, x.clone(), y.clone()).expect("probe");
                 let s0 = spectrum(probe.solver().hidden().view()).sigma_min;
                 1e-12 * s0 * s0
             };
             let cfg = base.with_lambda(lambda);
-            let mut bls = IncrementalBls::start(&cfg, x.clone(), y.clone()).expect("start");
+            let mut bls = start_bls(&cfg, x.clone(), y.clone()).expect("start");
             bls.reserve(30);
             let steps = seq.run(&mut bls) + 1;
             assert_eq!(bls.reports().len(), steps);
@@ -422,11 +428,11 @@ fn increments_equal_a_from_scratch_ridge_solve_for_every_strategy() {
 #[test]
 fn mnist_like_schedule_reports_every_update() {
     let (x, y) = data(9, 320, 40);
-    let cfg = BlsConfig::new(6, 2, 30)
+    let cfg = BlsParams::new(6, 2, 30)
         .with_lambda(1e-4)
         .with_strategy(Strategy::Chol2)
         .with_seed(3);
-    let mut bls = IncrementalBls::start(&cfg, x.clone(), y).expect("start");
+    let mut bls = start_bls(&cfg, x.clone(), y).expect("start");
     let total = 12 + 30 + 11 * (2 + 7 + 12);
     bls.reserve_total(total);
     let memory = bls.solver().memory_bytes();
@@ -483,9 +489,9 @@ fn mnist_like_schedule_reports_every_update() {
 #[test]
 fn seeded_construction_is_reproducible() {
     let (x, y) = data(10, 200, 8);
-    let cfg = BlsConfig::new(2, 3, 8).with_lambda(1e-3).with_seed(21);
-    let grow = |cfg: &BlsConfig| {
-        let mut b = IncrementalBls::start(cfg, x.clone(), y.clone()).expect("start");
+    let cfg = BlsParams::new(2, 3, 8).with_lambda(1e-3).with_seed(21);
+    let grow = |cfg: &BlsParams| {
+        let mut b = start_bls(cfg, x.clone(), y.clone()).expect("start");
         b.add_enhancement(4).expect("enhancement");
         b.add_feature_group(2, 2, 3).expect("feature group");
         b
@@ -508,9 +514,8 @@ fn seeded_construction_is_reproducible() {
 
     // Group i depends only on (seed, i): three groups at the start equal two
     // at the start plus one added.
-    let three = IncrementalBls::start(&BlsConfig::new(3, 3, 5).with_seed(21), x.clone(), y.clone()).expect("start");
-    let mut two_plus =
-        IncrementalBls::start(&BlsConfig::new(2, 3, 5).with_seed(21), x.clone(), y.clone()).expect("start");
+    let three = start_bls(&BlsParams::new(3, 3, 5).with_seed(21), x.clone(), y.clone()).expect("start");
+    let mut two_plus = start_bls(&BlsParams::new(2, 3, 5).with_seed(21), x.clone(), y.clone()).expect("start");
     two_plus.add_feature_group(3, 0, 0).expect("feature group");
     assert_eq!(
         three.expansion().feature_groups(),
@@ -530,11 +535,11 @@ fn seeded_construction_is_reproducible() {
 /// A network grown by both kinds of increments, with its training samples.
 fn grown() -> (IncrementalBls, Array2<f64>) {
     let (x, y) = data(14, 150, 6);
-    let cfg = BlsConfig::new(2, 2, 6)
+    let cfg = BlsParams::new(2, 2, 6)
         .with_lambda(1e-3)
         .with_strategy(Strategy::RInv)
         .with_seed(4);
-    let mut bls = IncrementalBls::start(&cfg, x.clone(), y).expect("start");
+    let mut bls = start_bls(&cfg, x.clone(), y).expect("start");
     bls.add_enhancement(3).expect("enhancement");
     bls.add_feature_group(2, 2, 3).expect("feature group");
     (bls, x)
@@ -564,9 +569,9 @@ fn to_bls_predicts_as_the_incremental_network() {
 #[test]
 fn batch_fit_equals_the_start() {
     let (x, y) = data(16, 120, 5);
-    let cfg = BlsConfig::new(2, 2, 9).with_lambda(1e-2).with_seed(6);
-    let fit = Bls::fit(&cfg, x.view(), y.view()).expect("fit");
-    let start = IncrementalBls::start(&cfg, x.clone(), y.clone()).expect("start");
+    let cfg = BlsParams::new(2, 2, 9).with_lambda(1e-2).with_seed(6);
+    let fit = cfg.fit(&Dataset::new(x.view(), y.view())).expect("fit");
+    let start = start_bls(&cfg, x.clone(), y.clone()).expect("start");
     assert_eq!(fit, start.to_bls());
     assert_eq!(fit.strategy(), Strategy::Chol2);
 }
@@ -720,9 +725,9 @@ fn inconsistent_model_in_a_file_is_corrupt() {
 #[test]
 fn chol1_breaks_down_on_collinear_features_where_chol2_and_r_inv_continue() {
     let (x, y) = data(17, 200, 3);
-    let cfg = BlsConfig::new(1, 4, 8).with_lambda(1e-30).with_seed(2);
+    let cfg = BlsParams::new(1, 4, 8).with_lambda(1e-30).with_seed(2);
     {
-        let mut bls = IncrementalBls::start(&cfg.with_strategy(Strategy::ExgE), x.clone(), y.clone()).expect("start");
+        let mut bls = start_bls(&cfg.with_strategy(Strategy::ExgE), x.clone(), y.clone()).expect("start");
         let before = bls.nodes();
         match bls.add_feature_group(6, 3, 3) {
             Ok(_) => {
@@ -741,7 +746,7 @@ fn chol1_breaks_down_on_collinear_features_where_chol2_and_r_inv_continue() {
     }
     {
         let strategy = Strategy::Chol1;
-        let mut bls = IncrementalBls::start(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
+        let mut bls = start_bls(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
         let (before, w) = (bls.nodes(), bls.weights().to_owned());
         let pred = bls.predict(x.view()).expect("shapes");
         let err = bls
@@ -772,7 +777,7 @@ fn chol1_breaks_down_on_collinear_features_where_chol2_and_r_inv_continue() {
         );
     }
     for strategy in [Strategy::Chol2, Strategy::RInv] {
-        let mut bls = IncrementalBls::start(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
+        let mut bls = start_bls(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
         bls.add_feature_group(6, 3, 3)
             .unwrap_or_else(|e| panic!("{strategy}: {e}"));
         bls.add_enhancement(4).unwrap_or_else(|e| panic!("{strategy}: {e}"));
@@ -795,10 +800,10 @@ fn chol1_breaks_down_on_collinear_features_where_chol2_and_r_inv_continue() {
 #[test]
 fn a_partly_applied_block_keeps_the_maps_in_step_with_the_solver() {
     let (x, y) = data(17, 200, 3);
-    let cfg = BlsConfig::new(1, 2, 8).with_lambda(1e-30).with_seed(2);
+    let cfg = BlsParams::new(1, 2, 8).with_lambda(1e-30).with_seed(2);
     let mut partial = 0;
     for strategy in [Strategy::LiEtAl, Strategy::Alg1, Strategy::Alg2] {
-        let mut bls = IncrementalBls::start(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
+        let mut bls = start_bls(&cfg.with_strategy(strategy), x.clone(), y.clone()).expect("start");
         let result = bls.add_feature_group(6, 3, 3);
         let n = bls.nodes();
         assert_eq!(bls.expansion().nodes(), n, "{strategy}");
@@ -833,8 +838,8 @@ fn a_partly_applied_block_keeps_the_maps_in_step_with_the_solver() {
 #[test]
 fn invalid_inputs_give_typed_errors() {
     let (x, y) = data(18, 50, 4);
-    let cfg = BlsConfig::new(2, 2, 5).with_lambda(1e-3);
-    let start = |cfg: &BlsConfig, x: Array2<f64>, y: Array2<f64>| IncrementalBls::start(cfg, x, y).map(|_| ());
+    let cfg = BlsParams::new(2, 2, 5).with_lambda(1e-3);
+    let start = |cfg: &BlsParams, x: Array2<f64>, y: Array2<f64>| start_bls(cfg, x, y).map(|_| ());
 
     // Empty data.
     assert!(matches!(
@@ -865,8 +870,8 @@ fn invalid_inputs_give_typed_errors() {
     ));
     // Configurations.
     for (bad, name) in [
-        (BlsConfig::new(0, 2, 5), "feature_groups"),
-        (BlsConfig::new(2, 0, 5), "feature_nodes"),
+        (BlsParams::new(0, 2, 5), "feature_groups"),
+        (BlsParams::new(2, 0, 5), "feature_nodes"),
         (cfg.with_lambda(0.0), "lambda"),
         (cfg.with_lambda(f64::NAN), "lambda"),
         (cfg.with_shrink(0.0), "shrink"),
@@ -878,10 +883,10 @@ fn invalid_inputs_give_typed_errors() {
             matches!(got, Err(ModelError::InvalidParameter { name: n, .. }) if n == name),
             "{name}: {got:?}"
         );
-        assert!(Bls::fit(&bad, x.view(), y.view()).is_err());
+        assert!(bad.fit(&Dataset::new(x.view(), y.view())).is_err());
     }
     // Increments and predictions.
-    let mut bls = IncrementalBls::start(&cfg, x.clone(), y.clone()).expect("start");
+    let mut bls = start_bls(&cfg, x.clone(), y.clone()).expect("start");
     assert!(matches!(
         bls.add_enhancement(0),
         Err(ModelError::InvalidParameter { name: "p", .. })

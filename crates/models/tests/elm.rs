@@ -7,8 +7,28 @@ use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, spectrum, R
 use linalg_core::ridge::Strategy;
 use models::elm::io::{FORMAT_VERSION, MAGIC};
 use models::elm::lstsq::lstsq;
-use models::{Activation, Elm, ElmConfig, HiddenLayer, IncrementalElm, ModelError, Solver};
+use models::prelude::*;
+use models::{Activation, Elm, ElmParams, HiddenLayer, IncrementalElm, InputScale, ModelError, ReadoutSolver};
 use ndarray::{concatenate, s, Array2, ArrayView2, Axis};
+
+/// An incremental ELM of `nodes` initial nodes grown by `strategy`.
+fn start_inc(
+    x: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    activation: Activation,
+    nodes: usize,
+    lambda: f64,
+    strategy: Strategy,
+    seed: u64,
+) -> Result<IncrementalElm, ModelError> {
+    let params = ElmParams::new(nodes, activation)
+        .with_lambda(lambda)
+        .with_solver(ReadoutSolver::Strategy(strategy))
+        .with_seed(seed)
+        .with_input_scale(InputScale::Fixed(1.0))
+        .check()?;
+    IncrementalElm::start(&params, &Dataset::new(x, y))
+}
 
 /// Training data for the incremental tests: K = 120 samples of N = 4 inputs
 /// uniform on [−3, 3] (wide enough that 30 sigmoid nodes stay well
@@ -143,8 +163,11 @@ fn ridge_fit_equals_the_closed_form() {
         (Activation::Sine, 1.0),
         (Activation::Tanh, 1e-6),
     ] {
-        let cfg = ElmConfig::new(40, activation).with_lambda(lambda).with_seed(9);
-        let elm = Elm::fit(&cfg, x.view(), y.view()).expect("valid problem");
+        let cfg = ElmParams::new(40, activation)
+            .with_lambda(lambda)
+            .with_seed(9)
+            .with_input_scale(InputScale::Fixed(1.0));
+        let elm = cfg.fit(&Dataset::new(x.view(), y.view())).expect("valid problem");
         assert_eq!((elm.nodes(), elm.n_inputs(), elm.n_outputs()), (40, 4, 2));
         assert_eq!(elm.lambda(), lambda);
         let a = HiddenLayer::random(4, 40, activation, 9)
@@ -173,14 +196,53 @@ fn ridge_fit_equals_the_closed_form() {
     }
 }
 
+/// By default the input weights are scaled by `1/√N` (here N = 4: by 1/2),
+/// the biases not; a fixed scale is used as given, and a grown ELM with the
+/// default scale has the batch fit's layer.
+#[test]
+fn default_input_scale_is_one_over_the_root_of_the_inputs() {
+    let (x, y) = data(6, 50);
+    let data = Dataset::new(x.view(), y.view());
+    let params = ElmParams::new(12, Activation::Tanh).with_seed(5);
+    let elm = params.fit(&data).expect("fit");
+    let unscaled = HiddenLayer::random(4, 12, Activation::Tanh, 5);
+    assert_eq!(
+        elm.hidden(),
+        &HiddenLayer::random_scaled(4, 12, Activation::Tanh, 5, 0.5)
+    );
+    assert_eq!(elm.hidden().weights(), unscaled.weights().mapv(|w| 0.5 * w));
+    assert_eq!(elm.hidden().biases(), unscaled.biases());
+    let fixed = params.with_input_scale(InputScale::Fixed(1.0)).fit(&data).expect("fit");
+    assert_eq!(fixed.hidden(), &unscaled);
+    let start = params
+        .with_nodes(3)
+        .with_solver(ReadoutSolver::Strategy(Strategy::Chol2))
+        .check()
+        .expect("valid");
+    let mut grown = IncrementalElm::start(&start, &data).expect("start");
+    grown.add_nodes(9).expect("append");
+    assert_eq!(grown.hidden(), elm.hidden());
+    for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+        assert!(matches!(
+            params.with_input_scale(InputScale::Fixed(bad)).check(),
+            Err(ModelError::InvalidParameter {
+                name: "input_scale",
+                ..
+            })
+        ));
+    }
+}
+
 #[test]
 fn incremental_solver_in_a_batch_fit_is_the_ridge_solution() {
     let (x, y) = data(5, 100);
-    let ridge = Elm::fit(&ElmConfig::new(20, Activation::Sigmoid), x.view(), y.view()).expect("fit");
+    let ridge = ElmParams::new(20, Activation::Sigmoid)
+        .fit(&Dataset::new(x.view(), y.view()))
+        .expect("fit");
     for s in [Strategy::Chol2, Strategy::Alg3, Strategy::RInv] {
-        let cfg = ElmConfig::new(20, Activation::Sigmoid).with_solver(Solver::Incremental(s));
-        let elm = Elm::fit(&cfg, x.view(), y.view()).expect("fit");
-        assert_eq!(elm.solver(), Solver::Incremental(s));
+        let cfg = ElmParams::new(20, Activation::Sigmoid).with_solver(ReadoutSolver::Strategy(s));
+        let elm = cfg.fit(&Dataset::new(x.view(), y.view())).expect("fit");
+        assert_eq!(elm.solver(), ReadoutSolver::Strategy(s));
         let tol = 2.0
             * ridge_tolerance(
                 ridge.hidden_outputs(x.view()).expect("shapes").view(),
@@ -302,10 +364,10 @@ fn lstsq_of_a_zero_matrix_is_zero() {
 #[test]
 fn fit_refuses_invalid_configurations_and_data() {
     let (x, y) = data(10, 20);
-    let fit = |cfg: ElmConfig, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>| Elm::fit(&cfg, x, y);
-    let base = ElmConfig::new(5, Activation::Sigmoid);
+    let fit = |cfg: ElmParams, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>| cfg.fit(&Dataset::new(x, y));
+    let base = ElmParams::new(5, Activation::Sigmoid);
     assert!(matches!(
-        fit(ElmConfig { nodes: 0, ..base }, x.view(), y.view()),
+        fit(base.with_nodes(0), x.view(), y.view()),
         Err(ModelError::InvalidParameter { name: "nodes", .. })
     ));
     for lambda in [0.0, -1.0, f64::NAN, f64::INFINITY] {
@@ -315,7 +377,12 @@ fn fit_refuses_invalid_configurations_and_data() {
         ));
     }
     // λ does not matter for least squares.
-    assert!(fit(base.with_lambda(0.0).with_solver(Solver::Lstsq), x.view(), y.view()).is_ok());
+    assert!(fit(
+        base.with_lambda(0.0).with_solver(ReadoutSolver::Lstsq),
+        x.view(),
+        y.view()
+    )
+    .is_ok());
     assert!(matches!(
         fit(base, x.view(), y.slice(s![..19, ..])),
         Err(ModelError::Shape { .. })
@@ -345,17 +412,23 @@ fn fit_refuses_invalid_configurations_and_data() {
 
 #[test]
 fn solver_and_config_names() {
-    assert_eq!("ridge".parse::<Solver>().ok(), Some(Solver::Ridge));
-    assert_eq!("lstsq".parse::<Solver>().ok(), Some(Solver::Lstsq));
-    assert_eq!("alg3".parse::<Solver>().ok(), Some(Solver::Incremental(Strategy::Alg3)));
+    assert_eq!("ridge".parse::<ReadoutSolver>().ok(), Some(ReadoutSolver::Ridge));
+    assert_eq!("lstsq".parse::<ReadoutSolver>().ok(), Some(ReadoutSolver::Lstsq));
     assert_eq!(
-        "chol2".parse::<Solver>().ok(),
-        Some(Solver::Incremental(Strategy::Chol2))
+        "alg3".parse::<ReadoutSolver>().ok(),
+        Some(ReadoutSolver::Strategy(Strategy::Alg3))
     );
-    assert!(matches!("qr".parse::<Solver>(), Err(ModelError::UnknownSolver(_))));
+    assert_eq!(
+        "chol2".parse::<ReadoutSolver>().ok(),
+        Some(ReadoutSolver::Strategy(Strategy::Chol2))
+    );
+    assert!(matches!(
+        "qr".parse::<ReadoutSolver>(),
+        Err(ModelError::UnknownSolver(_))
+    ));
     for s in Strategy::ALL {
-        let solver = Solver::Incremental(s);
-        assert_eq!(solver.to_string().parse::<Solver>().ok(), Some(solver));
+        let solver = ReadoutSolver::Strategy(s);
+        assert_eq!(solver.to_string().parse::<ReadoutSolver>().ok(), Some(solver));
     }
 }
 
@@ -366,12 +439,12 @@ fn solver_and_config_names() {
 /// From 2 nodes, one node at a time to 30, with every strategy, against the
 /// batch fit with the same seed (hence the same 30 nodes):
 ///
-/// - ridge strategies (λ = 0.1, Zhu & Wei's `k₀²`) against [`Solver::Ridge`],
+/// - ridge strategies (λ = 0.1, Zhu & Wei's `k₀²`) against [`ReadoutSolver::Ridge`],
 ///   within `ridge_tolerance` for 29 updates plus that of the batch solve
 ///   (Alg. 2 with κ(R)², its recursion on `Q = R⁻¹` amplifying rounding by
 ///   κ(R), as in linalg-core's tests);
 /// - Orig. and Exg-E (generalized-inverse updates, λ only starts them)
-///   against [`Solver::Lstsq`], with λ = 1e-12·σ_min(A₀)² as in linalg-core's
+///   against [`ReadoutSolver::Lstsq`], with λ = 1e-12·σ_min(A₀)² as in linalg-core's
 ///   tests: rounding bound at λ = 0 (κ(AᵀA) = κ(A)² ≈ 2e5 here) plus the
 ///   first-order effect of the initial λ, `steps·λ/σ_min(A)²·(‖W‖ + ‖Y‖/σ_min(A))`.
 ///
@@ -395,28 +468,29 @@ fn incremental_growth_equals_the_batch_fit_for_every_strategy() {
     for strategy in Strategy::ALL {
         let (lambda, batch, tol) = if strategy.is_ridge() {
             let lambda = 0.1;
-            let cfg = ElmConfig::new(end, Activation::Sigmoid)
+            let cfg = ElmParams::new(end, Activation::Sigmoid)
                 .with_lambda(lambda)
-                .with_seed(seed);
-            let batch = Elm::fit(&cfg, x.view(), y.view()).expect("batch ridge");
+                .with_seed(seed)
+                .with_input_scale(InputScale::Fixed(1.0));
+            let batch = cfg.fit(&Dataset::new(x.view(), y.view())).expect("batch ridge");
             let power = if strategy == Strategy::Alg2 { 2 } else { 1 };
             let tol = ridge_tolerance(a.view(), y.view(), batch.output_weights(), lambda, steps, power)
                 + ridge_tolerance(a.view(), y.view(), batch.output_weights(), lambda, 1, 1);
             (lambda, batch, tol)
         } else {
             let lambda = 1e-12 * sp0.sigma_min * sp0.sigma_min;
-            let cfg = ElmConfig::new(end, Activation::Sigmoid)
-                .with_solver(Solver::Lstsq)
-                .with_seed(seed);
-            let batch = Elm::fit(&cfg, x.view(), y.view()).expect("batch least squares");
+            let cfg = ElmParams::new(end, Activation::Sigmoid)
+                .with_solver(ReadoutSolver::Lstsq)
+                .with_seed(seed)
+                .with_input_scale(InputScale::Fixed(1.0));
+            let batch = cfg.fit(&Dataset::new(x.view(), y.view())).expect("batch least squares");
             let w = batch.output_weights();
             let rounding = ridge_tolerance(a.view(), y.view(), w, 0.0, steps + 1, 1);
             let smin2 = sp.sigma_min * sp.sigma_min;
             let lambda_term = steps as f64 * lambda / smin2 * (fro(w) + fro(y.view()) / sp.sigma_min);
             (lambda, batch, rounding + lambda_term)
         };
-        let mut inc = IncrementalElm::start(x.view(), y.view(), Activation::Sigmoid, start, lambda, strategy, seed)
-            .expect("start");
+        let mut inc = start_inc(x.view(), y.view(), Activation::Sigmoid, start, lambda, strategy, seed).expect("start");
         inc.reserve(end - start);
         while inc.nodes() < end {
             inc.add_nodes(1).expect("append");
@@ -456,7 +530,7 @@ fn incremental_growth_equals_the_batch_fit_for_every_strategy() {
             fro_diff(p_elm.view(), p_inc.view()) <= 1e-13 * fro(p_inc.view()),
             "{strategy}"
         );
-        assert_eq!(as_elm.solver(), Solver::Incremental(strategy));
+        assert_eq!(as_elm.solver(), ReadoutSolver::Strategy(strategy));
         assert_eq!(inc.into_elm(), as_elm);
     }
 }
@@ -464,8 +538,7 @@ fn incremental_growth_equals_the_batch_fit_for_every_strategy() {
 #[test]
 fn incremental_blocks_equal_single_nodes() {
     let (x, y) = data(13, 80);
-    let mut one =
-        IncrementalElm::start(x.view(), y.view(), Activation::Tanh, 3, 0.1, Strategy::Chol2, 4).expect("start");
+    let mut one = start_inc(x.view(), y.view(), Activation::Tanh, 3, 0.1, Strategy::Chol2, 4).expect("start");
     let mut blocks = one.clone();
     for _ in 0..12 {
         one.add_nodes(1).expect("append");
@@ -487,7 +560,7 @@ fn incremental_blocks_equal_single_nodes() {
 fn incremental_refuses_invalid_arguments() {
     let (x, y) = data(14, 30);
     let start = |nodes: usize, lambda: f64| {
-        IncrementalElm::start(
+        start_inc(
             x.view(),
             y.view(),
             Activation::Sigmoid,
@@ -499,10 +572,7 @@ fn incremental_refuses_invalid_arguments() {
     };
     assert!(matches!(
         start(0, 0.1),
-        Err(ModelError::InvalidParameter {
-            name: "initial_nodes",
-            ..
-        })
+        Err(ModelError::InvalidParameter { name: "nodes", .. })
     ));
     assert!(matches!(
         start(2, 0.0),
@@ -515,7 +585,7 @@ fn incremental_refuses_invalid_arguments() {
     let mut bad = x.clone();
     bad[[0, 0]] = f64::INFINITY;
     assert!(matches!(
-        IncrementalElm::start(bad.view(), y.view(), Activation::Sigmoid, 2, 0.1, Strategy::Alg1, 0),
+        start_inc(bad.view(), y.view(), Activation::Sigmoid, 2, 0.1, Strategy::Alg1, 0),
         Err(ModelError::NonFinite { what: "samples X", .. })
     ));
     let mut inc = start(2, 0.1).expect("valid");
@@ -537,8 +607,7 @@ fn incremental_refuses_invalid_arguments() {
 fn a_failing_update_leaves_the_model_usable() {
     let x = Array2::from_shape_fn((20, 1), |(i, _)| i as f64 / 1000.0);
     let y = x.mapv(|v| v * 2.0 + 1.0);
-    let mut inc =
-        IncrementalElm::start(x.view(), y.view(), Activation::Hardlim, 2, 1e-12, Strategy::ExgE, 1).expect("start");
+    let mut inc = start_inc(x.view(), y.view(), Activation::Hardlim, 2, 1e-12, Strategy::ExgE, 1).expect("start");
     let mut failures = 0;
     for _ in 0..12 {
         let before = inc.nodes();
@@ -571,8 +640,8 @@ fn a_failing_update_leaves_the_model_usable() {
 
 fn fitted() -> (Elm, Array2<f64>) {
     let (x, y) = data(15, 60);
-    let cfg = ElmConfig::new(12, Activation::Gaussian).with_seed(3);
-    (Elm::fit(&cfg, x.view(), y.view()).expect("fit"), x)
+    let cfg = ElmParams::new(12, Activation::Gaussian).with_seed(3);
+    (cfg.fit(&Dataset::new(x.view(), y.view())).expect("fit"), x)
 }
 
 #[test]
@@ -650,7 +719,7 @@ fn inconsistent_model_in_a_file_is_corrupt() {
         hidden: &'a HiddenLayer,
         output_weights: Array2<f64>,
         lambda: f64,
-        solver: Solver,
+        solver: ReadoutSolver,
     }
     #[derive(serde::Serialize)]
     struct FakeFile<'a> {
@@ -666,7 +735,7 @@ fn inconsistent_model_in_a_file_is_corrupt() {
             hidden: elm.hidden(),
             output_weights: Array2::zeros((elm.nodes() + 1, 2)),
             lambda: 0.1,
-            solver: Solver::Ridge,
+            solver: ReadoutSolver::Ridge,
         },
     };
     let bytes = bincode::serde::encode_to_vec(&fake, bincode::config::standard()).expect("encode");
@@ -695,10 +764,10 @@ fn sine_regression_reaches_a_small_test_error() {
     let x_test = Array2::from_shape_fn((101, 1), |(i, _)| -1.0 + 0.02 * i as f64);
     let y_test = x_test.mapv(target);
     for seed in 0..3 {
-        let cfg = ElmConfig::new(50, Activation::Sigmoid)
+        let cfg = ElmParams::new(50, Activation::Sigmoid)
             .with_lambda(1e-8)
             .with_seed(seed);
-        let elm = Elm::fit(&cfg, x.view(), y.view()).expect("fit");
+        let elm = cfg.fit(&Dataset::new(x.view(), y.view())).expect("fit");
         let pred = elm.predict(x_test.view()).expect("predict");
         let mse = (&pred - &y_test).mapv(|e| e * e).sum() / 101.0;
         assert!(mse < 1e-4, "seed {seed}: test MSE {mse:.3e}");
@@ -728,10 +797,11 @@ fn xor_classification_reaches_a_high_accuracy() {
     let (x, y) = sample(&mut rng, 400);
     let (x_test, y_test) = sample(&mut rng, 1000);
     for seed in 0..4 {
-        let cfg = ElmConfig::new(50, Activation::Sigmoid)
+        let cfg = ElmParams::new(50, Activation::Sigmoid)
             .with_lambda(1e-4)
-            .with_seed(seed);
-        let elm = Elm::fit(&cfg, x.view(), y.view()).expect("fit");
+            .with_seed(seed)
+            .with_input_scale(InputScale::Fixed(1.0));
+        let elm = cfg.fit(&Dataset::new(x.view(), y.view())).expect("fit");
         let pred = elm.predict(x_test.view()).expect("predict");
         let correct = pred
             .outer_iter()

@@ -6,7 +6,8 @@ use std::time::Instant;
 
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
-use models::bls::{Bls, BlsConfig, IncrementalBls, UpdateReport};
+use models::bls::{Bls, BlsParams, IncrementalBls, UpdateReport};
+use models::ParamGuard;
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
@@ -126,10 +127,10 @@ pub struct BlsArgs {
 impl Default for BlsArgs {
     fn default() -> Self {
         Self {
-            feature_groups: 10,
-            feature_nodes: 10,
-            enhancement: 1000,
-            strategy: Strategy::Chol2,
+            feature_groups: BlsParams::DEFAULT_FEATURE_GROUPS,
+            feature_nodes: BlsParams::DEFAULT_FEATURE_NODES,
+            enhancement: BlsParams::DEFAULT_ENHANCEMENT_NODES,
+            strategy: BlsParams::DEFAULT_STRATEGY,
             increments: vec![],
             precision: Precision::F64,
         }
@@ -178,11 +179,12 @@ pub(crate) fn fit(
     x: &Array2<f64>,
     y: &Array2<f64>,
 ) -> Result<(Bls, Vec<UpdateJson>), CliError> {
-    let config = BlsConfig::new(b.feature_groups, b.feature_nodes, b.enhancement)
+    let config = BlsParams::new(b.feature_groups, b.feature_nodes, b.enhancement)
         .with_lambda(lambda)
         .with_strategy(b.strategy)
         .with_seed(seed)
-        .with_precision(b.precision);
+        .with_precision(b.precision)
+        .check()?;
     let started = Instant::now();
     let mut bls = IncrementalBls::start(&config, x.clone(), y.clone())?;
     let more: usize = b.increments.iter().map(IncrementSpec::nodes).sum();

@@ -35,7 +35,9 @@ use std::time::Instant;
 
 use linalg_core::ridge::Strategy;
 use models::bls::Bls;
-use models::{Activation, Elm, ElmConfig, IncrementalElm, Solver};
+use models::bls::BlsParams;
+use models::{Activation, Elm, ElmParams, IncrementalElm, ReadoutSolver};
+use models::{Fit, ParamGuard};
 use ndarray::{Array2, Axis};
 use serde::{Deserialize, Serialize};
 
@@ -143,7 +145,7 @@ pub struct FitArgs {
     /// Activation (default sigmoid).
     pub activation: Activation,
     /// Output-weight solver (default ridge).
-    pub solver: Solver,
+    pub solver: ReadoutSolver,
     /// Seed of the hidden layer (default 0).
     pub seed: u64,
     /// First size of an incrementally grown network (default 2).
@@ -179,10 +181,10 @@ impl FitArgs {
             test: PathBuf::new(),
             task: TaskKind::Regression,
             hidden: 0,
-            lambda: 0.1,
-            activation: Activation::Sigmoid,
-            solver: Solver::Ridge,
-            seed: 0,
+            lambda: ElmParams::DEFAULT_LAMBDA,
+            activation: ElmParams::DEFAULT_ACTIVATION,
+            solver: ElmParams::DEFAULT_SOLVER,
+            seed: ElmParams::DEFAULT_SEED,
             initial_nodes: 2,
             save: None,
         };
@@ -268,7 +270,7 @@ impl FitArgs {
         out.test = test.ok_or_else(|| CliError::Usage("--test is required".into()))?;
         out.task = task.ok_or_else(|| CliError::Usage("--task is required (classification or regression)".into()))?;
         if out.model == ModelKind::Bls {
-            out.lambda = lambda.unwrap_or(2f64.powi(-10));
+            out.lambda = lambda.unwrap_or(BlsParams::DEFAULT_LAMBDA);
             let b = &out.bls;
             if b.feature_groups == 0 || b.feature_nodes == 0 || b.enhancement == 0 {
                 return Err(CliError::Usage(
@@ -280,7 +282,7 @@ impl FitArgs {
                 + b.increments.iter().map(bls::IncrementSpec::nodes).sum::<usize>();
             return Ok(out);
         }
-        out.lambda = lambda.unwrap_or(0.1);
+        out.lambda = lambda.unwrap_or(ElmParams::DEFAULT_LAMBDA);
         out.hidden = hidden.ok_or_else(|| CliError::Usage("--hidden is required".into()))?;
         if out.hidden == 0 {
             return Err(CliError::Usage("--hidden must be at least 1".into()));
@@ -528,15 +530,12 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
                 args.solver
             );
             let elm = match args.solver {
-                Solver::Incremental(strategy) => grow(args, strategy, &x_train, &y_train)?,
-                solver => Elm::fit(
-                    &ElmConfig::new(args.hidden, args.activation)
-                        .with_lambda(args.lambda)
-                        .with_solver(solver)
-                        .with_seed(args.seed),
-                    x_train.view(),
-                    y_train.view(),
-                )?,
+                ReadoutSolver::Strategy(_) => grow(args, &x_train, &y_train)?,
+                solver => ElmParams::new(args.hidden, args.activation)
+                    .with_lambda(args.lambda)
+                    .with_solver(solver)
+                    .with_seed(args.seed)
+                    .fit(&models::Dataset::new(x_train.view(), y_train.view()))?,
             };
             (FittedModel::Elm(elm), None)
         }
@@ -605,7 +604,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             ModelKind::Bls => args.bls.strategy.to_string(),
         },
         lambda: match (args.model, args.solver) {
-            (ModelKind::Elm, Solver::Lstsq) => None,
+            (ModelKind::Elm, ReadoutSolver::Lstsq) => None,
             _ => Some(args.lambda),
         },
         seed: args.seed,
@@ -621,17 +620,14 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
 }
 
 /// Grow an ELM one node at a time with an incremental strategy.
-fn grow(args: &FitArgs, strategy: Strategy, x: &Array2<f64>, y: &Array2<f64>) -> Result<Elm, CliError> {
+fn grow(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<Elm, CliError> {
     let start = args.initial_nodes.min(args.hidden);
-    let mut inc = IncrementalElm::start(
-        x.view(),
-        y.view(),
-        args.activation,
-        start,
-        args.lambda,
-        strategy,
-        args.seed,
-    )?;
+    let params = ElmParams::new(start, args.activation)
+        .with_lambda(args.lambda)
+        .with_solver(args.solver)
+        .with_seed(args.seed)
+        .check()?;
+    let mut inc = IncrementalElm::start(&params, &models::Dataset::new(x.view(), y.view()))?;
     inc.reserve(args.hidden - start);
     let total = args.hidden - start;
     let mut last_report = Instant::now();

@@ -35,7 +35,8 @@ use std::time::Instant;
 use linalg_core::kernels::{self, Flops, Op, Owned};
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
-use models::bls::{BlsConfig, IncrementalBls};
+use models::bls::{BlsParams, IncrementalBls};
+use models::ParamGuard;
 use ndarray::{Array2, Axis, Slice};
 use serde::{Deserialize, Serialize};
 
@@ -296,11 +297,12 @@ fn run_cell(
 ) -> Result<Cell, ReproError> {
     let sch = opts.schedule;
     reset_peak_rss();
-    let config = BlsConfig::new(sch.feature_groups, sch.feature_nodes, sch.enhancement)
+    let config = BlsParams::new(sch.feature_groups, sch.feature_nodes, sch.enhancement)
         .with_lambda(2f64.powi(e))
         .with_strategy(s)
         .with_seed(seed)
-        .with_precision(p);
+        .with_precision(p)
+        .check()?;
     let mut cell = Cell {
         schedule: sch,
         seed,

@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use linalg_core::ridge::Strategy;
-use models::{Activation, Elm, ElmConfig, HiddenLayer, IncrementalElm};
+use models::{Activation, Elm, ElmParams, HiddenLayer, IncrementalElm, InputScale, ReadoutSolver};
+use models::{Fit, ParamGuard};
 use ndarray::{Array2, Axis, Slice};
 use serde::Serialize;
 
@@ -332,10 +333,11 @@ fn testing_mse_by_scaling(
     for (f, (train, test)) in folds.iter().enumerate().take(opts.folds) {
         for (k, scaling) in [FeatureScaling::MinMax, FeatureScaling::ZScore].into_iter().enumerate() {
             let [xtr, ytr, xte, yte] = scaled_fold(ds, train, test, scaling)?;
-            let config = ElmConfig::new(opts.max_nodes, act)
+            let config = ElmParams::new(opts.max_nodes, act)
                 .with_lambda(0.1)
-                .with_seed(1000 + f as u64);
-            let elm = Elm::fit(&config, xtr.view(), ytr.view())?;
+                .with_seed(1000 + f as u64)
+                .with_input_scale(InputScale::Fixed(1.0));
+            let elm = config.fit(&models::Dataset::new(xtr.view(), ytr.view()))?;
             mse[k] += metrics::mse(yte.view(), elm.predict(xte.view())?.view())? / nf;
         }
     }
@@ -406,13 +408,20 @@ fn dataset_errors(
             xtr.nrows(),
             opts.max_nodes
         );
-        let config = |n: usize| ElmConfig::new(n, act).with_lambda(0.1).with_seed(seed);
+        let config = |n: usize| {
+            ElmParams::new(n, act)
+                .with_lambda(0.1)
+                .with_seed(seed)
+                .with_input_scale(InputScale::Fixed(1.0))
+        };
+        let train = models::Dataset::new(xtr.view(), ytr.view());
         let standard: Vec<Elm> = checkpoints
             .iter()
-            .map(|&n| Elm::fit(&config(n), xtr.view(), ytr.view()))
+            .map(|&n| config(n).fit(&train))
             .collect::<Result<_, _>>()?;
         for (a, alg) in ALGORITHMS.iter().enumerate() {
-            let mut inc = IncrementalElm::start(xtr.view(), ytr.view(), act, 2, 0.1, *alg, seed)?;
+            let start = config(2).with_solver(ReadoutSolver::Strategy(*alg)).check()?;
+            let mut inc = IncrementalElm::start(&start, &train)?;
             inc.reserve(opts.max_nodes - 2);
             let (mut wcurve, mut tcurve) = (vec![], vec![]);
             let want_weight = f == 0 && curves.weight.is_some();
@@ -435,7 +444,7 @@ fn dataset_errors(
                     }
                 }
                 if want_weight && (n % 10 == 0 || n == 3) {
-                    let std = Elm::fit(&config(n), xtr.view(), ytr.view())?;
+                    let std = config(n).fit(&train)?;
                     wcurve.push((n as f64, metrics::weight_error(inc.weights(), std.output_weights())?));
                 }
             }

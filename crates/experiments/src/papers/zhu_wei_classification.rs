@@ -15,7 +15,8 @@
 //! for Musk (musk) and Diabetes (positive). Adult: the UCI train and test
 //! files pooled (48842 rows) before the folds.
 
-use models::{Activation, Elm, ElmConfig};
+use models::Fit;
+use models::{Activation, ElmParams, InputScale};
 use ndarray::{concatenate, Axis};
 use serde::Serialize;
 
@@ -105,10 +106,11 @@ pub fn table4(opts: &Options) -> Result<Vec<ClassRow>, ReproError> {
                 let (tr, te) = (ds.select(train), ds.select(test));
                 let sx = MinMaxScaler::fit(&tr.x)?;
                 let (xtr, xte) = (sx.transform(&tr.x)?, sx.transform(&te.x)?);
-                let config = ElmConfig::new(opts.max_nodes, act)
+                let config = ElmParams::new(opts.max_nodes, act)
                     .with_lambda(0.1)
-                    .with_seed(2000 + f as u64);
-                let elm = Elm::fit(&config, xtr.view(), one_hot(&tr.y, classes)?.view())?;
+                    .with_seed(2000 + f as u64)
+                    .with_input_scale(InputScale::Fixed(1.0));
+                let elm = config.fit(&models::Dataset::new(xtr.view(), one_hot(&tr.y, classes)?.view()))?;
                 for (x, part, out) in [(&xtr, &tr, &mut tr_s), (&xte, &te, &mut te_s)] {
                     let pred = argmax_rows(&elm.predict(x.view())?);
                     let truth: Vec<usize> = part.y.iter().map(|&v| v as usize).collect();

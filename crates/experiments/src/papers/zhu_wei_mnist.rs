@@ -11,7 +11,8 @@
 
 use std::time::Instant;
 
-use models::{Elm, ElmConfig, HiddenLayer, IncrementalElm};
+use models::{ElmParams, HiddenLayer, IncrementalElm, InputScale, ReadoutSolver};
+use models::{Fit, ParamGuard};
 use ndarray::{Axis, Slice};
 use serde::Serialize;
 
@@ -107,21 +108,18 @@ pub fn table5(size: MnistSize) -> Result<Vec<MnistRow>, ReproError> {
             size.end
         );
         let seed = 3000;
-        let std = Elm::fit(
-            &ElmConfig::new(size.end, act).with_lambda(0.1).with_seed(seed),
-            xtr.view(),
-            ytr.view(),
-        )?;
+        let params = ElmParams::new(size.end, act)
+            .with_lambda(0.1)
+            .with_seed(seed)
+            .with_input_scale(InputScale::Fixed(1.0));
+        let train = models::Dataset::new(xtr.view(), ytr.view());
+        let std = params.fit(&train)?;
         let accuracy_standard = accuracy(std.predict(xte.view())?)?;
-        let mut inc = IncrementalElm::start(
-            xtr.view(),
-            ytr.view(),
-            act,
-            size.start,
-            0.1,
-            linalg_core::ridge::Strategy::Alg3,
-            seed,
-        )?;
+        let start = params
+            .with_nodes(size.start)
+            .with_solver(ReadoutSolver::Strategy(linalg_core::ridge::Strategy::Alg3))
+            .check()?;
+        let mut inc = IncrementalElm::start(&start, &train)?;
         inc.reserve(size.end - size.start);
         inc.add_nodes(1)?;
         for _ in size.start + 1..size.end {

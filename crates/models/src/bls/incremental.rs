@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 use linalg_core::ridge::{IncrementalRidge, Strategy};
 use ndarray::{Array2, ArrayView2, Axis, ShapeBuilder, Slice};
 
-use super::config::BlsConfig;
 use super::model::Bls;
 use super::nodes::{enhancement_stream, feature_stream, EnhancementGroup, Expansion, FeatureGroup};
+use super::params::BlsValidParams;
 use crate::error::{ModelError, Result};
-use crate::validate;
+use crate::traits::{Dataset, Predict};
 
 /// What an update did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,12 +124,13 @@ impl UpdateReport {
 ///
 /// ```
 /// use linalg_core::ridge::Strategy;
-/// use models::bls::{BlsConfig, IncrementalBls};
+/// use models::bls::{BlsParams, IncrementalBls};
+/// use models::prelude::*;
 /// use ndarray::{Array2, Axis};
 /// let x = Array2::from_shape_fn((120, 6), |(i, j)| ((i * 7 + j * 3) % 13) as f64 / 6.0 - 1.0);
 /// let y = x.sum_axis(Axis(1)).insert_axis(Axis(1)).mapv(f64::sin);
-/// let cfg = BlsConfig::new(2, 3, 20).with_lambda(1e-3).with_strategy(Strategy::Chol2).with_seed(5);
-/// let mut bls = IncrementalBls::start(&cfg, x.clone(), y.clone())?;
+/// let params = BlsParams::new(2, 3, 20).with_lambda(1e-3).with_strategy(Strategy::Chol2).with_seed(5).check()?;
+/// let mut bls = IncrementalBls::start(&params, x.clone(), y.clone())?;
 /// bls.reserve(10 + 2 + 3 + 4);
 /// bls.add_enhancement(10)?;
 /// let report = bls.add_feature_group(2, 3, 4)?;
@@ -143,7 +144,7 @@ impl UpdateReport {
 /// ```
 #[derive(Debug)]
 pub struct IncrementalBls {
-    config: BlsConfig,
+    params: BlsValidParams,
     expansion: Expansion,
     solver: Box<dyn IncrementalRidge>,
     x: Array2<f64>,
@@ -157,7 +158,7 @@ pub struct IncrementalBls {
 impl Clone for IncrementalBls {
     fn clone(&self) -> Self {
         Self {
-            config: self.config,
+            params: self.params,
             expansion: self.expansion.clone(),
             solver: self.solver.clone_box(),
             x: self.x.clone(),
@@ -174,26 +175,17 @@ pub(crate) type Initial = (Expansion, Box<dyn IncrementalRidge>, UpdateReport, A
 /// The initial network on `x`, `y`: its node maps, the solver built from
 /// `A₀ = [Z_1 … Z_G | H_1]`, the report of the start and the feature nodes'
 /// outputs `Zⁿ` (when `keep_features`; otherwise an empty matrix).
-pub(crate) fn build_initial(
-    config: &BlsConfig,
-    x: ArrayView2<'_, f64>,
-    y: ArrayView2<'_, f64>,
-    keep_features: bool,
-) -> Result<Initial> {
-    config.validate()?;
-    validate::matrix("samples X", x)?;
-    validate::matrix("targets Y", y)?;
-    validate::rows("targets Y", y, x.nrows())?;
+pub(crate) fn build_initial(params: &BlsValidParams, data: &Dataset<'_>, keep_features: bool) -> Result<Initial> {
+    data.check()?;
+    let (x, y) = (data.features(), data.targets());
     let (k, d) = x.dim();
-    let (g_count, n, e) = (config.feature_groups, config.feature_nodes, config.enhancement_nodes);
-    let features = g_count
-        .checked_mul(n)
-        .filter(|f| f.checked_add(e).is_some())
-        .ok_or_else(|| ModelError::InvalidParameter {
-            name: "feature_groups × feature_nodes + enhancement_nodes",
-            value: format!("{g_count} × {n} + {e}"),
-            reason: "the number of nodes overflows",
-        })?;
+    let (g_count, n, e) = (
+        params.feature_groups(),
+        params.feature_nodes(),
+        params.enhancement_nodes(),
+    );
+    // `check` refused an overflowing G·N + E.
+    let features = g_count * n;
     let t0 = Instant::now();
     let mut a0 = Array2::<f64>::zeros((k, features + e).f());
     let mut expansion = Expansion::empty(d);
@@ -204,9 +196,9 @@ pub(crate) fn build_initial(
             let group = FeatureGroup::train(
                 x,
                 n,
-                feature_stream(config.seed, i),
-                config.sparse_mu,
-                config.admm_iterations,
+                feature_stream(params.seed(), i),
+                params.sparse_mu(),
+                params.admm_iterations(),
                 out,
             )?;
             expansion.push_feature(group);
@@ -216,8 +208,8 @@ pub(crate) fn build_initial(
                 z.view(),
                 0..features,
                 e,
-                enhancement_stream(config.seed, 0),
-                config.shrink,
+                enhancement_stream(params.seed(), 0),
+                params.shrink(),
                 h,
             );
             expansion.push_enhancement(group);
@@ -232,7 +224,7 @@ pub(crate) fn build_initial(
     };
     let t1 = Instant::now();
     // `a0` is column-major: the solver takes it over without a copy.
-    let solver = config.strategy.build_owned(a0, y, config.lambda, config.precision)?;
+    let solver = params.readout().start(a0, y)?;
     let t2 = Instant::now();
     let report = UpdateReport {
         increment: Increment::Start {
@@ -251,21 +243,21 @@ pub(crate) fn build_initial(
 }
 
 impl IncrementalBls {
-    /// Build the initial network of `config` (`G` feature groups of `N`
+    /// Build the initial network of `params` (`G` feature groups of `N`
     /// nodes, `E` enhancement nodes fed by all of them) on the training
     /// samples `x` (K×d) with targets `y` (K×M, e.g. one-hot classes), and
-    /// solve for its output weights with `config.strategy` (from scratch,
-    /// at `config.lambda`). Takes ownership of `x` and `y`.
+    /// solve for its output weights with the strategy of `params.readout()`
+    /// (from scratch, at its λ). Takes ownership of `x` and `y` (kept for
+    /// the increments, not copied).
     ///
     /// # Errors
-    /// [`ModelError::InvalidParameter`] for an invalid configuration;
     /// [`ModelError::Empty`], [`ModelError::NonFinite`],
     /// [`ModelError::Shape`] for unusable data; the strategy's errors
     /// ([`ModelError::Linalg`]).
-    pub fn start(config: &BlsConfig, x: Array2<f64>, y: Array2<f64>) -> Result<Self> {
-        let (expansion, solver, report, features) = build_initial(config, x.view(), y.view(), true)?;
+    pub fn start(params: &BlsValidParams, x: Array2<f64>, y: Array2<f64>) -> Result<Self> {
+        let (expansion, solver, report, features) = build_initial(params, &Dataset::new(x.view(), y.view()), true)?;
         Ok(Self {
-            config: *config,
+            params: *params,
             expansion,
             solver,
             x,
@@ -314,8 +306,8 @@ impl IncrementalBls {
             self.features.view(),
             0..f,
             p,
-            enhancement_stream(self.config.seed, self.expansion.enhancement_groups().len()),
-            self.config.shrink,
+            enhancement_stream(self.params.seed(), self.expansion.enhancement_groups().len()),
+            self.params.shrink(),
             h.view_mut(),
         );
         let t1 = Instant::now();
@@ -370,9 +362,9 @@ impl IncrementalBls {
             let features = FeatureGroup::train(
                 self.x.view(),
                 feature_nodes,
-                feature_stream(self.config.seed, self.expansion.feature_groups().len()),
-                self.config.sparse_mu,
-                self.config.admm_iterations,
+                feature_stream(self.params.seed(), self.expansion.feature_groups().len()),
+                self.params.sparse_mu(),
+                self.params.admm_iterations(),
                 z_new.view_mut(),
             )?;
             let mut next_enhancement = self.expansion.enhancement_groups().len();
@@ -381,8 +373,8 @@ impl IncrementalBls {
                     z_new.view(),
                     f0..f1,
                     fed,
-                    enhancement_stream(self.config.seed, next_enhancement),
-                    self.config.shrink,
+                    enhancement_stream(self.params.seed(), next_enhancement),
+                    self.params.shrink(),
                     h_fed,
                 ));
                 next_enhancement += 1;
@@ -394,8 +386,8 @@ impl IncrementalBls {
                     z_all.view(),
                     0..f1,
                     extra,
-                    enhancement_stream(self.config.seed, next_enhancement),
-                    self.config.shrink,
+                    enhancement_stream(self.params.seed(), next_enhancement),
+                    self.params.shrink(),
                     h_extra,
                 ));
             }
@@ -489,9 +481,9 @@ impl IncrementalBls {
         &self.expansion
     }
 
-    /// The configuration the network was started with.
-    pub fn config(&self) -> &BlsConfig {
-        &self.config
+    /// The parameters the network was started with.
+    pub fn params(&self) -> &BlsValidParams {
+        &self.params
     }
 
     /// The update strategy.
@@ -584,5 +576,19 @@ impl IncrementalBls {
     pub fn into_data(self) -> (Array2<f64>, Array2<f64>) {
         drop(self.solver);
         (self.x, self.y)
+    }
+}
+
+impl Predict for IncrementalBls {
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        IncrementalBls::predict(self, x)
+    }
+
+    fn n_inputs(&self) -> usize {
+        self.expansion.n_inputs()
+    }
+
+    fn n_outputs(&self) -> usize {
+        self.y.ncols()
     }
 }

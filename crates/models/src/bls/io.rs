@@ -1,5 +1,5 @@
-//! Saving and loading a fitted [`Bls`]: serde + bincode 2 (standard
-//! configuration) in a small envelope.
+//! Saving and loading a fitted [`Bls`] through [`Persist`] (the crate's one
+//! versioned envelope: serde + bincode 2, standard configuration).
 //!
 //! File layout (bincode's encoding of one struct, fields in order):
 //!
@@ -19,10 +19,11 @@
 //! [`Block`](super::Block) or `linalg_core::ridge::Strategy` changes the
 //! format and must bump [`FORMAT_VERSION`].
 
-use std::path::Path;
-
 use super::model::Bls;
 use crate::error::Result;
+use crate::traits::Persist;
+#[cfg(doc)]
+use crate::ModelError;
 
 /// The first eight bytes of a BLS model file.
 pub const MAGIC: [u8; 8] = *b"DNNBLS\0\0";
@@ -30,36 +31,25 @@ pub const MAGIC: [u8; 8] = *b"DNNBLS\0\0";
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
 
-impl Bls {
-    /// Write the model to `path` (created or truncated).
-    ///
-    /// ```
-    /// use models::bls::{Bls, BlsConfig};
-    /// use ndarray::Array2;
-    /// let x = Array2::from_shape_fn((20, 2), |(i, j)| (i * (j + 1)) as f64 / 20.0);
-    /// let bls = Bls::fit(&BlsConfig::new(1, 2, 4).with_lambda(1e-3), x.view(), x.view())?;
-    /// let path = std::env::temp_dir().join(format!("doc-bls-{}.bin", std::process::id()));
-    /// bls.save(&path)?;
-    /// assert_eq!(Bls::load(&path)?, bls);
-    /// # std::fs::remove_file(&path).ok();
-    /// # Ok::<(), models::ModelError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`ModelError::Io`] (with the path) if the file cannot be written,
-    /// [`ModelError::Encode`] if encoding fails.
-    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        crate::envelope::save(path.as_ref(), MAGIC, FORMAT_VERSION, self)
-    }
+/// Saved with [`Persist::save`], read with [`Persist::load`].
+///
+/// ```
+/// use models::prelude::*;
+/// use models::bls::{Bls, BlsParams};
+/// use ndarray::Array2;
+/// let x = Array2::from_shape_fn((20, 2), |(i, j)| (i * (j + 1)) as f64 / 20.0);
+/// let bls = BlsParams::new(1, 2, 4).with_lambda(1e-3).fit(&Dataset::new(x.view(), x.view()))?;
+/// let path = std::env::temp_dir().join(format!("doc-bls-{}.bin", std::process::id()));
+/// bls.save(&path)?;
+/// assert_eq!(Bls::load(&path)?, bls);
+/// # std::fs::remove_file(&path).ok();
+/// # Ok::<(), models::ModelError>(())
+/// ```
+impl Persist for Bls {
+    const MAGIC: [u8; 8] = MAGIC;
+    const FORMAT_VERSION: u32 = FORMAT_VERSION;
 
-    /// Read a model written by [`save`](Self::save).
-    ///
-    /// # Errors
-    /// [`ModelError::Io`] if the file cannot be read,
-    /// [`ModelError::BadMagic`] if it is not a BLS model file,
-    /// [`ModelError::UnsupportedFormat`] for another format version,
-    /// [`ModelError::Corrupt`] if its content is truncated or inconsistent.
-    pub fn load(path: impl AsRef<Path>) -> Result<Self> {
-        crate::envelope::load(path.as_ref(), MAGIC, FORMAT_VERSION, |m: &Self| m.check())
+    fn check_invariants(&self) -> Result<()> {
+        self.check()
     }
 }

@@ -21,10 +21,12 @@
 //! updated by a [`linalg_core::ridge::Strategy`] (Orig., Exg-E, Chol-1,
 //! Chol-2, R-Inv, D-Rdg, …), never re-solved here.
 //!
-//! - [`BlsConfig`] — initial network, λ, strategy, seed, Chen's constants;
+//! - [`BlsParams`] → [`BlsValidParams`] — initial network, output layer
+//!   ([`Readout`](crate::Readout): strategy, λ, precision), seed, Chen's
+//!   constants, unchecked and validated;
 //! - [`IncrementalBls`] — start, increments, [`UpdateReport`]s, predictions;
-//! - [`Bls`] — the fitted model (maps + weights), batch [`Bls::fit`],
-//!   save/load ([`io`]);
+//! - [`Bls`] — the fitted model (maps + weights), batch [`Fit`](crate::Fit),
+//!   save/load ([`Persist`](crate::Persist), [`io`]);
 //! - [`Expansion`], [`FeatureGroup`], [`EnhancementGroup`], [`Block`] — the
 //!   node maps and the column order of `A`;
 //! - [`lasso_admm`] — the sparse autoencoder's ADMM (Chen's `sparse_bls`).
@@ -38,15 +40,15 @@
 //!
 //! Notation: samples are rows (`X` K×d, `Y` K×M, `A` K×n, `W` n×M).
 
-mod config;
 mod incremental;
 pub mod io;
 mod model;
 mod nodes;
+mod params;
 mod sparse;
 
-pub use config::BlsConfig;
 pub use incremental::{Increment, IncrementalBls, UpdateReport};
 pub use model::Bls;
 pub use nodes::{Block, EnhancementGroup, Expansion, FeatureGroup, BIAS_INPUT};
+pub use params::{BlsParams, BlsValidParams};
 pub use sparse::{lasso_admm, soft_threshold};

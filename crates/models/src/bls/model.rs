@@ -5,10 +5,12 @@ use linalg_core::ridge::Strategy;
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
-use super::config::BlsConfig;
 use super::incremental::build_initial;
 use super::nodes::Expansion;
+use super::params::BlsValidParams;
 use crate::error::{ModelError, Result};
+use crate::readout::ReadoutSolver;
+use crate::traits::{Dataset, Fit, Predict};
 use crate::validate;
 
 /// A fitted Broad Learning System: `ŷ(x) = a(x)ᵀ W`, with `a(x)` the
@@ -16,17 +18,18 @@ use crate::validate;
 /// (nodes×M) the output weights (the BLS paper's eq. (13)). It keeps λ and
 /// the [`Strategy`] the weights were computed with.
 ///
-/// Made by [`Bls::fit`] (the initial network only), by
+/// Made by [`Fit`] on [`BlsValidParams`] (the initial network only), by
 /// [`IncrementalBls::to_bls`](super::IncrementalBls::to_bls) /
 /// [`into_bls`](super::IncrementalBls::into_bls) after increments, or by
 /// [`Bls::load`].
 ///
 /// ```
-/// use models::bls::{Bls, BlsConfig};
+/// use models::bls::BlsParams;
+/// use models::prelude::*;
 /// use ndarray::{Array2, Axis};
 /// let x = Array2::from_shape_fn((200, 3), |(i, j)| ((i * 13 + j * 7) % 29) as f64 / 14.0 - 1.0);
 /// let y = x.map_axis(Axis(1), |r| (2.0 * r[0]).sin() + r[1] * r[2]).insert_axis(Axis(1));
-/// let bls = Bls::fit(&BlsConfig::new(2, 4, 60).with_lambda(1e-6), x.view(), y.view())?;
+/// let bls = BlsParams::new(2, 4, 60).with_lambda(1e-6).fit(&Dataset::new(x.view(), y.view()))?;
 /// let mse = (&bls.predict(x.view())? - &y).mapv(|e| e * e).mean().unwrap_or(f64::NAN);
 /// assert!(mse < 1e-2, "{mse}");
 /// # Ok::<(), models::ModelError>(())
@@ -41,23 +44,6 @@ pub struct Bls {
 }
 
 impl Bls {
-    /// Fit the initial network of `config` on samples `x` (K×d) and targets
-    /// `y` (K×M): exactly [`IncrementalBls::start`](super::IncrementalBls::start)
-    /// without increments, keeping only the maps and the weights.
-    ///
-    /// # Errors
-    /// As [`IncrementalBls::start`](super::IncrementalBls::start).
-    pub fn fit(config: &BlsConfig, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Self> {
-        let (expansion, solver, _, _) = build_initial(config, x, y, false)?;
-        let output_weights = solver.weights().as_standard_layout().into_owned();
-        Ok(Self::from_raw(
-            expansion,
-            output_weights,
-            config.lambda,
-            config.strategy,
-        ))
-    }
-
     /// A model from its parts: node maps and output weights (nodes×M);
     /// `lambda` and `strategy` are recorded as how the weights were obtained.
     ///
@@ -123,6 +109,11 @@ impl Bls {
         self.strategy
     }
 
+    /// The readout solver the weights were computed with (the strategy).
+    pub fn solver(&self) -> ReadoutSolver {
+        ReadoutSolver::Strategy(self.strategy)
+    }
+
     /// Total nodes.
     pub fn nodes(&self) -> usize {
         self.expansion.nodes()
@@ -178,5 +169,38 @@ impl TryFrom<BlsData> for Bls {
     type Error = ModelError;
     fn try_from(d: BlsData) -> Result<Self> {
         Bls::from_parts(d.expansion, d.output_weights, d.lambda, d.strategy)
+    }
+}
+
+impl Fit for BlsValidParams {
+    type Model = Bls;
+
+    /// Fit the initial network of these parameters to `data`: exactly
+    /// [`IncrementalBls::start`](super::IncrementalBls::start) without
+    /// increments, keeping only the maps and the weights (the strategy
+    /// recorded is the one the readout grows by: D-Rdg for ridge).
+    fn fit(&self, data: &Dataset<'_>) -> Result<Bls> {
+        let (expansion, solver, _, _) = build_initial(self, data, false)?;
+        let output_weights = solver.weights().as_standard_layout().into_owned();
+        Ok(Bls::from_raw(
+            expansion,
+            output_weights,
+            self.lambda(),
+            solver.strategy(),
+        ))
+    }
+}
+
+impl Predict for Bls {
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        Bls::predict(self, x)
+    }
+
+    fn n_inputs(&self) -> usize {
+        Bls::n_inputs(self)
+    }
+
+    fn n_outputs(&self) -> usize {
+        Bls::n_outputs(self)
     }
 }

@@ -54,7 +54,7 @@ pub fn lasso_admm(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>, mu: f64, itera
     validate::matrix("lasso matrix A", a)?;
     validate::matrix("lasso right-hand side X̃", b)?;
     validate::rows("lasso right-hand side X̃", b, a.nrows())?;
-    super::config::sparse_mu(mu)?;
+    super::params::sparse_mu(mu)?;
     let gram = a.t().dot(&a);
     let atb = a.t().dot(&b);
     lasso_admm_gram(gram, atb.view(), mu, iterations)

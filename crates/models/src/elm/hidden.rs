@@ -25,7 +25,9 @@ use crate::validate;
 /// `Wᵀ`, their `d` our `b`).
 ///
 /// [`HiddenLayer::random`] draws every weight and bias i.i.d. uniform on
-/// `[−1, 1]`, as MATLAB ELM's `rand*2-1`. Every activation, the Gaussian
+/// `[−1, 1]`, as MATLAB ELM's `rand*2-1`; [`HiddenLayer::random_scaled`]
+/// multiplies the input weights by a scale `s` (uniform on `[−s, s)`; the
+/// biases stay on `[−1, 1)`). Every activation, the Gaussian
 /// included, acts on the same affine map `xᵀw_j + b_j` (Zhu & Wei's additive
 /// form, eq. (1)), so a Gaussian node is `exp(−(xᵀw_j + b_j)²)`, not an RBF
 /// centred at a point — the choice that makes all activations share one
@@ -73,7 +75,14 @@ impl HiddenLayer {
     /// weights and biases i.i.d. uniform on `[−1, 1)` (MATLAB ELM's
     /// `rand*2-1`), node `j` drawn from the stream of `(seed, j)`.
     pub fn random(n_inputs: usize, nodes: usize, activation: Activation, seed: u64) -> Self {
-        let (weights, biases) = draw(n_inputs, 0..nodes, seed);
+        Self::random_scaled(n_inputs, nodes, activation, seed, 1.0)
+    }
+
+    /// As [`random`](Self::random), the input weights multiplied by `scale`
+    /// (uniform on `[−scale, scale)`; `scale = 1` gives exactly
+    /// [`random`](Self::random)'s layer). The biases are not scaled.
+    pub fn random_scaled(n_inputs: usize, nodes: usize, activation: Activation, seed: u64, scale: f64) -> Self {
+        let (weights, biases) = draw(n_inputs, 0..nodes, seed, scale);
         Self {
             weights,
             biases,
@@ -86,11 +95,17 @@ impl HiddenLayer {
     /// [`HiddenLayer::random`]`(N, ≥ j+1, f, seed)`, whatever the sizes of the
     /// earlier calls.
     pub fn extend(&mut self, more_nodes: usize, seed: u64) {
+        self.extend_scaled(more_nodes, seed, 1.0);
+    }
+
+    /// As [`extend`](Self::extend) for a layer drawn by
+    /// [`random_scaled`](Self::random_scaled) with `scale`.
+    pub fn extend_scaled(&mut self, more_nodes: usize, seed: u64, scale: f64) {
         if more_nodes == 0 {
             return;
         }
         let l = self.nodes();
-        let (w, b) = draw(self.n_inputs(), l..l + more_nodes, seed);
+        let (w, b) = draw(self.n_inputs(), l..l + more_nodes, seed, scale);
         // Row-major like a freshly drawn layer, so that a grown layer and one
         // drawn at once take the same BLAS path (bitwise equal outputs).
         let mut weights = Array2::zeros((self.n_inputs(), l + more_nodes));
@@ -197,15 +212,16 @@ impl TryFrom<HiddenLayerData> for HiddenLayer {
     }
 }
 
-/// The input weights (N×|nodes|) and biases of nodes `nodes` drawn from `seed`.
-fn draw(n_inputs: usize, nodes: Range<usize>, seed: u64) -> (Array2<f64>, Array1<f64>) {
+/// The input weights (N×|nodes|, times `scale`) and biases of nodes `nodes`
+/// drawn from `seed`.
+fn draw(n_inputs: usize, nodes: Range<usize>, seed: u64, scale: f64) -> (Array2<f64>, Array1<f64>) {
     let q = nodes.len();
     let mut w = Array2::zeros((n_inputs, q));
     let mut b = Array1::zeros(q);
     for (c, j) in nodes.enumerate() {
         let mut rng = node_stream(seed, j as u64);
         for i in 0..n_inputs {
-            w[[i, c]] = rng.symmetric();
+            w[[i, c]] = scale * rng.symmetric();
         }
         b[c] = rng.symmetric();
     }

@@ -6,11 +6,12 @@ use std::time::{Duration, Instant};
 use linalg_core::ridge::{IncrementalRidge, Strategy};
 use ndarray::{Array2, ArrayView2};
 
-use super::config::Solver;
 use super::hidden::HiddenLayer;
 use super::model::Elm;
-use crate::activation::Activation;
+use super::params::ElmValidParams;
 use crate::error::{ModelError, Result};
+use crate::readout::ReadoutSolver;
+use crate::traits::{Dataset, Predict};
 use crate::validate;
 
 /// An ELM grown node by node (Zhu & Wei, Sec. III–IV; their experiments
@@ -19,20 +20,26 @@ use crate::validate;
 /// It keeps the training samples `X`, the [`HiddenLayer`] (grown with the
 /// same seed, so node `j` is the node `j` of a batch [`Elm`] with that seed)
 /// and a boxed [`IncrementalRidge`] solver, which owns the hidden matrix `A`,
-/// the targets and the factors of the chosen [`Strategy`]. Adding `q` nodes
-/// computes only their `K×q` outputs and appends them.
+/// the targets and the factors of the [`Strategy`] the
+/// [`Readout`](crate::Readout) grows by. Adding `q` nodes computes only their
+/// `K×q` outputs and appends them.
 ///
 /// ```
 /// use linalg_core::ridge::Strategy;
-/// use models::{elm::{Elm, ElmConfig, IncrementalElm, Solver}, Activation};
+/// use models::prelude::*;
+/// use models::{Activation, ElmParams, IncrementalElm, ReadoutSolver};
 /// use ndarray::Array2;
 /// let x = Array2::from_shape_fn((50, 2), |(i, j)| ((i * 7 + j * 3) % 11) as f64 / 5.0 - 1.0);
 /// let y = x.sum_axis(ndarray::Axis(1)).insert_axis(ndarray::Axis(1)).mapv(f64::sin);
-/// let mut inc = IncrementalElm::start(x.view(), y.view(), Activation::Sigmoid, 2, 0.1, Strategy::Alg3, 9)?;
+/// let data = Dataset::new(x.view(), y.view());
+/// let params = ElmParams::new(10, Activation::Sigmoid).with_seed(9);
+/// // Start from 2 nodes (Zhu & Wei's start), grow by Alg. 3.
+/// let start = params.with_nodes(2).with_solver(ReadoutSolver::Strategy(Strategy::Alg3)).check()?;
+/// let mut inc = IncrementalElm::start(&start, &data)?;
 /// for _ in 0..8 {
 ///     inc.add_nodes(1)?;
 /// }
-/// let batch = Elm::fit(&ElmConfig::new(10, Activation::Sigmoid).with_seed(9), x.view(), y.view())?;
+/// let batch = params.fit(&data)?;
 /// let diff = (&inc.weights() - &batch.output_weights()).mapv(f64::abs).sum();
 /// assert!(diff < 1e-10);
 /// # Ok::<(), models::ModelError>(())
@@ -43,6 +50,8 @@ pub struct IncrementalElm {
     solver: Box<dyn IncrementalRidge>,
     x: Array2<f64>,
     seed: u64,
+    /// The factor of the input weights (for the nodes added later).
+    scale: f64,
     last_hidden_time: Duration,
     last_update_time: Duration,
 }
@@ -54,6 +63,7 @@ impl Clone for IncrementalElm {
             solver: self.solver.clone_box(),
             x: self.x.clone(),
             seed: self.seed,
+            scale: self.scale,
             last_hidden_time: self.last_hidden_time,
             last_update_time: self.last_update_time,
         }
@@ -61,45 +71,36 @@ impl Clone for IncrementalElm {
 }
 
 impl IncrementalElm {
-    /// Start from `initial_nodes ≥ 1` random nodes (seed `seed`) on samples
-    /// `x` (K×N) with targets `y` (K×M), ridge parameter `lambda > 0` and the
-    /// update strategy `strategy` (which solves the initial problem directly).
+    /// Start from `params.nodes()` random nodes (the initial network; Zhu &
+    /// Wei start from 2) of `params.activation()` and seed `params.seed()`
+    /// on the samples and targets of `data`, the output weights solved by
+    /// the strategy the [`Readout`](crate::Readout) grows by
+    /// ([`ReadoutSolver::strategy`]: the strategy itself, D-Rdg for ridge)
+    /// at its λ and precision. Later nodes come from
+    /// [`add_nodes`](Self::add_nodes).
     ///
     /// # Errors
-    /// [`ModelError::InvalidParameter`] for `initial_nodes = 0` or an
-    /// inadmissible λ; [`ModelError::Empty`], [`ModelError::NonFinite`],
+    /// [`ModelError::InvalidParameter`] naming `solver` for
+    /// [`ReadoutSolver::Lstsq`] (no incremental form);
+    /// [`ModelError::Empty`], [`ModelError::NonFinite`],
     /// [`ModelError::Shape`] for unusable data; the strategy's errors.
-    pub fn start(
-        x: ArrayView2<'_, f64>,
-        y: ArrayView2<'_, f64>,
-        activation: Activation,
-        initial_nodes: usize,
-        lambda: f64,
-        strategy: Strategy,
-        seed: u64,
-    ) -> Result<Self> {
-        if initial_nodes == 0 {
-            return Err(ModelError::InvalidParameter {
-                name: "initial_nodes",
-                value: "0".into(),
-                reason: "an incremental ELM starts from at least one hidden node",
-            });
-        }
-        validate::lambda(lambda)?;
-        validate::matrix("samples X", x)?;
-        validate::matrix("targets Y", y)?;
-        validate::rows("targets Y", y, x.nrows())?;
-        let hidden = HiddenLayer::random(x.ncols(), initial_nodes, activation, seed);
+    pub fn start(params: &ElmValidParams, data: &Dataset<'_>) -> Result<Self> {
+        params.readout().strategy()?;
+        data.check()?;
+        let (x, y, seed) = (data.features(), data.targets(), params.seed());
+        let scale = params.input_scale().factor(x.ncols());
+        let hidden = HiddenLayer::random_scaled(x.ncols(), params.nodes(), params.activation(), seed, scale);
         let t0 = Instant::now();
         let a = hidden.outputs(x)?;
         let t1 = Instant::now();
-        let solver = strategy.build_owned(a, y, lambda, linalg_core::Precision::F64)?;
+        let solver = params.readout().start(a, y)?;
         let t2 = Instant::now();
         Ok(Self {
             hidden,
             solver,
             x: x.to_owned(),
             seed,
+            scale,
             last_hidden_time: t1 - t0,
             last_update_time: t2 - t1,
         })
@@ -125,7 +126,7 @@ impl IncrementalElm {
             });
         }
         let l = self.hidden.nodes();
-        self.hidden.extend(q, self.seed);
+        self.hidden.extend_scaled(q, self.seed, self.scale);
         let t0 = Instant::now();
         let h = match self.hidden.outputs_range(self.x.view(), l..l + q) {
             Ok(h) => h,
@@ -223,7 +224,7 @@ impl IncrementalElm {
             self.hidden.clone(),
             self.solver.weights().to_owned(),
             self.solver.lambda(),
-            Solver::Incremental(self.solver.strategy()),
+            ReadoutSolver::Strategy(self.solver.strategy()),
         )
     }
 
@@ -235,7 +236,21 @@ impl IncrementalElm {
             self.hidden,
             weights,
             self.solver.lambda(),
-            Solver::Incremental(self.solver.strategy()),
+            ReadoutSolver::Strategy(self.solver.strategy()),
         )
+    }
+}
+
+impl Predict for IncrementalElm {
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        IncrementalElm::predict(self, x)
+    }
+
+    fn n_inputs(&self) -> usize {
+        self.hidden.n_inputs()
+    }
+
+    fn n_outputs(&self) -> usize {
+        self.solver.weights().ncols()
     }
 }

@@ -1,5 +1,5 @@
-//! Saving and loading a fitted [`Elm`]: serde + bincode 2 (standard
-//! configuration) in a small envelope.
+//! Saving and loading a fitted [`Elm`] through [`Persist`] (the crate's one
+//! versioned envelope: serde + bincode 2, standard configuration).
 //!
 //! File layout (bincode's encoding of one struct, fields in order):
 //!
@@ -16,14 +16,15 @@
 //! [`ModelError::Corrupt`]. Nothing in a file can make loading panic.
 //!
 //! The encoding of enums is by variant index: reordering the variants of
-//! [`Activation`](crate::Activation), [`Solver`](super::Solver) or
+//! [`Activation`](crate::Activation), [`ReadoutSolver`](crate::ReadoutSolver) or
 //! `linalg_core::ridge::Strategy` changes the format and must bump
 //! [`FORMAT_VERSION`].
 
-use std::path::Path;
-
 use super::model::Elm;
 use crate::error::Result;
+use crate::traits::Persist;
+#[cfg(doc)]
+use crate::ModelError;
 
 /// The first eight bytes of an ELM model file.
 pub const MAGIC: [u8; 8] = *b"DNNELM\0\0";
@@ -31,36 +32,25 @@ pub const MAGIC: [u8; 8] = *b"DNNELM\0\0";
 /// The format version this build writes and reads.
 pub const FORMAT_VERSION: u32 = 1;
 
-impl Elm {
-    /// Write the model to `path` (created or truncated).
-    ///
-    /// ```
-    /// use models::{elm::{Elm, ElmConfig}, Activation};
-    /// use ndarray::array;
-    /// let x = array![[0.0], [0.5], [1.0]];
-    /// let elm = Elm::fit(&ElmConfig::new(3, Activation::Tanh), x.view(), x.view())?;
-    /// let path = std::env::temp_dir().join(format!("doc-elm-{}.bin", std::process::id()));
-    /// elm.save(&path)?;
-    /// assert_eq!(Elm::load(&path)?, elm);
-    /// # std::fs::remove_file(&path).ok();
-    /// # Ok::<(), models::ModelError>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`ModelError::Io`] (with the path) if the file cannot be written,
-    /// [`ModelError::Encode`] if encoding fails.
-    pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
-        crate::envelope::save(path.as_ref(), MAGIC, FORMAT_VERSION, self)
-    }
+/// Saved with [`Persist::save`], read with [`Persist::load`].
+///
+/// ```
+/// use models::prelude::*;
+/// use models::{Activation, Elm, ElmParams};
+/// use ndarray::array;
+/// let x = array![[0.0], [0.5], [1.0]];
+/// let elm = ElmParams::new(3, Activation::Tanh).fit(&Dataset::new(x.view(), x.view()))?;
+/// let path = std::env::temp_dir().join(format!("doc-elm-{}.bin", std::process::id()));
+/// elm.save(&path)?;
+/// assert_eq!(Elm::load(&path)?, elm);
+/// # std::fs::remove_file(&path).ok();
+/// # Ok::<(), models::ModelError>(())
+/// ```
+impl Persist for Elm {
+    const MAGIC: [u8; 8] = MAGIC;
+    const FORMAT_VERSION: u32 = FORMAT_VERSION;
 
-    /// Read a model written by [`save`](Self::save).
-    ///
-    /// # Errors
-    /// [`ModelError::Io`] if the file cannot be read,
-    /// [`ModelError::BadMagic`] if it is not an ELM model file,
-    /// [`ModelError::UnsupportedFormat`] for another format version,
-    /// [`ModelError::Corrupt`] if its content is truncated or inconsistent.
-    pub fn load(path: impl AsRef<Path>) -> Result<Self> {
-        crate::envelope::load(path.as_ref(), MAGIC, FORMAT_VERSION, |m: &Self| m.check())
+    fn check_invariants(&self) -> Result<()> {
+        self.check()
     }
 }

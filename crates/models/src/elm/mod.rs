@@ -12,25 +12,28 @@
 //!
 //! - [`HiddenLayer`] — the random layer, reproducible and growable node by
 //!   node from a seed;
-//! - [`Elm`] with [`ElmConfig`] — the batch fit, by Cholesky ridge
-//!   ([`Solver::Ridge`]), minimum-norm least squares ([`Solver::Lstsq`],
-//!   [`lstsq`]) or any of linalg-core's strategies;
+//! - [`ElmParams`] → [`ElmValidParams`] — the hyper-parameters, unchecked
+//!   and validated (linfa's `ParamGuard`);
+//! - [`Elm`] — the batch fit ([`Fit`](crate::Fit) on a
+//!   [`Dataset`](crate::Dataset)), the output weights solved by the
+//!   [`Readout`](crate::Readout): Cholesky ridge, minimum-norm least squares
+//!   ([`lstsq`] is the pure-Rust reference) or any of linalg-core's strategies;
 //! - [`IncrementalElm`] — nodes added a few at a time, the weights updated by
 //!   a [`linalg_core::ridge::Strategy`] (Zhu & Wei's Alg. 1–3, Li et al., the
 //!   BLS paper's strategies);
-//! - save/load of an [`Elm`] (serde + bincode, [`io`]).
+//! - save/load of an [`Elm`] ([`Persist`](crate::Persist), [`io`]).
 //!
 //! Notation: samples are rows (`X` is K×N, `Y` K×M, `A` K×l, `W` l×M); Zhu &
 //! Wei store the transposes.
 
-mod config;
 mod hidden;
 mod incremental;
 pub mod io;
 pub mod lstsq;
 mod model;
+mod params;
 
-pub use config::{ElmConfig, Solver};
 pub use hidden::HiddenLayer;
 pub use incremental::IncrementalElm;
 pub use model::Elm;
+pub use params::{ElmParams, ElmValidParams, InputScale};

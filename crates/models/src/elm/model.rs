@@ -3,10 +3,12 @@
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
-use super::config::{ElmConfig, Solver};
 use super::hidden::HiddenLayer;
+use super::params::ElmValidParams;
 use crate::activation::Activation;
 use crate::error::{ModelError, Result};
+use crate::readout::ReadoutSolver;
+use crate::traits::{Dataset, Fit, Predict};
 use crate::validate;
 
 /// A fitted extreme learning machine: `ŷ(x) = h(x)ᵀ W` with `h` a
@@ -14,11 +16,12 @@ use crate::validate;
 /// transposed: samples are rows here).
 ///
 /// ```
-/// use models::{elm::{Elm, ElmConfig}, Activation};
+/// use models::prelude::*;
+/// use models::{Activation, ElmParams};
 /// use ndarray::Array2;
 /// let x = Array2::from_shape_fn((40, 1), |(i, _)| i as f64 / 20.0 - 1.0);
 /// let y = x.mapv(|v| v * v);
-/// let elm = Elm::fit(&ElmConfig::new(20, Activation::Sigmoid).with_lambda(1e-6), x.view(), y.view())?;
+/// let elm = ElmParams::new(20, Activation::Sigmoid).with_lambda(1e-6).fit(&Dataset::new(x.view(), y.view()))?;
 /// let pred = elm.predict(x.view())?;
 /// let mse = (&pred - &y).mapv(|e| e * e).mean().unwrap_or(f64::NAN);
 /// assert!(mse < 1e-3);
@@ -30,49 +33,10 @@ pub struct Elm {
     hidden: HiddenLayer,
     output_weights: Array2<f64>,
     lambda: f64,
-    solver: Solver,
+    solver: ReadoutSolver,
 }
 
 impl Elm {
-    /// Fit an ELM to samples `x` (K×N, one row per sample) and targets `y`
-    /// (K×M, e.g. one-hot class indicators): draw the hidden layer
-    /// ([`HiddenLayer::random`] with `config.seed`), compute the hidden
-    /// outputs `A` (K×l) and solve for the output weights with
-    /// `config.solver`.
-    ///
-    /// # Errors
-    /// [`ModelError::InvalidParameter`] for an invalid configuration,
-    /// [`ModelError::Empty`], [`ModelError::NonFinite`] or
-    /// [`ModelError::Shape`] for unusable data, and the solver's errors
-    /// ([`ModelError::Linalg`]).
-    pub fn fit(config: &ElmConfig, x: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Self> {
-        config.validate()?;
-        validate::matrix("samples X", x)?;
-        validate::matrix("targets Y", y)?;
-        validate::rows("targets Y", y, x.nrows())?;
-        let hidden = HiddenLayer::random(x.ncols(), config.nodes, config.activation, config.seed);
-        let a = hidden.outputs(x)?;
-        let output_weights = match config.solver {
-            Solver::Ridge => linalg_core::ridge::ridge_solve(a.view(), y, config.lambda)?.weights,
-            Solver::Incremental(s) => s
-                .build_owned(a, y, config.lambda, linalg_core::Precision::F64)?
-                .weights()
-                .to_owned(),
-            Solver::Lstsq => linalg_core::lstsq::min_norm_lstsq(a.view(), y, None)?.solution,
-        };
-        let lambda = if config.solver.uses_lambda() {
-            config.lambda
-        } else {
-            0.0
-        };
-        Ok(Self {
-            hidden,
-            output_weights,
-            lambda,
-            solver: config.solver,
-        })
-    }
-
     /// An ELM from its parts: a hidden layer of `l` nodes and output weights
     /// (l×M). `lambda` and `solver` are recorded as how the weights were
     /// obtained.
@@ -80,7 +44,12 @@ impl Elm {
     /// # Errors
     /// [`ModelError::Shape`] if the weights do not have `l` rows,
     /// [`ModelError::NonFinite`] if they are not finite.
-    pub fn from_parts(hidden: HiddenLayer, output_weights: Array2<f64>, lambda: f64, solver: Solver) -> Result<Self> {
+    pub fn from_parts(
+        hidden: HiddenLayer,
+        output_weights: Array2<f64>,
+        lambda: f64,
+        solver: ReadoutSolver,
+    ) -> Result<Self> {
         let elm = Self {
             hidden,
             output_weights,
@@ -92,7 +61,12 @@ impl Elm {
     }
 
     /// An ELM from parts known to be consistent (no check).
-    pub(crate) fn from_raw(hidden: HiddenLayer, output_weights: Array2<f64>, lambda: f64, solver: Solver) -> Self {
+    pub(crate) fn from_raw(
+        hidden: HiddenLayer,
+        output_weights: Array2<f64>,
+        lambda: f64,
+        solver: ReadoutSolver,
+    ) -> Self {
         Self {
             hidden,
             output_weights,
@@ -130,13 +104,13 @@ impl Elm {
         self.output_weights.view()
     }
 
-    /// The ridge parameter of the fit (0 for [`Solver::Lstsq`]).
+    /// The ridge parameter of the fit (0 for [`ReadoutSolver::Lstsq`]).
     pub fn lambda(&self) -> f64 {
         self.lambda
     }
 
     /// How the output weights were solved for.
-    pub fn solver(&self) -> Solver {
+    pub fn solver(&self) -> ReadoutSolver {
         self.solver
     }
 
@@ -182,12 +156,52 @@ struct ElmData {
     hidden: HiddenLayer,
     output_weights: Array2<f64>,
     lambda: f64,
-    solver: Solver,
+    solver: ReadoutSolver,
 }
 
 impl TryFrom<ElmData> for Elm {
     type Error = ModelError;
     fn try_from(d: ElmData) -> Result<Self> {
         Elm::from_parts(d.hidden, d.output_weights, d.lambda, d.solver)
+    }
+}
+
+impl Fit for ElmValidParams {
+    type Model = Elm;
+
+    /// Fit an ELM to the samples (K×N, one row per sample) and targets (K×M,
+    /// e.g. one-hot class indicators) of `data`: draw the hidden layer
+    /// ([`HiddenLayer::random_scaled`] with the seed and the input scale for
+    /// `N` inputs), compute the hidden outputs
+    /// `A` (K×l) and solve for the output weights with the
+    /// [`Readout`](crate::Readout).
+    fn fit(&self, data: &Dataset<'_>) -> Result<Elm> {
+        data.check()?;
+        let (x, y) = (data.features(), data.targets());
+        let scale = self.input_scale().factor(x.ncols());
+        let hidden = HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), scale);
+        let a = hidden.outputs(x)?;
+        let readout = self.readout();
+        let output_weights = readout.solve(a, y)?;
+        Ok(Elm::from_raw(
+            hidden,
+            output_weights,
+            readout.fitted_lambda(),
+            readout.solver(),
+        ))
+    }
+}
+
+impl Predict for Elm {
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        Elm::predict(self, x)
+    }
+
+    fn n_inputs(&self) -> usize {
+        Elm::n_inputs(self)
+    }
+
+    fn n_outputs(&self) -> usize {
+        Elm::n_outputs(self)
     }
 }
