@@ -21,7 +21,7 @@ use crate::validate;
 /// Made by [`Fit`] on [`BlsValidParams`] (the initial network only), by
 /// [`IncrementalBls::to_bls`](super::IncrementalBls::to_bls) /
 /// [`into_bls`](super::IncrementalBls::into_bls) after increments, or by
-/// [`Bls::load`].
+/// [`Persist::load`](crate::Persist::load).
 ///
 /// ```
 /// use models::bls::BlsParams;
