@@ -40,13 +40,12 @@ pub(crate) fn inverse_cholesky_in_place(fl: &mut Flops, s: &mut Owned) -> std::r
 }
 
 fn not_pd(pivot: usize, first_node: usize, end_node: usize) -> Error {
-    Error::NotPositiveDefinite {
-        strategy: "inverse Cholesky factorization",
+    Error::FactorNotPositiveDefinite {
+        factorization: "inverse Cholesky factorization",
         matrix: "R (or its Schur complement)",
         pivot,
         first_node,
         end_node,
-        suggestion: "the matrix given is not SPD in floating point",
     }
 }
 
@@ -207,7 +206,7 @@ mod tests {
         assert!(
             matches!(
                 err,
-                Error::NotPositiveDefinite {
+                Error::FactorNotPositiveDefinite {
                     pivot: 1,
                     first_node: 1,
                     ..

@@ -29,13 +29,12 @@ use crate::store::GrowMat;
 use crate::validate;
 
 fn not_pd(pivot: usize, first_node: usize, end_node: usize) -> Error {
-    Error::NotPositiveDefinite {
-        strategy: "inverse LDLᵀ factorization",
+    Error::FactorNotPositiveDefinite {
+        factorization: "inverse LDLᵀ factorization",
         matrix: "R (or its Schur complement)",
         pivot,
         first_node,
         end_node,
-        suggestion: "the matrix given is not SPD in floating point",
     }
 }
 
@@ -250,11 +249,11 @@ mod tests {
         let mut f = InverseLdl::from_spd(array![[1.0]].view()).unwrap();
         assert!(matches!(
             f.append_column(&[2.0], 1.0),
-            Err(Error::NotPositiveDefinite { .. })
+            Err(Error::FactorNotPositiveDefinite { .. })
         ));
         assert!(matches!(
             f.append_block(array![[2.0]].view(), array![[1.0]].view()),
-            Err(Error::NotPositiveDefinite { .. })
+            Err(Error::FactorNotPositiveDefinite { .. })
         ));
         assert_eq!(f.n(), 1);
     }

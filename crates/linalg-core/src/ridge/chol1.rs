@@ -30,7 +30,6 @@ inverse_cholesky_strategy!(
     /// # Ok::<(), linalg_core::Error>(())
     /// ```
     Chol1,
-    "Chol-1",
     Schur::Subtract,
     Strategy::Chol1
 );

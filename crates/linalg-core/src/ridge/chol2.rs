@@ -23,7 +23,6 @@ inverse_cholesky_strategy!(
     /// # Ok::<(), linalg_core::Error>(())
     /// ```
     Chol2,
-    "Chol-2",
     Schur::Residual,
     Strategy::Chol2
 );

@@ -54,7 +54,7 @@ impl DirectRidge {
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let mut p = Problem::new("D-Rdg", a.into(), y, lambda, precision)?;
+        let mut p = Problem::new(Strategy::DRdg, a.into(), y, lambda, precision)?;
         let mut fl = Flops::default();
         let n = p.n();
         let mut gram = GrowMat::square(n, n);

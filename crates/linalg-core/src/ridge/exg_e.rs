@@ -36,7 +36,6 @@ inverse_cholesky_strategy!(
     /// # Ok::<(), linalg_core::Error>(())
     /// ```
     ExgE,
-    "Exg-E",
     Schur::ResidualNoRidge,
     Strategy::ExgE
 );

@@ -69,7 +69,7 @@ impl Greville {
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Orig.", a.into(), y, lambda, precision)?;
+        let (p, b, w) = Problem::with_ridge_inverse_t(Strategy::Orig, a.into(), y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 

@@ -223,7 +223,7 @@ impl InvCholRidge {
 
 /// Defines a public strategy type around [`InvCholRidge`].
 macro_rules! inverse_cholesky_strategy {
-    ($(#[$doc:meta])* $name:ident, $paper:literal, $schur:expr, $strategy:expr) => {
+    ($(#[$doc:meta])* $name:ident, $schur:expr, $strategy:expr) => {
         $(#[$doc])*
         #[derive(Clone, Debug)]
         pub struct $name {
@@ -251,7 +251,7 @@ macro_rules! inverse_cholesky_strategy {
                 lambda: f64,
                 precision: $crate::hidden_store::Precision,
             ) -> $crate::error::Result<Self> {
-                let p = $crate::ridge::problem::Problem::new($paper, a.into(), y, lambda, precision)?;
+                let p = $crate::ridge::problem::Problem::new($strategy, a.into(), y, lambda, precision)?;
                 Ok(Self { inner: $crate::ridge::inverse_cholesky_ridge::InvCholRidge::new(p, $schur)? })
             }
 

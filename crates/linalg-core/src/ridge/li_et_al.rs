@@ -61,7 +61,7 @@ impl LiEtAl {
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Li et al.", a.into(), y, lambda, precision)?;
+        let (p, b, w) = Problem::with_ridge_inverse_t(Strategy::LiEtAl, a.into(), y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 
@@ -111,7 +111,7 @@ impl ColumnByColumn for LiEtAl {
         fl.add(k);
         if b_bar.iter().any(|v| !v.is_finite()) {
             return Err(crate::Error::Breakdown {
-                strategy: "Li et al.",
+                strategy: Strategy::LiEtAl,
                 first_node: n,
                 end_node: n + 1,
                 detail: "non-finite b̄",

@@ -2,6 +2,7 @@
 
 use ndarray::{ArrayView2, CowArray, Ix2};
 
+use super::Strategy;
 use crate::error::{Error, Result};
 use crate::hidden_store::{HiddenStore, Precision};
 use crate::kernels::{self, Flops, Op, Owned, Tri};
@@ -11,7 +12,7 @@ use crate::validate;
 /// `A` (K×n, growing), `Y` (K×M), λ, and the flops of the last operation.
 #[derive(Clone, Debug)]
 pub(crate) struct Problem {
-    pub strategy: &'static str,
+    pub strategy: Strategy,
     pub a: HiddenStore,
     pub y: Owned,
     pub lambda: f64,
@@ -23,7 +24,7 @@ impl Problem {
     /// `precision`. A borrowed `a` is copied once; an owned column-major
     /// contiguous `a` becomes the store without a copy (in f64).
     pub fn new(
-        strategy: &'static str,
+        strategy: Strategy,
         a: CowArray<'_, f64, Ix2>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
@@ -146,7 +147,7 @@ impl Problem {
     /// (K×n): returns the problem, `B` and `W = BᵀY` (Li et al., Alg. 1,
     /// R-Inv and, as its initial ridge approximation of `A⁺`, Orig.).
     pub fn with_ridge_inverse_t(
-        strategy: &'static str,
+        strategy: Strategy,
         a: CowArray<'_, f64, Ix2>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
@@ -164,10 +165,10 @@ impl Problem {
     /// The typed loss-of-definiteness error for this strategy.
     pub fn not_pd(&self, matrix: &'static str, pivot: usize, first_node: usize, end_node: usize) -> Error {
         let suggestion = match self.strategy {
-            "Chol-1" => "Chol-1 forms the Schur complement HᵀH + λI − PᵀP by subtraction, which cancels for tiny λ on nearly collinear columns: use Chol-2 or R-Inv (stable), or a larger λ",
-            "Exg-E" => "Exg-E drops λ in its updates, so (nearly) collinear new columns make CᵀC singular: use Chol-2 or R-Inv (ridge solutions), or a larger λ",
-            "Alg. 2" | "Alg. 3" | "Li et al." | "Alg. 1" => "the Schur complement c − pᵀQp lost positivity to rounding: use a larger λ, or Chol-2 / R-Inv",
-            _ => "use a larger λ, or Chol-2 / R-Inv",
+            Strategy::Chol1 => "Chol-1 forms the Schur complement HᵀH + λI − PᵀP by subtraction, which cancels for tiny λ on nearly collinear columns: use Chol-2 or R-Inv (stable), or a larger λ",
+            Strategy::ExgE => "Exg-E drops λ in its updates, so (nearly) collinear new columns make CᵀC singular: use Chol-2 or R-Inv (ridge solutions), or a larger λ",
+            Strategy::Alg2 | Strategy::Alg3 | Strategy::LiEtAl | Strategy::Alg1 => "the Schur complement c − pᵀQp lost positivity to rounding: use a larger λ, or Chol-2 / R-Inv",
+            Strategy::DRdg | Strategy::Chol2 | Strategy::RInv | Strategy::Orig => "use a larger λ, or Chol-2 / R-Inv",
         };
         Error::NotPositiveDefinite {
             strategy: self.strategy,

@@ -60,7 +60,7 @@ impl RidgeInverse {
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("R-Inv", a.into(), y, lambda, precision)?;
+        let (p, b, w) = Problem::with_ridge_inverse_t(Strategy::RInv, a.into(), y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 

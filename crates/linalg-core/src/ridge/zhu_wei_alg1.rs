@@ -58,7 +58,7 @@ impl ZhuWeiAlg1 {
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Alg. 1", a.into(), y, lambda, precision)?;
+        let (p, b, w) = Problem::with_ridge_inverse_t(Strategy::Alg1, a.into(), y, lambda, precision)?;
         Ok(Self { p, b, w })
     }
 
@@ -100,7 +100,7 @@ impl ColumnByColumn for ZhuWeiAlg1 {
         kernels::gemv(fl, 1.0, self.p.y.as_ref(), Op::T, &b_bar, 0.0, &mut w_new);
         if w_new.iter().chain(&b_bar).any(|x| !x.is_finite()) {
             return Err(crate::Error::Breakdown {
-                strategy: "Alg. 1",
+                strategy: Strategy::Alg1,
                 first_node: n,
                 end_node: n + 1,
                 detail: "non-finite b̄",

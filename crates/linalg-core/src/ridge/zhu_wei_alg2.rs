@@ -60,7 +60,7 @@ impl ZhuWeiAlg2 {
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let mut p = Problem::new("Alg. 2", a.into(), y, lambda, precision)?;
+        let mut p = Problem::new(Strategy::Alg2, a.into(), y, lambda, precision)?;
         let mut fl = Flops::default();
         let f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();
@@ -130,7 +130,7 @@ impl ColumnByColumn for ZhuWeiAlg2 {
         kernels::gemv(fl, -tau, self.w.as_ref(), Op::T, &p, 1.0, &mut w_new);
         if w_new.iter().any(|x| !x.is_finite()) {
             return Err(crate::Error::Breakdown {
-                strategy: "Alg. 2",
+                strategy: Strategy::Alg2,
                 first_node: n,
                 end_node: n + 1,
                 detail: "non-finite weights",

@@ -64,7 +64,7 @@ impl ZhuWeiAlg3 {
         lambda: f64,
         precision: Precision,
     ) -> Result<Self> {
-        let mut p = Problem::new("Alg. 3", a.into(), y, lambda, precision)?;
+        let mut p = Problem::new(Strategy::Alg3, a.into(), y, lambda, precision)?;
         let mut fl = Flops::default();
         let mut f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();
