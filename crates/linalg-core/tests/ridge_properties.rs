@@ -11,7 +11,7 @@ mod common;
 
 use common::*;
 use linalg_core::hidden_store::round_to_f32;
-use linalg_core::ridge::{Chol1, Chol2, IncrementalRidge, Strategy, ZhuWeiAlg3};
+use linalg_core::ridge::{Factors, IncrementalRidge, Strategy};
 use linalg_core::Precision;
 use ndarray::{s, Array2};
 use proptest::prelude::*;
@@ -78,7 +78,7 @@ fn case_strategy_with(
 fn run(strategy: Strategy, c: &Case) -> Box<dyn IncrementalRidge> {
     let (s0, e0) = c.blocks[0];
     let mut solver = strategy
-        .build(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda)
+        .build(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda, Precision::F64)
         .expect("build");
     for &(s, e) in &c.blocks[1..] {
         solver.append(c.a.slice(s![.., s..e])).expect("append");
@@ -207,26 +207,26 @@ proptest! {
         let eye = Array2::<f64>::eye(n);
         let (s0, e0) = c.blocks[0];
         let a0 = c.a.slice(s![.., s0..e0]);
-        let mut c1 = Chol1::new(a0, c.y.view(), c.lambda).unwrap();
-        let mut c2 = Chol2::new(a0, c.y.view(), c.lambda).unwrap();
-        let mut a3 = ZhuWeiAlg3::new(a0, c.y.view(), c.lambda).unwrap();
+        let build = |s: Strategy| s.build(a0, c.y.view(), c.lambda, Precision::F64).unwrap();
+        let (mut c1, mut c2, mut a3) = (build(Strategy::Chol1), build(Strategy::Chol2), build(Strategy::Alg3));
         for &(s, e) in &c.blocks[1..] {
             c1.append(c.a.slice(s![.., s..e])).unwrap();
             c2.append(c.a.slice(s![.., s..e])).unwrap();
             a3.append(c.a.slice(s![.., s..e])).unwrap();
         }
-        for (name, f) in [("Chol-1", c1.factor()), ("Chol-2", c2.factor())] {
+        for (name, s) in [("Chol-1", &c1), ("Chol-2", &c2)] {
+            let Factors::InverseCholesky { f, .. } = s.factors() else { panic!("{name}: an inverse Cholesky factor") };
             let res = fro_diff(f.dot(&f.t()).dot(&r).view(), eye.view());
             prop_assert!(res <= tol, "{}: ‖F Fᵀ R − I‖ = {:.3e} > {:.3e}", name, res, tol);
             for i in 0..n { for j in 0..i { prop_assert_eq!(f[[i, j]], 0.0); } }
         }
-        let l = a3.l();
-        let ld = &l * &a3.d();
+        let Factors::InverseLdl { l, d } = a3.factors() else { panic!("Alg. 3: inverse LDLᵀ factors") };
+        let ld = &l * &d;
         let res = fro_diff(ld.dot(&l.t()).dot(&r).view(), eye.view());
         prop_assert!(res <= tol, "Alg. 3: ‖L D Lᵀ R − I‖ = {:.3e} > {:.3e}", res, tol);
         for i in 0..n {
             prop_assert_eq!(l[[i, i]], 1.0);
-            prop_assert!(a3.d()[i] > 0.0);
+            prop_assert!(d[i] > 0.0);
             for j in 0..i { prop_assert_eq!(l[[i, j]], 0.0); }
         }
     }
@@ -239,7 +239,7 @@ proptest! {
 fn check_ridge_f32(strategy: Strategy, c: &Case) -> Result<(), TestCaseError> {
     let (s0, e0) = c.blocks[0];
     let mut solver = strategy
-        .build_with_precision(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda, Precision::F32)
+        .build(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda, Precision::F32)
         .expect("build");
     for &(s, e) in &c.blocks[1..] {
         solver.append(c.a.slice(s![.., s..e])).expect("append");

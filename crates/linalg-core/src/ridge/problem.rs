@@ -143,23 +143,16 @@ impl Problem {
         w
     }
 
-    /// Validate and start a strategy that keeps `B = (A⁺_λ)ᵀ = A(AᵀA + λI)⁻¹`
-    /// (K×n): returns the problem, `B` and `W = BᵀY` (Li et al., Alg. 1,
-    /// R-Inv and, as its initial ridge approximation of `A⁺`, Orig.).
-    pub fn with_ridge_inverse_t(
-        strategy: Strategy,
-        a: CowArray<'_, f64, Ix2>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-        precision: Precision,
-    ) -> Result<(Self, GrowMat, GrowMat)> {
-        let mut p = Self::new(strategy, a, y, lambda, precision)?;
+    /// Start a strategy that keeps `B = (A⁺_λ)ᵀ = A(AᵀA + λI)⁻¹` (K×n):
+    /// returns `B` and `W = BᵀY` (Li et al., Alg. 1, R-Inv and, as its
+    /// initial ridge approximation of `A⁺`, Orig.).
+    pub fn start_ridge_inverse_t(&mut self) -> Result<(GrowMat, GrowMat)> {
         let mut fl = Flops::default();
-        let f = p.initial_inverse_cholesky(&mut fl)?;
-        let b = p.initial_ridge_inverse_t(&mut fl, &f);
-        let w = p.weights_from_ridge_inverse_t(&mut fl, &b);
-        p.last_flops = fl.0;
-        Ok((p, b, w))
+        let f = self.initial_inverse_cholesky(&mut fl)?;
+        let b = self.initial_ridge_inverse_t(&mut fl, &f);
+        let w = self.weights_from_ridge_inverse_t(&mut fl, &b);
+        self.last_flops = fl.0;
+        Ok((b, w))
     }
 
     /// The typed loss-of-definiteness error for this strategy.
@@ -213,20 +206,17 @@ pub(crate) fn push_rows(w: &mut GrowMat, rows: &Owned) {
     w.as_mut().sub(n, 0, rows.rows(), m).copy_from(rows.as_ref());
 }
 
-/// The strategies that add a block one column at a time (Li et al., Alg. 1,
-/// Alg. 2): they provide the single-column update, this the loop.
-pub(crate) trait ColumnByColumn {
-    /// The shared state.
-    fn problem_mut(&mut self) -> &mut Problem;
-    /// Add one column `h` (length K), adding its flops to `fl`.
-    fn append_column(&mut self, fl: &mut Flops, h: &[f64]) -> Result<()>;
-
-    /// Add the columns of `h` in order; the flops of the whole block become
-    /// `last_flops`. On error the columns before the failing one stay added.
-    fn append_columns(&mut self, h: Owned) -> Result<()> {
-        let mut fl = Flops::default();
-        let result = (0..h.cols()).try_for_each(|j| self.append_column(&mut fl, h.col(j)));
-        self.problem_mut().last_flops = fl.0;
-        result
-    }
+/// The loop of the strategies that add a block one column at a time (Li
+/// et al., Alg. 1, Alg. 2): `column` adds one column (length K), adding its
+/// flops to the counter; the flops of the whole block become `last_flops`.
+/// On error the columns before the failing one stay added.
+pub(crate) fn append_columns(
+    p: &mut Problem,
+    h: Owned,
+    mut column: impl FnMut(&mut Problem, &mut Flops, &[f64]) -> Result<()>,
+) -> Result<()> {
+    let mut fl = Flops::default();
+    let result = (0..h.cols()).try_for_each(|j| column(p, &mut fl, h.col(j)));
+    p.last_flops = fl.0;
+    result
 }

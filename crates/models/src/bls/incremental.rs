@@ -136,7 +136,7 @@ impl UpdateReport {
 /// assert_eq!((report.nodes, bls.feature_nodes(), bls.enhancement_nodes()), (45, 8, 37));
 /// // The weights are the ridge solution on the expanded matrix A of the grown network.
 /// let a = bls.hidden_outputs(x.view())?;
-/// let direct = Strategy::DRdg.build(a.view(), y.view(), 1e-3)?;
+/// let direct = Strategy::DRdg.build(a.view(), y.view(), 1e-3, linalg_core::Precision::F64)?;
 /// let diff = (&bls.weights() - &direct.weights()).mapv(f64::abs).sum();
 /// assert!(diff < 1e-8);
 /// # Ok::<(), models::ModelError>(())
@@ -232,7 +232,7 @@ pub(crate) fn build_initial(
     };
     let t1 = Instant::now();
     // `a0` is column-major: the solver takes it over without a copy.
-    let solver = config.strategy.build_owned(a0, y, config.lambda, config.precision)?;
+    let solver = config.strategy.build(a0, y, config.lambda, config.precision)?;
     let t2 = Instant::now();
     let report = UpdateReport {
         increment: Increment::Start {

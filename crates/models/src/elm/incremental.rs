@@ -93,7 +93,7 @@ impl IncrementalElm {
         let t0 = Instant::now();
         let a = hidden.outputs(x)?;
         let t1 = Instant::now();
-        let solver = strategy.build_owned(a, y, lambda, linalg_core::Precision::F64)?;
+        let solver = strategy.build(a, y, lambda, linalg_core::Precision::F64)?;
         let t2 = Instant::now();
         Ok(Self {
             hidden,

@@ -55,7 +55,7 @@ impl Elm {
         let output_weights = match config.solver {
             Solver::Ridge => linalg_core::ridge::ridge_solve(a.view(), y, config.lambda)?.weights,
             Solver::Incremental(s) => s
-                .build_owned(a, y, config.lambda, linalg_core::Precision::F64)?
+                .build(a, y, config.lambda, linalg_core::Precision::F64)?
                 .weights()
                 .to_owned(),
             Solver::Lstsq => linalg_core::lstsq::min_norm_lstsq(a.view(), y, None)?.solution,
