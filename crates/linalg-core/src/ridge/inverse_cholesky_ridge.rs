@@ -47,7 +47,8 @@ use super::problem::{push_rows, Problem};
 use super::solver::Update;
 use super::{Factors, Strategy};
 use crate::error::Result;
-use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
+use crate::inverse_cholesky::update::{border, upper_t_times, upper_times};
+use crate::kernels::{self, Diag, Flops, Op, Owned};
 use crate::store::GrowMat;
 
 /// How the Schur complement `S` of the appended block is formed.
@@ -87,27 +88,9 @@ impl Update for InvCholRidge {
         // G = Fᵀ AᵀY, W = F G.
         let mut g = GrowMat::with_row_capacity(n, p.m(), 2 * n);
         p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, g.as_mut());
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            g.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::NonUnit, f.as_ref(), g.as_mut());
         let mut w = g.clone();
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            w.as_mut(),
-        );
+        upper_times(&mut fl, Diag::NonUnit, f.as_ref(), w.as_mut());
         p.last_flops = fl.0;
         Ok((
             Self {
@@ -125,27 +108,9 @@ impl Update for InvCholRidge {
         // P = Fᵀ (AᵀH);  D = F P.
         let mut p = Owned::zeros(n, q);
         pr.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            fr,
-            p.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::NonUnit, fr, p.as_mut());
         let mut d = p.clone();
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            fr,
-            d.as_mut(),
-        );
+        upper_times(&mut fl, Diag::NonUnit, fr, d.as_mut());
         // S (upper triangle).
         let lambda = pr.lambda;
         let schur = Schur::of(pr.strategy);
@@ -186,50 +151,20 @@ impl Update for InvCholRidge {
             1.0,
             g.as_mut(),
         );
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            s.as_ref(),
-            g.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::NonUnit, s.as_ref(), g.as_mut());
         let mut w = g.clone();
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            s.as_ref(),
-            w.as_mut(),
-        );
+        upper_times(&mut fl, Diag::NonUnit, s.as_ref(), w.as_mut());
         pr.check_finite_result(&w, n, n + q, "non-finite new weights")?;
-        // W_top −= D w (computed before D is overwritten by F12).
+        // W_top −= D w (before D is overwritten by F12).
         let mut w_top = Owned::from_ref(weights.as_ref());
         kernels::gemm(&mut fl, -1.0, d.as_ref(), Op::N, w.as_ref(), Op::N, 1.0, w_top.as_mut());
         pr.check_finite_result(&w_top, n, n + q, "non-finite updated weights")?;
-        // F12 = −D F22.
-        kernels::trmm(
-            &mut fl,
-            Side::Right,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            -1.0,
-            s.as_ref(),
-            d.as_mut(),
-        );
         // Commit.
         weights.as_mut().copy_from(w_top.as_ref());
         push_rows(weights, &w);
         push_rows(&mut self.g, &g);
-        self.f.grow_square(n + q);
-        self.f.as_mut().sub(0, n, n, q).copy_from(d.as_ref());
-        self.f.as_mut().sub(n, n, q, q).copy_from(s.as_ref());
+        // F12 = −D F22.
+        border(&mut fl, &mut self.f, Diag::NonUnit, &mut d, &s);
         pr.a.push_cols(h.as_ref());
         fl.add(n * pr.m()); // the copy-back sum W_top
         pr.last_flops = fl.0;

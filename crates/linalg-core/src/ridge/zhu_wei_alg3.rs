@@ -24,8 +24,9 @@ use super::problem::{push_rows, Problem};
 use super::solver::Update;
 use super::Factors;
 use crate::error::Result;
-use crate::inverse_ldl::{ldl_from_inverse_cholesky, scale_rows};
-use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
+use crate::inverse_cholesky::update::{border, upper_t_times, upper_times};
+use crate::inverse_ldl::{inverse_ldl_in_place, ldl_from_inverse_cholesky, scale_rows};
+use crate::kernels::{self, Diag, Flops, Op, Owned};
 use crate::store::GrowMat;
 
 /// Alg. 3's state: the inverse LDLᵀ factors `L` (unit upper) and `D`.
@@ -43,26 +44,8 @@ impl Update for ZhuWeiAlg3 {
         // W = F Fᵀ AᵀY, then F → (L, D).
         let mut w = GrowMat::with_row_capacity(n, p.m(), 2 * n);
         p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, w.as_mut());
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            w.as_mut(),
-        );
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            w.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::NonUnit, f.as_ref(), w.as_mut());
+        upper_times(&mut fl, Diag::NonUnit, f.as_ref(), w.as_mut());
         let d = ldl_from_inverse_cholesky(&mut fl, &mut f);
         p.last_flops = fl.0;
         Ok((
@@ -82,14 +65,14 @@ impl Update for ZhuWeiAlg3 {
         let mut p = Owned::zeros(n, q);
         pr.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
         let mut x0 = p.clone();
-        kernels::trmm(&mut fl, Side::Left, Tri::Upper, Op::T, Diag::Unit, 1.0, lr, x0.as_mut());
+        upper_t_times(&mut fl, Diag::Unit, lr, x0.as_mut());
         let mut qp = x0.clone();
         scale_rows(&mut fl, &mut qp, &self.d);
         // S = HᵀH + λI − X0ᵀ (D X0)  (upper triangle used).
         let mut s = Owned::scaled_identity(q, pr.lambda);
         kernels::syrk(&mut fl, 1.0, h.as_ref(), Op::T, 1.0, s.as_mut());
         kernels::gemm(&mut fl, -1.0, x0.as_ref(), Op::T, qp.as_ref(), Op::N, 1.0, s.as_mut());
-        kernels::trmm(&mut fl, Side::Left, Tri::Upper, Op::N, Diag::Unit, 1.0, lr, qp.as_mut());
+        upper_times(&mut fl, Diag::Unit, lr, qp.as_mut());
         // (L22, D22): inverse LDLᵀ factors of S.
         let (l22, d22) = if q == 1 {
             let delta = s.at(0, 0);
@@ -99,9 +82,8 @@ impl Update for ZhuWeiAlg3 {
             (Owned::scaled_identity(1, 1.0), vec![1.0 / delta])
         } else {
             let mut f22 = s;
-            crate::inverse_cholesky::inverse_cholesky_in_place(&mut fl, &mut f22)
+            let d22 = inverse_ldl_in_place(&mut fl, &mut f22)
                 .map_err(|pivot| pr.not_pd("the Schur complement S of the new block", pivot, n, n + q))?;
-            let d22 = ldl_from_inverse_cholesky(&mut fl, &mut f22);
             (f22, d22)
         };
         // w = L22 D22 L22ᵀ (HᵀY − PᵀW).
@@ -117,29 +99,11 @@ impl Update for ZhuWeiAlg3 {
             1.0,
             w.as_mut(),
         );
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::Unit,
-            1.0,
-            l22.as_ref(),
-            w.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::Unit, l22.as_ref(), w.as_mut());
         scale_rows(&mut fl, &mut w, &d22);
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::Unit,
-            1.0,
-            l22.as_ref(),
-            w.as_mut(),
-        );
+        upper_times(&mut fl, Diag::Unit, l22.as_ref(), w.as_mut());
         pr.check_finite_result(&w, n, n + q, "non-finite new weights")?;
-        // W_top −= QP w;  L12 = −QP L22.
+        // W_top −= QP w.
         let mut w_top = Owned::from_ref(weights.as_ref());
         kernels::gemm(
             &mut fl,
@@ -152,22 +116,11 @@ impl Update for ZhuWeiAlg3 {
             w_top.as_mut(),
         );
         pr.check_finite_result(&w_top, n, n + q, "non-finite updated weights")?;
-        kernels::trmm(
-            &mut fl,
-            Side::Right,
-            Tri::Upper,
-            Op::N,
-            Diag::Unit,
-            -1.0,
-            l22.as_ref(),
-            qp.as_mut(),
-        );
         // Commit.
         weights.as_mut().copy_from(w_top.as_ref());
         push_rows(weights, &w);
-        self.l.grow_square(n + q);
-        self.l.as_mut().sub(0, n, n, q).copy_from(qp.as_ref());
-        self.l.as_mut().sub(n, n, q, q).copy_from(l22.as_ref());
+        // L12 = −QP L22.
+        border(&mut fl, &mut self.l, Diag::Unit, &mut qp, &l22);
         self.d.extend(d22);
         pr.a.push_cols(h.as_ref());
         pr.last_flops = fl.0;
