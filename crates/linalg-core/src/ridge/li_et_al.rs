@@ -18,7 +18,6 @@
 //! q > 1 columns are added one at a time.
 
 use super::problem::Problem;
-use super::Strategy;
 use crate::error::Result;
 use crate::kernels::{self, Flops, Op};
 use crate::store::GrowMat;
@@ -33,10 +32,8 @@ pub(super) fn append_column(
     h: &[f64],
 ) -> Result<()> {
     let (k, n, m) = (pr.k(), pr.n(), pr.m());
-    let c = kernels::dot(fl, h, h) + pr.lambda;
-    // p = Aᵀh (21);  u = B p;  s = hᵀBp;  v = Bᵀh (= (hᵀB)ᵀ).
-    let mut p = vec![0.0; n];
-    pr.a.t_times_vec(fl, h, &mut p);
+    // c = hᵀh + λ, p = Aᵀh (21);  u = B p;  s = hᵀBp;  v = Bᵀh (= (hᵀB)ᵀ).
+    let (c, p) = pr.column_products(fl, h);
     let mut u = vec![0.0; k];
     kernels::gemv(fl, 1.0, b.as_ref(), Op::N, &p, 0.0, &mut u);
     let s = kernels::dot(fl, h, &u);
@@ -57,14 +54,7 @@ pub(super) fn append_column(
     kernels::gemv(fl, -1.0, b.as_ref(), Op::N, &p, 1.0, &mut b_bar);
     b_bar.iter_mut().for_each(|v| *v /= c);
     fl.add(k);
-    if b_bar.iter().any(|v| !v.is_finite()) {
-        return Err(crate::Error::Breakdown {
-            strategy: Strategy::LiEtAl,
-            first_node: n,
-            end_node: n + 1,
-            detail: "non-finite b̄",
-        });
-    }
+    pr.check_finite(&b_bar, n, n + 1, "non-finite b̄")?;
     // (14), then (13): W = Bᵀ Y.
     b.push_cols(crate::kernels::MatRef::new(&b_bar, k, 1, k));
     pr.a.push_cols(crate::kernels::MatRef::new(h, k, 1, k));

@@ -181,7 +181,13 @@ impl Problem {
         end_node: usize,
         detail: &'static str,
     ) -> Result<()> {
-        if m.data().iter().all(|v| v.is_finite()) {
+        self.check_finite(m.data(), first_node, end_node, detail)
+    }
+
+    /// Error if any of `values` is not finite (an overflow in the update
+    /// adding nodes `first_node..end_node`).
+    pub fn check_finite(&self, values: &[f64], first_node: usize, end_node: usize, detail: &'static str) -> Result<()> {
+        if values.iter().all(|v| v.is_finite()) {
             Ok(())
         } else {
             Err(Error::Breakdown {
@@ -191,6 +197,15 @@ impl Problem {
                 detail,
             })
         }
+    }
+
+    /// What every column update starts from (Zhu & Wei eq. (21)): for a new
+    /// column `h`, `c = hᵀh + λ` and `p = Aᵀh` (`2K + 2Kn` flops).
+    pub fn column_products(&self, fl: &mut Flops, h: &[f64]) -> (f64, Vec<f64>) {
+        let c = kernels::dot(fl, h, h) + self.lambda;
+        let mut p = vec![0.0; self.n()];
+        self.a.t_times_vec(fl, h, &mut p);
+        (c, p)
     }
 
     /// Bytes of `A` and `Y`.

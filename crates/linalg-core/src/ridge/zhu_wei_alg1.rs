@@ -15,7 +15,6 @@
 //! columns are added one at a time.
 
 use super::problem::Problem;
-use super::Strategy;
 use crate::error::Result;
 use crate::kernels::{self, Flops, MatRef, Op};
 use crate::store::GrowMat;
@@ -30,9 +29,7 @@ pub(super) fn append_column(
     h: &[f64],
 ) -> Result<()> {
     let (k, n, m) = (pr.k(), pr.n(), pr.m());
-    let c = kernels::dot(fl, h, h) + pr.lambda;
-    let mut p = vec![0.0; n];
-    pr.a.t_times_vec(fl, h, &mut p);
+    let (c, p) = pr.column_products(fl, h);
     let mut v = vec![0.0; n];
     kernels::gemv(fl, 1.0, b.as_ref(), Op::T, h, 0.0, &mut v);
     let delta = c - kernels::dot(fl, &v, &p);
@@ -46,14 +43,8 @@ pub(super) fn append_column(
     // w_new = b̄ᵀ Y  (1×M).
     let mut w_new = vec![0.0; m];
     kernels::gemv(fl, 1.0, pr.y.as_ref(), Op::T, &b_bar, 0.0, &mut w_new);
-    if w_new.iter().chain(&b_bar).any(|x| !x.is_finite()) {
-        return Err(crate::Error::Breakdown {
-            strategy: Strategy::Alg1,
-            first_node: n,
-            end_node: n + 1,
-            detail: "non-finite b̄",
-        });
-    }
+    pr.check_finite(&w_new, n, n + 1, "non-finite b̄")?;
+    pr.check_finite(&b_bar, n, n + 1, "non-finite b̄")?;
     // B̃ = B − b̄ vᵀ;  W_top −= v w_newᵀ.
     kernels::ger(fl, -1.0, &b_bar, &v, b.as_mut());
     kernels::ger(fl, -1.0, &v, &w_new, w.as_mut());

@@ -17,7 +17,7 @@
 
 use super::problem::{append_columns, Problem};
 use super::solver::Update;
-use super::{Factors, Strategy};
+use super::Factors;
 use crate::error::Result;
 use crate::kernels::{self, Flops, MatRef, Op, Owned};
 use crate::store::GrowMat;
@@ -80,9 +80,7 @@ impl ZhuWeiAlg2 {
     /// Add one column `h` (length K), adding its flops to `fl`.
     fn append_column(&mut self, pr: &mut Problem, w: &mut GrowMat, fl: &mut Flops, h: &[f64]) -> Result<()> {
         let (k, n, m) = (pr.k(), pr.n(), pr.m());
-        let c = kernels::dot(fl, h, h) + pr.lambda;
-        let mut p = vec![0.0; n];
-        pr.a.t_times_vec(fl, h, &mut p);
+        let (c, p) = pr.column_products(fl, h);
         let mut qp = vec![0.0; n];
         kernels::symv(fl, 1.0, self.q.as_ref(), &p, 0.0, &mut qp);
         let delta = c - kernels::dot(fl, &p, &qp);
@@ -94,14 +92,7 @@ impl ZhuWeiAlg2 {
         let mut w_new = vec![0.0; m];
         kernels::gemv(fl, tau, pr.y.as_ref(), Op::T, h, 0.0, &mut w_new);
         kernels::gemv(fl, -tau, w.as_ref(), Op::T, &p, 1.0, &mut w_new);
-        if w_new.iter().any(|x| !x.is_finite()) {
-            return Err(crate::Error::Breakdown {
-                strategy: Strategy::Alg2,
-                first_node: n,
-                end_node: n + 1,
-                detail: "non-finite weights",
-            });
-        }
+        pr.check_finite(&w_new, n, n + 1, "non-finite weights")?;
         // W_top −= (Qp) w_newᵀ;  Q += τ (Qp)(Qp)ᵀ;  new column t = −τ Qp, τ.
         kernels::ger(fl, -1.0, &qp, &w_new, w.as_mut());
         kernels::syr(fl, tau, &qp, self.q.as_mut());
