@@ -38,6 +38,7 @@
 //! input.
 
 #![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 extern crate blas_src;
 

@@ -75,6 +75,25 @@ fn case_strategy_with(
         })
 }
 
+/// The largest ratio of a bound to the size of the solution it bounds: a
+/// bound above this would be too loose for the comparison to catch a wrong
+/// solution.
+const NON_VACUOUS: f64 = 1e-3;
+
+/// Non-vacuity: the derived tolerance must be far below `‖W*‖`, so that a
+/// solver returning a wrong solution (even zero) fails the comparison.
+fn check_non_vacuous(what: &str, tol: f64, w: ndarray::ArrayView2<'_, f64>) -> Result<(), TestCaseError> {
+    let size = fro(w);
+    prop_assert!(
+        tol <= NON_VACUOUS * size,
+        "{}: the bound {:.3e} is not far below ‖W*‖ = {:.3e}; the comparison could not fail",
+        what,
+        tol,
+        size
+    );
+    Ok(())
+}
+
 fn run(strategy: Strategy, c: &Case) -> Box<dyn IncrementalRidge> {
     let (s0, e0) = c.blocks[0];
     let mut solver = strategy
@@ -99,6 +118,7 @@ fn check_ridge_amplified(strategy: Strategy, c: &Case, kappa_power: i32) -> Resu
     let rf = reference(c.a.view(), c.y.view(), c.lambda);
     let err = fro_diff(solver.weights(), rf.w_ridge.view());
     let tol = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len()) * rf.kappa_r.powi(kappa_power - 1);
+    check_non_vacuous(&strategy.to_string(), tol, rf.w_ridge.view())?;
     prop_assert!(
         err <= tol,
         "{}: ‖W − W*‖ = {:.3e} > bound {:.3e} (κ(R) = {:.2e}, K = {}, n = {}, steps = {})",
@@ -170,6 +190,7 @@ fn check_generalized_inverse(strategy: Strategy, c: &Case) -> Result<(), TestCas
     let lambda_term =
         steps * lambda / (rf.sigma_min * rf.sigma_min) * (fro(rf.w_ls.view()) + fro(c.y.view()) / rf.sigma_min);
     let tol = rounding + lambda_term;
+    check_non_vacuous(&strategy.to_string(), tol, rf.w_ls.view())?;
     prop_assert!(
         err <= tol,
         "{}: ‖W − A⁺Y‖ = {:.3e} > {:.3e} (κ(A)² = {:.2e})",
@@ -252,6 +273,7 @@ fn check_ridge_f32(strategy: Strategy, c: &Case) -> Result<(), TestCaseError> {
     let rf = reference(a32.view(), c.y.view(), c.lambda);
     let err = fro_diff(solver.weights(), rf.w_ridge.view());
     let tol = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len());
+    check_non_vacuous(&format!("{strategy} (f32 store)"), tol, rf.w_ridge.view())?;
     prop_assert!(
         err <= tol,
         "{} (f32 store): ‖W − W*‖ = {:.3e} > bound {:.3e} (κ(R) = {:.2e})",
