@@ -219,98 +219,126 @@ fn single_vector(side: Side, op: Op, b: &mut MatMut<'_>) -> Option<(*mut f64, c_
 
 /// `B ← alpha·op(T)·B` or `B ← alpha·B·op(T)` with triangular `T` (DTRMM,
 /// `k²·m` flops for a `k×k` triangle and `m` right-hand columns/rows).
-pub fn trmm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64, t: MatRef<'_>, mut b: MatMut<'_>) {
-    let k = tri_common(side, &t, &b);
-    if b.rows == 0 || b.cols == 0 {
-        return;
-    }
-    fl.add(k * k * (b.rows * b.cols / k));
-    if let Some((x, incx, op_v)) = single_vector(side, op, &mut b) {
-        // SAFETY: x walks k entries of b with stride incx (a column, or a row
-        // with stride ld); t is k×k with the checked ld.
-        unsafe {
-            ffi::cblas_dtrmv(
-                ffi::COL_MAJOR,
-                tri.cblas(),
-                op_v.cblas(),
-                diag.cblas(),
-                ci(k),
-                t.ptr(),
-                ci(t.ld),
-                x,
-                incx,
-            );
-        }
-        if alpha != 1.0 {
-            scale(b.rb_mut(), alpha);
-        }
-        return;
-    }
-    let s = if side == Side::Left { ffi::LEFT } else { ffi::RIGHT };
-    // SAFETY: see gemm.
-    unsafe {
-        ffi::cblas_dtrmm(
-            ffi::COL_MAJOR,
-            s,
-            tri.cblas(),
-            op.cblas(),
-            diag.cblas(),
-            ci(b.rows),
-            ci(b.cols),
-            alpha,
-            t.ptr(),
-            ci(t.ld),
-            b.ptr(),
-            ci(b.ld),
-        );
-    }
+pub fn trmm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64, t: MatRef<'_>, b: MatMut<'_>) {
+    let routines = Triangular {
+        vector: ffi::cblas_dtrmv,
+        matrix: ffi::cblas_dtrmm,
+        scale_first: false,
+    };
+    routines.apply(fl, side, tri, op, diag, alpha, t, b);
 }
 
 /// Solve `op(T)·X = alpha·B` (left) or `X·op(T) = alpha·B` (right) in place
 /// (DTRSM, `k²·m` flops).
-pub fn trsm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64, t: MatRef<'_>, mut b: MatMut<'_>) {
-    let k = tri_common(side, &t, &b);
-    if b.rows == 0 || b.cols == 0 {
-        return;
-    }
-    fl.add(k * k * (b.rows * b.cols / k));
-    if let Some((x, incx, op_v)) = single_vector(side, op, &mut b) {
-        // Scaling first is the same as solving first: op(T)⁻¹(αb) = α·op(T)⁻¹b.
-        if alpha != 1.0 {
-            scale(b.rb_mut(), alpha);
+pub fn trsm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64, t: MatRef<'_>, b: MatMut<'_>) {
+    // Scaling first is the same as solving first: op(T)⁻¹(αb) = α·op(T)⁻¹b.
+    let routines = Triangular {
+        vector: ffi::cblas_dtrsv,
+        matrix: ffi::cblas_dtrsm,
+        scale_first: true,
+    };
+    routines.apply(fl, side, tri, op, diag, alpha, t, b);
+}
+
+/// The CBLAS routine of a triangular product or solve on one vector (DTRMV,
+/// DTRSV).
+type VectorRoutine = unsafe extern "C" fn(
+    ffi::CblasLayout,
+    ffi::CblasUplo,
+    ffi::CblasTranspose,
+    ffi::CblasDiag,
+    c_int,
+    *const f64,
+    c_int,
+    *mut f64,
+    c_int,
+);
+
+/// The CBLAS routine of a triangular product or solve on a matrix (DTRMM,
+/// DTRSM).
+type MatrixRoutine = unsafe extern "C" fn(
+    ffi::CblasLayout,
+    ffi::CblasSide,
+    ffi::CblasUplo,
+    ffi::CblasTranspose,
+    ffi::CblasDiag,
+    c_int,
+    c_int,
+    f64,
+    *const f64,
+    c_int,
+    *mut f64,
+    c_int,
+);
+
+/// One triangular operation (product or solve): its BLAS-2 routine for a
+/// single right-hand vector, its BLAS-3 routine otherwise, and whether the
+/// BLAS-2 path scales by `alpha` before the routine (solve) or after (product).
+struct Triangular {
+    vector: VectorRoutine,
+    matrix: MatrixRoutine,
+    scale_first: bool,
+}
+
+impl Triangular {
+    fn apply(
+        self,
+        fl: &mut Flops,
+        side: Side,
+        tri: Tri,
+        op: Op,
+        diag: Diag,
+        alpha: f64,
+        t: MatRef<'_>,
+        mut b: MatMut<'_>,
+    ) {
+        let k = tri_common(side, &t, &b);
+        if b.rows == 0 || b.cols == 0 {
+            return;
         }
-        // SAFETY: as in trmm (scaling does not move b's storage).
+        fl.add(k * k * (b.rows * b.cols / k));
+        if let Some((x, incx, op_v)) = single_vector(side, op, &mut b) {
+            if self.scale_first && alpha != 1.0 {
+                scale(b.rb_mut(), alpha);
+            }
+            // SAFETY: x walks k entries of b with stride incx (a column, or a
+            // row with stride ld); t is k×k with the checked ld; scaling does
+            // not move b's storage.
+            unsafe {
+                (self.vector)(
+                    ffi::COL_MAJOR,
+                    tri.cblas(),
+                    op_v.cblas(),
+                    diag.cblas(),
+                    ci(k),
+                    t.ptr(),
+                    ci(t.ld),
+                    x,
+                    incx,
+                );
+            }
+            if !self.scale_first && alpha != 1.0 {
+                scale(b.rb_mut(), alpha);
+            }
+            return;
+        }
+        let s = if side == Side::Left { ffi::LEFT } else { ffi::RIGHT };
+        // SAFETY: see gemm.
         unsafe {
-            ffi::cblas_dtrsv(
+            (self.matrix)(
                 ffi::COL_MAJOR,
+                s,
                 tri.cblas(),
-                op_v.cblas(),
+                op.cblas(),
                 diag.cblas(),
-                ci(k),
+                ci(b.rows),
+                ci(b.cols),
+                alpha,
                 t.ptr(),
                 ci(t.ld),
-                x,
-                incx,
+                b.ptr(),
+                ci(b.ld),
             );
         }
-        return;
-    }
-    let s = if side == Side::Left { ffi::LEFT } else { ffi::RIGHT };
-    // SAFETY: see gemm.
-    unsafe {
-        ffi::cblas_dtrsm(
-            ffi::COL_MAJOR,
-            s,
-            tri.cblas(),
-            op.cblas(),
-            diag.cblas(),
-            ci(b.rows),
-            ci(b.cols),
-            alpha,
-            t.ptr(),
-            ci(t.ld),
-            b.ptr(),
-            ci(b.ld),
-        );
     }
 }
