@@ -66,53 +66,40 @@ pub fn syevd(fl: &mut Flops, mut a: MatMut<'_>) -> Result<Vec<f64>, i32> {
     fl.add(9 * n * n * n);
     let (jobz, uplo) = (b'V' as c_char, b'U' as c_char);
     let (nn, lda) = (ci(n), ci(a.ld));
-    let mut info: c_int = 0;
-    // Workspace query.
-    let mut wq = 0.0f64;
-    let mut iq: c_int = 0;
-    let minus1: c_int = -1;
-    // SAFETY: LAPACK workspace query writes only wq and iq.
-    unsafe {
-        ffi::dsyevd_(
-            &jobz,
-            &uplo,
-            &nn,
-            a.ptr(),
-            &lda,
-            w.as_mut_ptr(),
-            &mut wq,
-            &minus1,
-            &mut iq,
-            &minus1,
-            &mut info,
-        );
-    }
-    if info != 0 {
-        return Err(info);
-    }
-    let lwork = (wq as usize).max(1);
-    let liwork = (iq as usize).max(1);
+    let a_ptr = a.ptr();
+    // One dsyevd call with the given workspaces (lengths −1: the size query).
+    let mut dsyevd = |work: &mut [f64], lwork: c_int, iwork: &mut [c_int], liwork: c_int| {
+        let mut info: c_int = 0;
+        // SAFETY: a is n×n with the checked ld and w has n entries; in the
+        // query (lengths −1) LAPACK writes only work[0] and iwork[0],
+        // otherwise the workspaces have the sizes it asked for.
+        unsafe {
+            ffi::dsyevd_(
+                &jobz,
+                &uplo,
+                &nn,
+                a_ptr,
+                &lda,
+                w.as_mut_ptr(),
+                work.as_mut_ptr(),
+                &lwork,
+                iwork.as_mut_ptr(),
+                &liwork,
+                &mut info,
+            );
+        }
+        if info == 0 {
+            Ok(())
+        } else {
+            Err(info)
+        }
+    };
+    let (mut wq, mut iq) = ([0.0f64], [0 as c_int]);
+    dsyevd(&mut wq, -1, &mut iq, -1)?;
+    let lwork = (wq[0] as usize).max(1);
+    let liwork = (iq[0] as usize).max(1);
     let mut work = vec![0.0; lwork];
     let mut iwork = vec![0 as c_int; liwork];
-    let (lw, liw) = (ci(lwork), ci(liwork));
-    // SAFETY: workspaces have the sizes LAPACK asked for.
-    unsafe {
-        ffi::dsyevd_(
-            &jobz,
-            &uplo,
-            &nn,
-            a.ptr(),
-            &lda,
-            w.as_mut_ptr(),
-            work.as_mut_ptr(),
-            &lw,
-            iwork.as_mut_ptr(),
-            &liw,
-            &mut info,
-        );
-    }
-    if info != 0 {
-        return Err(info);
-    }
+    dsyevd(&mut work, ci(lwork), &mut iwork, ci(liwork))?;
     Ok(w)
 }

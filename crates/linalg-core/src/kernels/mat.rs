@@ -3,6 +3,15 @@
 
 use ndarray::{Array2, ArrayView2, ShapeBuilder};
 
+/// The leading dimension of a `rows × cols` descriptor over `len` entries
+/// (at least 1), checked to fit.
+fn checked_ld(len: usize, rows: usize, cols: usize, ld: usize) -> usize {
+    let ld = ld.max(1);
+    assert!(ld >= rows, "leading dimension smaller than the row count");
+    assert!(cols == 0 || len >= (cols - 1) * ld + rows, "slice too short");
+    ld
+}
+
 /// A read-only column-major matrix: entry `(i, j)` at `data[i + j*ld]`.
 #[derive(Clone, Copy, Debug)]
 pub struct MatRef<'a> {
@@ -15,9 +24,7 @@ pub struct MatRef<'a> {
 impl<'a> MatRef<'a> {
     /// Describe `data` as a `rows × cols` matrix with leading dimension `ld`.
     pub fn new(data: &'a [f64], rows: usize, cols: usize, ld: usize) -> Self {
-        let ld = ld.max(1);
-        assert!(ld >= rows, "leading dimension smaller than the row count");
-        assert!(cols == 0 || data.len() >= (cols - 1) * ld + rows, "slice too short");
+        let ld = checked_ld(data.len(), rows, cols, ld);
         Self { data, rows, cols, ld }
     }
     /// Rows.
@@ -76,9 +83,7 @@ pub struct MatMut<'a> {
 impl<'a> MatMut<'a> {
     /// Describe `data` as a mutable `rows × cols` matrix with leading dimension `ld`.
     pub fn new(data: &'a mut [f64], rows: usize, cols: usize, ld: usize) -> Self {
-        let ld = ld.max(1);
-        assert!(ld >= rows, "leading dimension smaller than the row count");
-        assert!(cols == 0 || data.len() >= (cols - 1) * ld + rows, "slice too short");
+        let ld = checked_ld(data.len(), rows, cols, ld);
         Self { data, rows, cols, ld }
     }
     /// Rows.
