@@ -107,7 +107,28 @@ pub fn gemv(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, x: &[f64], beta: 
         dot_columns(alpha, a, x, beta, y);
         return;
     }
-    // SAFETY: see gemm; vectors have the checked lengths and unit stride.
+    // SAFETY: vectors have the checked lengths and unit stride.
+    unsafe { dgemv_strided(ta, alpha, a, x.as_ptr(), 1, beta, y.as_mut_ptr(), 1) }
+}
+
+/// `y ← alpha·op(A)·x + beta·y` (DGEMV) on raw strided vectors.
+///
+/// # Safety
+///
+/// `x` must point to `cols(op(A))` readable entries at stride `incx`, and `y`
+/// to `rows(op(A))` writable entries at stride `incy`, not overlapping `A`.
+pub(super) unsafe fn dgemv_strided(
+    ta: Op,
+    alpha: f64,
+    a: MatRef<'_>,
+    x: *const f64,
+    incx: usize,
+    beta: f64,
+    y: *mut f64,
+    incy: usize,
+) {
+    // SAFETY: A's extent is checked by its descriptor; the caller vouches for
+    // x and y.
     unsafe {
         ffi::cblas_dgemv(
             ffi::COL_MAJOR,
@@ -117,11 +138,11 @@ pub fn gemv(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, x: &[f64], beta: 
             alpha,
             a.ptr(),
             ci(a.ld),
-            x.as_ptr(),
-            1,
+            x,
+            ci(incx),
             beta,
-            y.as_mut_ptr(),
-            1,
+            y,
+            ci(incy),
         );
     }
 }

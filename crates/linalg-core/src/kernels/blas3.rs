@@ -4,7 +4,7 @@
 
 use std::os::raw::c_int;
 
-use super::blas2::{dot_columns, scale, streams};
+use super::blas2::{dgemv_strided, dot_columns, scale, streams};
 use super::{ci, Diag, Flops, MatMut, MatRef, Op, Owned, Side, Tri};
 use crate::ffi;
 
@@ -66,22 +66,7 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
         let (x, y) = (b.ptr(), c.ptr());
         // SAFETY: op(A) is m×k with the checked ld; x is b's first column
         // (k contiguous entries), y is c's first column (m contiguous entries).
-        unsafe {
-            ffi::cblas_dgemv(
-                ffi::COL_MAJOR,
-                ta.cblas(),
-                ci(a.rows),
-                ci(a.cols),
-                alpha,
-                a.ptr(),
-                ci(a.ld),
-                x,
-                1,
-                beta,
-                y,
-                1,
-            );
-        }
+        unsafe { dgemv_strided(ta, alpha, a, x, 1, beta, y, 1) }
         return;
     }
     // A single output row (m = 1, e.g. hᵀY, or one hidden node's outputs
@@ -102,22 +87,7 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
         // SAFETY: op(B)ᵀ is n×k with the checked ld; x walks op(A)'s row
         // (k entries, stride incx within a's extent); y walks c's first row:
         // n entries, stride ldc.
-        unsafe {
-            ffi::cblas_dgemv(
-                ffi::COL_MAJOR,
-                trans_b.cblas(),
-                ci(b.rows),
-                ci(b.cols),
-                alpha,
-                b.ptr(),
-                ci(b.ld),
-                a.ptr(),
-                ci(incx),
-                beta,
-                y,
-                ci(ldc),
-            );
-        }
+        unsafe { dgemv_strided(trans_b, alpha, b, a.ptr(), incx, beta, y, ldc) }
         return;
     }
     // SAFETY: shapes and leading dimensions were checked by the descriptors
