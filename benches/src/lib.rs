@@ -104,7 +104,7 @@ pub fn prepared_with(
     let a = uniform_matrix(size.k, size.n, 1);
     let y = uniform_matrix(size.k, size.m, 2);
     let mut s = strategy
-        .build_with_precision(a.view(), y.view(), LAMBDA, precision)
+        .build(a.view(), y.view(), LAMBDA, precision)
         .unwrap_or_else(|e| panic!("benchmark setup of {strategy} failed: {e}"));
     s.reserve(extra);
     s

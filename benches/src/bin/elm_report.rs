@@ -286,7 +286,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let mut stream = None;
     for strategy in [Strategy::Alg2, Strategy::Alg3, Strategy::Alg1, Strategy::LiEtAl] {
         eprintln!("elm-report: one-node update, {strategy}…");
-        let mut base = strategy.build(a0, y.view(), LAMBDA)?;
+        let mut base = strategy.build(a0, y.view(), LAMBDA, linalg_core::Precision::F64)?;
         base.reserve(1);
         if stream.is_none() {
             let stored = base.hidden();

@@ -1,6 +1,6 @@
 //! Where the initial solve's time goes at the BLS start size (K = 60000,
 //! n = 3060, M = 10): the whole `build` (on a view, which copies `A`, and
-//! `build_owned`, which takes it over) against DSYRK and DGEMM alone, and
+//! on an owned column-major array, which it takes over) against DSYRK and DGEMM alone, and
 //! R-Inv's start step by step.
 use linalg_core::kernels::{self, Flops, Op, Owned};
 use linalg_core::{Precision, Strategy};
@@ -141,8 +141,8 @@ fn main() {
             settle();
             let t = Instant::now();
             let r = match owned {
-                Some(a) => s.build_owned(a, y.view(), lambda, Precision::F64),
-                None => s.build_with_precision(a.view(), y.view(), lambda, Precision::F64),
+                Some(a) => s.build(a, y.view(), lambda, Precision::F64),
+                None => s.build(a.view(), y.view(), lambda, Precision::F64),
             };
             let sec = t.elapsed().as_secs_f64();
             let fl = r.as_ref().map_or(0, |r| r.last_flops());

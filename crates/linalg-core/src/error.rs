@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::ridge::Strategy;
+
 /// Errors of `linalg-core`. Each names the input or the strategy at fault.
 #[derive(Debug, Error, Clone, PartialEq)]
 #[non_exhaustive]
@@ -41,8 +43,8 @@ pub enum Error {
     /// The ridge parameter is not admissible.
     #[error("{strategy}: λ = {lambda} is not admissible: λ must be finite and > 0")]
     InvalidLambda {
-        /// Strategy (paper's name).
-        strategy: &'static str,
+        /// The strategy (displayed by the paper's name).
+        strategy: Strategy,
         /// The value given.
         lambda: f64,
     },
@@ -55,8 +57,8 @@ pub enum Error {
          adding nodes {first_node}..{end_node}); {suggestion}"
     )]
     NotPositiveDefinite {
-        /// Strategy (paper's name).
-        strategy: &'static str,
+        /// The strategy (displayed by the paper's name).
+        strategy: Strategy,
         /// Which matrix lost definiteness.
         matrix: &'static str,
         /// 1-based pivot at which the factorization broke down.
@@ -68,11 +70,32 @@ pub enum Error {
         /// What to do instead.
         suggestion: &'static str,
     },
+    /// A matrix given to a standalone factorization
+    /// ([`InverseCholesky`](crate::InverseCholesky),
+    /// [`InverseLdl`](crate::InverseLdl),
+    /// [`DivisionFreeLdl`](crate::DivisionFreeLdl)) or to one of their
+    /// bordering updates is not symmetric positive definite in floating point.
+    #[error(
+        "{factorization}: {matrix} is not positive definite in floating point (pivot {pivot} of the block \
+         adding nodes {first_node}..{end_node}); the matrix given is not SPD in floating point"
+    )]
+    FactorNotPositiveDefinite {
+        /// Which factorization (e.g. "inverse Cholesky factorization").
+        factorization: &'static str,
+        /// Which matrix lost definiteness.
+        matrix: &'static str,
+        /// 1-based pivot at which the factorization broke down.
+        pivot: usize,
+        /// Index of the first row/column of the failing block (0-based).
+        first_node: usize,
+        /// One past the last row/column of the failing block.
+        end_node: usize,
+    },
     /// An update produced non-finite numbers (overflow).
     #[error("{strategy}: the update adding nodes {first_node}..{end_node} overflowed ({detail})")]
     Breakdown {
-        /// Strategy (paper's name).
-        strategy: &'static str,
+        /// The strategy (displayed by the paper's name).
+        strategy: Strategy,
         /// Index of the first node of the failing block.
         first_node: usize,
         /// One past the last node.

@@ -17,10 +17,11 @@
 //! - [`InverseLdl`] — `L D Lᵀ = R⁻¹`, square-root free, and
 //!   [`DivisionFreeLdl`], the division-free variant with power-of-two
 //!   rescaling (BLS paper Appendix F; algorithms.md §3);
-//! - [`ridge`] — the [`IncrementalRidge`] trait and one implementation per
-//!   strategy of the papers (D-Rdg, Chol-1, Chol-2, Exg-E, R-Inv, Orig.,
-//!   Li et al., Zhu–Wei Alg. 1, 2, 3), each reporting the flops of its last
-//!   append;
+//! - [`ridge`] — the [`IncrementalRidge`] trait, made by
+//!   [`Strategy::build`] for every strategy of the papers (D-Rdg, Chol-1,
+//!   Chol-2, Exg-E, R-Inv, Orig., Li et al., Zhu–Wei Alg. 1, 2, 3): one
+//!   solver type carrying each strategy's own update, reporting the flops of
+//!   its last append;
 //! - [`kernels`] — flop-counting wrappers over the BLAS/LAPACK calls (system
 //!   OpenBLAS), and [`store::GrowMat`], the column-major store that makes
 //!   appending columns cheap;
@@ -37,6 +38,7 @@
 //! input.
 
 #![warn(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 extern crate blas_src;
 

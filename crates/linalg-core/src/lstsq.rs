@@ -66,64 +66,44 @@ pub fn min_norm_lstsq(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, rcond: Opt
     };
     let (mm, nn, nrhs, lda, ldb_c) = (ci(k)?, ci(n)?, ci(m)?, ci(k.max(1))?, ci(ldb)?);
     let mut rank: c_int = 0;
-    let mut info: c_int = 0;
-    let mut wq = 0.0f64;
-    let mut iq: c_int = 0;
-    let minus1: c_int = -1;
-    // SAFETY: workspace query; LAPACK writes only wq and iq (and reads sizes).
-    unsafe {
-        ffi::dgelsd_(
-            &mm,
-            &nn,
-            &nrhs,
-            a_f.data_mut().as_mut_ptr(),
-            &lda,
-            b.as_mut_ptr(),
-            &ldb_c,
-            s.as_mut_ptr(),
-            &rcond,
-            &mut rank,
-            &mut wq,
-            &minus1,
-            &mut iq,
-            &mut info,
-        );
-    }
-    if info != 0 {
-        return Err(Error::Lapack {
-            routine: "dgelsd (workspace query)",
-            info,
-        });
-    }
-    let mut work = vec![0.0; (wq as usize).max(1)];
-    let mut iwork = vec![0 as c_int; (iq as usize).max(1)];
+    let a_ptr = a_f.data_mut().as_mut_ptr();
+    // One dgelsd call with the given workspaces (length −1: the size query).
+    let mut dgelsd = |work: &mut [f64], lwork: c_int, iwork: &mut [c_int], stage: &'static str| {
+        let mut info: c_int = 0;
+        // SAFETY: a is K×n column-major with lda = K, b is ldb×M, s has
+        // min(K, n) entries; in the query (lwork = −1) LAPACK writes only
+        // work[0] and iwork[0], otherwise the workspaces have the sizes it
+        // asked for.
+        unsafe {
+            ffi::dgelsd_(
+                &mm,
+                &nn,
+                &nrhs,
+                a_ptr,
+                &lda,
+                b.as_mut_ptr(),
+                &ldb_c,
+                s.as_mut_ptr(),
+                &rcond,
+                &mut rank,
+                work.as_mut_ptr(),
+                &lwork,
+                iwork.as_mut_ptr(),
+                &mut info,
+            );
+        }
+        if info == 0 {
+            Ok(())
+        } else {
+            Err(Error::Lapack { routine: stage, info })
+        }
+    };
+    let (mut wq, mut iq) = ([0.0f64], [0 as c_int]);
+    dgelsd(&mut wq, -1, &mut iq, "dgelsd (workspace query)")?;
+    let mut work = vec![0.0; (wq[0] as usize).max(1)];
+    let mut iwork = vec![0 as c_int; (iq[0] as usize).max(1)];
     let lwork = ci(work.len())?;
-    // SAFETY: a is K×n column-major with lda = K, b is ldb×M, s has min(K, n)
-    // entries, and the workspaces have the sizes LAPACK asked for.
-    unsafe {
-        ffi::dgelsd_(
-            &mm,
-            &nn,
-            &nrhs,
-            a_f.data_mut().as_mut_ptr(),
-            &lda,
-            b.as_mut_ptr(),
-            &ldb_c,
-            s.as_mut_ptr(),
-            &rcond,
-            &mut rank,
-            work.as_mut_ptr(),
-            &lwork,
-            iwork.as_mut_ptr(),
-            &mut info,
-        );
-    }
-    if info != 0 {
-        return Err(Error::Lapack {
-            routine: "dgelsd (the SVD did not converge)",
-            info,
-        });
-    }
+    dgelsd(&mut work, lwork, &mut iwork, "dgelsd (the SVD did not converge)")?;
     let mut solution = Array2::zeros((n, m).f());
     for j in 0..m {
         for i in 0..n {

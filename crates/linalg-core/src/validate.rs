@@ -3,6 +3,7 @@
 use ndarray::ArrayView2;
 
 use crate::error::{Error, Result};
+use crate::ridge::Strategy;
 
 /// Fail with [`Error::Empty`] if `m` has no rows or no columns.
 pub fn non_empty(what: &'static str, m: &ArrayView2<'_, f64>) -> Result<()> {
@@ -67,7 +68,7 @@ pub fn square(what: &'static str, m: &ArrayView2<'_, f64>) -> Result<()> {
 }
 
 /// Fail with [`Error::InvalidLambda`] unless `lambda` is finite and > 0.
-pub fn lambda(strategy: &'static str, lambda: f64) -> Result<()> {
+pub fn lambda(strategy: Strategy, lambda: f64) -> Result<()> {
     if !(lambda.is_finite() && lambda > 0.0) {
         return Err(Error::InvalidLambda { strategy, lambda });
     }

@@ -1,6 +1,6 @@
-//! `IncrementalRidge::append_owned` and `Strategy::build_owned` (the block
-//! by value, no copy when it is column-major) must do exactly what `append`
-//! and `build_with_precision` on a view do: same weights bit for bit, same
+//! `IncrementalRidge::append_owned` and `Strategy::build` with an owned
+//! `Array2` (the block by value, no copy when it is column-major) must do
+//! exactly what `append` and `build` on a view do: same weights bit for bit, same
 //! nodes, same errors, for every strategy, both storage precisions and both
 //! memory layouts of the block.
 
@@ -20,8 +20,8 @@ fn append_owned_equals_append_for_every_strategy() {
     let blocks: Vec<Array2<f64>> = [5, 1, 9].iter().map(|&q| rng.gaussian(k, q)).collect();
     for precision in [Precision::F64, Precision::F32] {
         for st in Strategy::ALL {
-            let mut by_view = st.build_with_precision(a0.view(), y.view(), 0.01, precision).unwrap();
-            let mut by_value = st.build_with_precision(a0.view(), y.view(), 0.01, precision).unwrap();
+            let mut by_view = st.build(a0.view(), y.view(), 0.01, precision).unwrap();
+            let mut by_value = st.build(a0.view(), y.view(), 0.01, precision).unwrap();
             for (i, h) in blocks.iter().enumerate() {
                 by_view.append(h.view()).unwrap();
                 // Alternate the layouts: C order (copied) and F order (taken).
@@ -41,7 +41,7 @@ fn append_owned_validates_like_append() {
     let a0 = rng.gaussian(40, 3);
     let y = rng.gaussian(40, 1);
     for st in Strategy::ALL {
-        let mut s = st.build(a0.view(), y.view(), 0.1).unwrap();
+        let mut s = st.build(a0.view(), y.view(), 0.1, Precision::F64).unwrap();
         let wrong_rows = Array2::<f64>::zeros((39, 2).f());
         assert!(matches!(s.append_owned(wrong_rows), Err(Error::Shape { .. })), "{st}");
         let mut nan = Array2::<f64>::ones((40, 2).f());
@@ -71,8 +71,8 @@ fn build_owned_equals_build_for_every_strategy() {
         for st in Strategy::ALL {
             // Both layouts of the first block: C order (copied), F order (taken).
             for owned in [a0.clone(), f_order(&a0)] {
-                let mut by_view = st.build_with_precision(a0.view(), y.view(), 0.01, precision).unwrap();
-                let mut by_value = st.build_owned(owned, y.view(), 0.01, precision).unwrap();
+                let mut by_view = st.build(a0.view(), y.view(), 0.01, precision).unwrap();
+                let mut by_value = st.build(owned, y.view(), 0.01, precision).unwrap();
                 assert_eq!(by_view.weights(), by_value.weights(), "{st} {precision:?} start");
                 assert_eq!(by_view.hidden(), by_value.hidden(), "{st} {precision:?}");
                 assert_eq!(by_view.last_flops(), by_value.last_flops());
@@ -97,12 +97,12 @@ fn build_owned_takes_a_column_major_block_without_a_copy() {
     for st in Strategy::ALL {
         let a = a0.clone();
         let ptr = a.as_ptr();
-        let s = st.build_owned(a, y.view(), 0.1, Precision::F64).unwrap();
+        let s = st.build(a, y.view(), 0.1, Precision::F64).unwrap();
         assert_eq!(s.hidden().as_ptr(), ptr, "{st}: the f64 store must be the given buffer");
         // A row-major block cannot be taken over: it is copied.
         let c = a0.as_standard_layout().into_owned();
         let ptr = c.as_ptr();
-        let s = st.build_owned(c, y.view(), 0.1, Precision::F64).unwrap();
+        let s = st.build(c, y.view(), 0.1, Precision::F64).unwrap();
         assert_ne!(s.hidden().as_ptr(), ptr, "{st}");
         assert_eq!(s.hidden(), a0.view(), "{st}");
     }
@@ -114,17 +114,17 @@ fn build_owned_validates_like_build() {
     let y = rng.gaussian(40, 1);
     for st in Strategy::ALL {
         let wrong_rows = Array2::<f64>::ones((39, 2).f());
-        let r = st.build_owned(wrong_rows, y.view(), 0.1, Precision::F64);
+        let r = st.build(wrong_rows, y.view(), 0.1, Precision::F64);
         assert!(matches!(r, Err(Error::Shape { .. })), "{st}");
         let mut nan = Array2::<f64>::ones((40, 2).f());
         nan[[7, 1]] = f64::NAN;
-        let r = st.build_owned(nan, y.view(), 0.1, Precision::F64);
+        let r = st.build(nan, y.view(), 0.1, Precision::F64);
         assert!(matches!(r, Err(Error::NonFinite { .. })), "{st}");
         let empty = Array2::<f64>::zeros((40, 0).f());
-        let r = st.build_owned(empty, y.view(), 0.1, Precision::F64);
+        let r = st.build(empty, y.view(), 0.1, Precision::F64);
         assert!(matches!(r, Err(Error::Empty { .. })), "{st}");
         let ok = rng.gaussian(40, 2);
-        let r = st.build_owned(ok, y.view(), -1.0, Precision::F64);
+        let r = st.build(ok, y.view(), -1.0, Precision::F64);
         assert!(matches!(r, Err(Error::InvalidLambda { .. })), "{st}");
     }
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use linalg_core::ridge::ridge_solve;
+use linalg_core::ridge::{ridge_solve, Strategy};
 use linalg_core::Error;
 use ndarray::{s, Array2, ShapeBuilder};
 use proptest::prelude::*;
@@ -80,6 +80,9 @@ fn ridge_solve_rejects_bad_input() {
     // Cholesky pivot is (4 + λ) − 4 = 0 in floating point for λ = 1e-30.
     assert!(matches!(
         ridge_solve(a.view(), y.view(), 1e-30),
-        Err(Error::NotPositiveDefinite { strategy: "D-Rdg", .. })
+        Err(Error::NotPositiveDefinite {
+            strategy: Strategy::DRdg,
+            ..
+        })
     ));
 }

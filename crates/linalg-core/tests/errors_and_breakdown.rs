@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use linalg_core::ridge::Strategy;
-use linalg_core::Error;
+use linalg_core::{Error, Precision};
 use ndarray::{array, concatenate, s, Array2, Axis};
 
 fn small() -> (Array2<f64>, Array2<f64>, Array2<f64>) {
@@ -21,34 +21,43 @@ fn invalid_construction_is_a_typed_error_for_every_strategy() {
     for st in Strategy::ALL {
         let e = |r: linalg_core::Result<Box<dyn linalg_core::IncrementalRidge>>| r.expect_err("must fail");
         assert!(
-            matches!(e(st.build(a.slice(s![.., ..0]), y.view(), 1.0)), Error::Empty { .. }),
-            "{st}"
-        );
-        assert!(
             matches!(
-                e(st.build(a.slice(s![..0, ..]), y.slice(s![..0, ..]), 1.0)),
+                e(st.build(a.slice(s![.., ..0]), y.view(), 1.0, Precision::F64)),
                 Error::Empty { .. }
             ),
             "{st}"
         );
         assert!(
-            matches!(e(st.build(a.view(), y.slice(s![.., ..0]), 1.0)), Error::Empty { .. }),
+            matches!(
+                e(st.build(a.slice(s![..0, ..]), y.slice(s![..0, ..]), 1.0, Precision::F64)),
+                Error::Empty { .. }
+            ),
             "{st}"
         );
         assert!(
-            matches!(e(st.build(a.view(), y.slice(s![..5, ..]), 1.0)), Error::Shape { .. }),
+            matches!(
+                e(st.build(a.view(), y.slice(s![.., ..0]), 1.0, Precision::F64)),
+                Error::Empty { .. }
+            ),
+            "{st}"
+        );
+        assert!(
+            matches!(
+                e(st.build(a.view(), y.slice(s![..5, ..]), 1.0, Precision::F64)),
+                Error::Shape { .. }
+            ),
             "{st}"
         );
         for lambda in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            match e(st.build(a.view(), y.view(), lambda)) {
-                Error::InvalidLambda { strategy, .. } => assert_eq!(strategy, st.paper_name()),
+            match e(st.build(a.view(), y.view(), lambda, Precision::F64)) {
+                Error::InvalidLambda { strategy, .. } => assert_eq!(strategy, st),
                 other => panic!("{st}: λ = {lambda}: {other}"),
             }
         }
         let mut bad = a.clone();
         bad[[4, 1]] = f64::NAN;
         bad[[7, 2]] = f64::INFINITY;
-        match e(st.build(bad.view(), y.view(), 1.0)) {
+        match e(st.build(bad.view(), y.view(), 1.0, Precision::F64)) {
             Error::NonFinite {
                 row: 4,
                 col: 1,
@@ -61,7 +70,7 @@ fn invalid_construction_is_a_typed_error_for_every_strategy() {
         bad_y[[0, 0]] = f64::NEG_INFINITY;
         assert!(
             matches!(
-                e(st.build(a.view(), bad_y.view(), 1.0)),
+                e(st.build(a.view(), bad_y.view(), 1.0, Precision::F64)),
                 Error::NonFinite { row: 0, col: 0, .. }
             ),
             "{st}"
@@ -73,7 +82,7 @@ fn invalid_construction_is_a_typed_error_for_every_strategy() {
 fn invalid_append_is_a_typed_error_and_changes_nothing() {
     let (a, y, h) = small();
     for st in Strategy::ALL {
-        let mut s = st.build(a.view(), y.view(), 0.5).unwrap();
+        let mut s = st.build(a.view(), y.view(), 0.5, Precision::F64).unwrap();
         let w0 = s.weights().to_owned();
         assert!(
             matches!(s.append(h.slice(s![..11, ..])), Err(Error::Shape { .. })),
@@ -102,11 +111,14 @@ fn invalid_append_is_a_typed_error_and_changes_nothing() {
 fn error_messages_name_the_input_and_the_strategy() {
     let (a, y, _) = small();
     let msg = Strategy::Chol1
-        .build(a.view(), y.slice(s![..5, ..]), 1.0)
+        .build(a.view(), y.slice(s![..5, ..]), 1.0, Precision::F64)
         .unwrap_err()
         .to_string();
     assert!(msg.contains("Y (targets)") && msg.contains("12 rows"), "{msg}");
-    let msg = Strategy::Alg3.build(a.view(), y.view(), -2.0).unwrap_err().to_string();
+    let msg = Strategy::Alg3
+        .build(a.view(), y.view(), -2.0, Precision::F64)
+        .unwrap_err()
+        .to_string();
     assert!(msg.contains("Alg. 3") && msg.contains("λ = -2"), "{msg}");
 }
 
@@ -139,7 +151,9 @@ fn chol1_loses_definiteness_where_chol2_and_r_inv_stay_accurate() {
 
         // Chol-1: a typed error naming Chol-1 and suggesting Chol-2; the
         // solver is left as it was before the failing append.
-        let mut c1 = Strategy::Chol1.build(a0.view(), y.view(), lambda).unwrap();
+        let mut c1 = Strategy::Chol1
+            .build(a0.view(), y.view(), lambda, Precision::F64)
+            .unwrap();
         let mut failed = None;
         for h in &hs {
             let (n_before, w_before) = (c1.nodes(), c1.weights().to_owned());
@@ -157,7 +171,7 @@ fn chol1_loses_definiteness_where_chol2_and_r_inv_stay_accurate() {
             Some(Error::NotPositiveDefinite {
                 strategy, suggestion, ..
             }) => {
-                assert_eq!(strategy, "Chol-1");
+                assert_eq!(strategy, Strategy::Chol1);
                 assert!(suggestion.contains("Chol-2"), "{suggestion}");
             }
             other => panic!("seed {seed}: Chol-1 should lose positive definiteness, got {other:?}"),
@@ -172,7 +186,7 @@ fn chol1_loses_definiteness_where_chol2_and_r_inv_stay_accurate() {
         let bound = 2.0 * (k + n) as f64 * U * rf.kappa_r.sqrt() * fro(y.view());
         let mut errors = vec![];
         for st in [Strategy::Chol2, Strategy::RInv] {
-            let mut sv = st.build(a0.view(), y.view(), lambda).unwrap();
+            let mut sv = st.build(a0.view(), y.view(), lambda, Precision::F64).unwrap();
             for h in &hs {
                 sv.append(h.view()).unwrap_or_else(|e| panic!("{st}: {e}"));
             }
@@ -187,7 +201,7 @@ fn chol1_loses_definiteness_where_chol2_and_r_inv_stay_accurate() {
 
         // No strategy returns NaN weights: either an error or finite weights.
         for st in Strategy::ALL {
-            let mut sv = st.build(a0.view(), y.view(), lambda).unwrap();
+            let mut sv = st.build(a0.view(), y.view(), lambda, Precision::F64).unwrap();
             for h in &hs {
                 if sv.append(h.view()).is_err() {
                     break;
@@ -204,18 +218,24 @@ fn zero_residual_block_is_reported_by_exg_e() {
     // Cholesky factor, the breakdown the paper's `chol` would report.
     let a = array![[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [2.0, -1.0]];
     let y = array![[1.0], [2.0], [3.0], [0.5]];
-    let mut ex = Strategy::ExgE.build(a.view(), y.view(), 1e-12).unwrap();
+    let mut ex = Strategy::ExgE.build(a.view(), y.view(), 1e-12, Precision::F64).unwrap();
     let w_before = ex.weights().to_owned();
     let err = ex.append(Array2::<f64>::zeros((4, 1)).view()).unwrap_err();
     assert!(
-        matches!(err, Error::NotPositiveDefinite { strategy: "Exg-E", .. }),
+        matches!(
+            err,
+            Error::NotPositiveDefinite {
+                strategy: Strategy::ExgE,
+                ..
+            }
+        ),
         "{err}"
     );
     // Transactional: the solver is unchanged.
     assert_eq!(ex.weights(), w_before.view());
     assert_eq!(ex.nodes(), 2);
     // Greville (Orig.) takes its C = 0 branch instead and continues.
-    let mut g = Strategy::Orig.build(a.view(), y.view(), 1e-12).unwrap();
+    let mut g = Strategy::Orig.build(a.view(), y.view(), 1e-12, Precision::F64).unwrap();
     g.append(a.slice(s![.., 1..2])).unwrap();
     assert!(g.weights().iter().all(|v| v.is_finite()));
 }
@@ -232,7 +252,7 @@ fn flops_follow_the_papers_table_one() {
     let y = rng.gaussian(k, m);
     let h = rng.gaussian(k, 1);
     let flops = |st: Strategy| {
-        let mut s = st.build(a.view(), y.view(), 0.1).unwrap();
+        let mut s = st.build(a.view(), y.view(), 0.1, Precision::F64).unwrap();
         s.append(h.view()).unwrap();
         s.last_flops() as f64
     };

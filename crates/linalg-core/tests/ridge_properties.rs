@@ -11,7 +11,7 @@ mod common;
 
 use common::*;
 use linalg_core::hidden_store::round_to_f32;
-use linalg_core::ridge::{Chol1, Chol2, IncrementalRidge, Strategy, ZhuWeiAlg3};
+use linalg_core::ridge::{Factors, IncrementalRidge, Strategy};
 use linalg_core::Precision;
 use ndarray::{s, Array2};
 use proptest::prelude::*;
@@ -75,10 +75,29 @@ fn case_strategy_with(
         })
 }
 
+/// The largest ratio of a bound to the size of the solution it bounds: a
+/// bound above this would be too loose for the comparison to catch a wrong
+/// solution.
+const NON_VACUOUS: f64 = 1e-3;
+
+/// Non-vacuity: the derived tolerance must be far below `‖W*‖`, so that a
+/// solver returning a wrong solution (even zero) fails the comparison.
+fn check_non_vacuous(what: &str, tol: f64, w: ndarray::ArrayView2<'_, f64>) -> Result<(), TestCaseError> {
+    let size = fro(w);
+    prop_assert!(
+        tol <= NON_VACUOUS * size,
+        "{}: the bound {:.3e} is not far below ‖W*‖ = {:.3e}; the comparison could not fail",
+        what,
+        tol,
+        size
+    );
+    Ok(())
+}
+
 fn run(strategy: Strategy, c: &Case) -> Box<dyn IncrementalRidge> {
     let (s0, e0) = c.blocks[0];
     let mut solver = strategy
-        .build(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda)
+        .build(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda, Precision::F64)
         .expect("build");
     for &(s, e) in &c.blocks[1..] {
         solver.append(c.a.slice(s![.., s..e])).expect("append");
@@ -99,6 +118,7 @@ fn check_ridge_amplified(strategy: Strategy, c: &Case, kappa_power: i32) -> Resu
     let rf = reference(c.a.view(), c.y.view(), c.lambda);
     let err = fro_diff(solver.weights(), rf.w_ridge.view());
     let tol = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len()) * rf.kappa_r.powi(kappa_power - 1);
+    check_non_vacuous(&strategy.to_string(), tol, rf.w_ridge.view())?;
     prop_assert!(
         err <= tol,
         "{}: ‖W − W*‖ = {:.3e} > bound {:.3e} (κ(R) = {:.2e}, K = {}, n = {}, steps = {})",
@@ -170,6 +190,7 @@ fn check_generalized_inverse(strategy: Strategy, c: &Case) -> Result<(), TestCas
     let lambda_term =
         steps * lambda / (rf.sigma_min * rf.sigma_min) * (fro(rf.w_ls.view()) + fro(c.y.view()) / rf.sigma_min);
     let tol = rounding + lambda_term;
+    check_non_vacuous(&strategy.to_string(), tol, rf.w_ls.view())?;
     prop_assert!(
         err <= tol,
         "{}: ‖W − A⁺Y‖ = {:.3e} > {:.3e} (κ(A)² = {:.2e})",
@@ -207,26 +228,26 @@ proptest! {
         let eye = Array2::<f64>::eye(n);
         let (s0, e0) = c.blocks[0];
         let a0 = c.a.slice(s![.., s0..e0]);
-        let mut c1 = Chol1::new(a0, c.y.view(), c.lambda).unwrap();
-        let mut c2 = Chol2::new(a0, c.y.view(), c.lambda).unwrap();
-        let mut a3 = ZhuWeiAlg3::new(a0, c.y.view(), c.lambda).unwrap();
+        let build = |s: Strategy| s.build(a0, c.y.view(), c.lambda, Precision::F64).unwrap();
+        let (mut c1, mut c2, mut a3) = (build(Strategy::Chol1), build(Strategy::Chol2), build(Strategy::Alg3));
         for &(s, e) in &c.blocks[1..] {
             c1.append(c.a.slice(s![.., s..e])).unwrap();
             c2.append(c.a.slice(s![.., s..e])).unwrap();
             a3.append(c.a.slice(s![.., s..e])).unwrap();
         }
-        for (name, f) in [("Chol-1", c1.factor()), ("Chol-2", c2.factor())] {
+        for (name, s) in [("Chol-1", &c1), ("Chol-2", &c2)] {
+            let Factors::InverseCholesky { f, .. } = s.factors() else { panic!("{name}: an inverse Cholesky factor") };
             let res = fro_diff(f.dot(&f.t()).dot(&r).view(), eye.view());
             prop_assert!(res <= tol, "{}: ‖F Fᵀ R − I‖ = {:.3e} > {:.3e}", name, res, tol);
             for i in 0..n { for j in 0..i { prop_assert_eq!(f[[i, j]], 0.0); } }
         }
-        let l = a3.l();
-        let ld = &l * &a3.d();
+        let Factors::InverseLdl { l, d } = a3.factors() else { panic!("Alg. 3: inverse LDLᵀ factors") };
+        let ld = &l * &d;
         let res = fro_diff(ld.dot(&l.t()).dot(&r).view(), eye.view());
         prop_assert!(res <= tol, "Alg. 3: ‖L D Lᵀ R − I‖ = {:.3e} > {:.3e}", res, tol);
         for i in 0..n {
             prop_assert_eq!(l[[i, i]], 1.0);
-            prop_assert!(a3.d()[i] > 0.0);
+            prop_assert!(d[i] > 0.0);
             for j in 0..i { prop_assert_eq!(l[[i, j]], 0.0); }
         }
     }
@@ -239,7 +260,7 @@ proptest! {
 fn check_ridge_f32(strategy: Strategy, c: &Case) -> Result<(), TestCaseError> {
     let (s0, e0) = c.blocks[0];
     let mut solver = strategy
-        .build_with_precision(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda, Precision::F32)
+        .build(c.a.slice(s![.., s0..e0]), c.y.view(), c.lambda, Precision::F32)
         .expect("build");
     for &(s, e) in &c.blocks[1..] {
         solver.append(c.a.slice(s![.., s..e])).expect("append");
@@ -252,6 +273,7 @@ fn check_ridge_f32(strategy: Strategy, c: &Case) -> Result<(), TestCaseError> {
     let rf = reference(a32.view(), c.y.view(), c.lambda);
     let err = fro_diff(solver.weights(), rf.w_ridge.view());
     let tol = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len());
+    check_non_vacuous(&format!("{strategy} (f32 store)"), tol, rf.w_ridge.view())?;
     prop_assert!(
         err <= tol,
         "{} (f32 store): ‖W − W*‖ = {:.3e} > bound {:.3e} (κ(R) = {:.2e})",

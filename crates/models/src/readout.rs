@@ -210,7 +210,7 @@ impl Readout {
         Ok(match self.solver {
             ReadoutSolver::Ridge => linalg_core::ridge::ridge_solve(a.view(), y, self.lambda)?.weights,
             ReadoutSolver::Lstsq => linalg_core::lstsq::min_norm_lstsq(a.view(), y, None)?.solution,
-            ReadoutSolver::Strategy(s) => s.build_owned(a, y, self.lambda, self.precision)?.weights().to_owned(),
+            ReadoutSolver::Strategy(s) => s.build(a, y, self.lambda, self.precision)?.weights().to_owned(),
         })
     }
 
@@ -225,7 +225,7 @@ impl Readout {
     pub fn start(&self, a: Array2<f64>, y: ArrayView2<'_, f64>) -> Result<Box<dyn IncrementalRidge>> {
         self.check()?;
         let strategy = self.strategy()?;
-        Ok(strategy.build_owned(a, y, self.lambda, self.precision)?)
+        Ok(strategy.build(a, y, self.lambda, self.precision)?)
     }
 
     /// The incremental strategy of [`start`](Self::start).

@@ -617,7 +617,10 @@ fn a_failing_update_leaves_the_model_usable() {
                 assert!(
                     matches!(
                         e,
-                        ModelError::Linalg(linalg_core::Error::NotPositiveDefinite { strategy: "Exg-E", .. })
+                        ModelError::Linalg(linalg_core::Error::NotPositiveDefinite {
+                            strategy: Strategy::ExgE,
+                            ..
+                        })
                     ),
                     "{e}"
                 );

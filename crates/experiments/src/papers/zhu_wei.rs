@@ -526,7 +526,7 @@ fn time_one_node(
     let mut seconds = [0.0; 4];
     let mut flops = [0; 4];
     for (k, alg) in ALGORITHMS.iter().enumerate() {
-        let mut base = alg.build(a0, y.view(), 0.1)?;
+        let mut base = alg.build(a0, y.view(), 0.1, linalg_core::Precision::F64)?;
         base.reserve(1);
         let mut total = 0.0;
         for _ in 0..reps.max(1) {

@@ -135,7 +135,7 @@ pub fn table5(size: MnistSize) -> Result<Vec<MnistRow>, ReproError> {
         );
         let (mut seconds, mut flops) = ([0.0; 4], [0; 4]);
         for (k, alg) in ALGORITHMS.iter().enumerate() {
-            let mut base = alg.build(a0, ytr.view(), 0.1)?;
+            let mut base = alg.build(a0, ytr.view(), 0.1, linalg_core::Precision::F64)?;
             base.reserve(1);
             let mut total = 0.0;
             for _ in 0..size.reps.max(1) {

@@ -207,13 +207,12 @@ impl DivisionFreeLdl {
         // Bδ (scaled by 2^{−E}) = m·c − Σ Γ_i v_i².
         let b_delta = big_b.m * r22 - kernels::dot(&mut fl, &w, &v);
         if !(b_delta > 0.0 && b_delta.is_finite()) {
-            return Err(Error::NotPositiveDefinite {
-                strategy: "division-free inverse LDLᵀ",
+            return Err(Error::FactorNotPositiveDefinite {
+                factorization: "division-free inverse LDLᵀ",
                 matrix: "R (its Schur complement)",
                 pivot: 1,
                 first_node: n,
                 end_node: n + 1,
-                suggestion: "the matrix given is not SPD in floating point",
             });
         }
         // ũ = −U w.

@@ -24,19 +24,27 @@ use ndarray::{Array1, ArrayView1, ArrayView2};
 
 use crate::error::{Error, Result};
 use crate::inverse_cholesky::inverse_cholesky_in_place;
-use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
+use crate::inverse_cholesky::update::{border, upper_t_times, upper_times};
+use crate::kernels::{self, Diag, Flops, Op, Owned, Tri};
 use crate::store::GrowMat;
 use crate::validate;
 
 fn not_pd(pivot: usize, first_node: usize, end_node: usize) -> Error {
-    Error::NotPositiveDefinite {
-        strategy: "inverse LDLᵀ factorization",
+    Error::FactorNotPositiveDefinite {
+        factorization: "inverse LDLᵀ factorization",
         matrix: "R (or its Schur complement)",
         pivot,
         first_node,
         end_node,
-        suggestion: "the matrix given is not SPD in floating point",
     }
+}
+
+/// Overwrite the SPD `s` (upper triangle referenced) by its inverse LDLᵀ
+/// factor `L` (unit upper) and return `D`: `L D Lᵀ = S⁻¹`, through the inverse
+/// Cholesky factor. `Err(k)` as [`inverse_cholesky_in_place`].
+pub(crate) fn inverse_ldl_in_place(fl: &mut Flops, s: &mut Owned) -> std::result::Result<Vec<f64>, usize> {
+    inverse_cholesky_in_place(fl, s)?;
+    Ok(ldl_from_inverse_cholesky(fl, s))
 }
 
 /// Convert an inverse Cholesky factor `F` (upper, in place) into inverse
@@ -89,8 +97,7 @@ impl InverseLdl {
         validate::finite("R", &r)?;
         let mut fl = Flops::default();
         let mut f = Owned::from_view(r);
-        inverse_cholesky_in_place(&mut fl, &mut f).map_err(|k| not_pd(k, 0, r.nrows()))?;
-        let d = ldl_from_inverse_cholesky(&mut fl, &mut f);
+        let d = inverse_ldl_in_place(&mut fl, &mut f).map_err(|k| not_pd(k, 0, r.nrows()))?;
         let n = f.rows();
         Ok(Self {
             l: GrowMat::from_ref(f.as_ref(), n),
@@ -160,45 +167,14 @@ impl InverseLdl {
         let p = Owned::from_view(r12);
         // X = D Lᵀ P;  QP = L X;  S = R22 − Pᵀ QP.
         let mut qp = p.clone();
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::Unit,
-            1.0,
-            self.l.as_ref(),
-            qp.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::Unit, self.l.as_ref(), qp.as_mut());
         scale_rows(&mut fl, &mut qp, &self.d);
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::Unit,
-            1.0,
-            self.l.as_ref(),
-            qp.as_mut(),
-        );
+        upper_times(&mut fl, Diag::Unit, self.l.as_ref(), qp.as_mut());
         let mut s = Owned::from_view(r22);
         kernels::gemm(&mut fl, -1.0, p.as_ref(), Op::T, qp.as_ref(), Op::N, 1.0, s.as_mut());
-        inverse_cholesky_in_place(&mut fl, &mut s).map_err(|k| not_pd(k, n, n + q))?;
-        let d22 = ldl_from_inverse_cholesky(&mut fl, &mut s);
+        let d22 = inverse_ldl_in_place(&mut fl, &mut s).map_err(|k| not_pd(k, n, n + q))?;
         // L12 = −QP L22.
-        kernels::trmm(
-            &mut fl,
-            Side::Right,
-            Tri::Upper,
-            Op::N,
-            Diag::Unit,
-            -1.0,
-            s.as_ref(),
-            qp.as_mut(),
-        );
-        self.l.grow_square(n + q);
-        self.l.as_mut().sub(0, n, n, q).copy_from(qp.as_ref());
-        self.l.as_mut().sub(n, n, q, q).copy_from(s.as_ref());
+        border(&mut fl, &mut self.l, Diag::Unit, &mut qp, &s);
         self.d.extend(d22);
         self.last_flops = fl.0;
         Ok(())
@@ -250,11 +226,11 @@ mod tests {
         let mut f = InverseLdl::from_spd(array![[1.0]].view()).unwrap();
         assert!(matches!(
             f.append_column(&[2.0], 1.0),
-            Err(Error::NotPositiveDefinite { .. })
+            Err(Error::FactorNotPositiveDefinite { .. })
         ));
         assert!(matches!(
             f.append_block(array![[2.0]].view(), array![[1.0]].view()),
-            Err(Error::NotPositiveDefinite { .. })
+            Err(Error::FactorNotPositiveDefinite { .. })
         ));
         assert_eq!(f.n(), 1);
     }

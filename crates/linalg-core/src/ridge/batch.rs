@@ -12,6 +12,7 @@
 
 use ndarray::{Array2, ArrayView2};
 
+use super::Strategy;
 use crate::error::{Error, Result};
 use crate::kernels::{self, Diag, Flops, MatRef, Op, Owned, Side, Tri};
 use crate::validate;
@@ -55,7 +56,7 @@ fn as_column_major<'a>(a: ArrayView2<'a, f64>) -> Option<(MatRef<'a>, Op)> {
 /// [`Error::NotPositiveDefinite`] if `AᵀA + λI` is not numerically positive
 /// definite (λ far below the rounding of `AᵀA`).
 pub fn ridge_solve(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<RidgeSolution> {
-    validate::lambda("D-Rdg", lambda)?;
+    validate::lambda(Strategy::DRdg, lambda)?;
     validate::non_empty("hidden matrix A", &a)?;
     validate::non_empty("targets Y", &y)?;
     validate::rows("targets Y", &y, a.nrows())?;
@@ -84,7 +85,7 @@ pub fn ridge_solve(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) 
     let mut w = Owned::zeros(n, m);
     kernels::gemm(&mut fl, 1.0, a_ref, at_op, y_owned.as_ref(), Op::N, 0.0, w.as_mut());
     kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).map_err(|pivot| Error::NotPositiveDefinite {
-        strategy: "D-Rdg",
+        strategy: Strategy::DRdg,
         matrix: "AᵀA + λI",
         pivot,
         first_node: 0,
@@ -105,7 +106,7 @@ pub fn ridge_solve(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) 
     }
     if !w.data().iter().all(|v| v.is_finite()) {
         return Err(Error::Breakdown {
-            strategy: "D-Rdg",
+            strategy: Strategy::DRdg,
             first_node: 0,
             end_node: n,
             detail: "non-finite weights",

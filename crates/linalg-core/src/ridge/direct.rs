@@ -7,95 +7,49 @@
 //! triangular solves (`n³/3 + 2n²M` flops): no information is carried over in
 //! factored form, so rounding does not accumulate across appends.
 
-use ndarray::{ArrayView2, CowArray, Ix2};
-
-use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
-use super::Strategy;
+use super::solver::Update;
+use super::Factors;
 use crate::error::Result;
-use crate::hidden_store::Precision;
 use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
 use crate::store::GrowMat;
 
-/// D-Rdg: direct ridge solve after every append.
-///
-/// ```
-/// use linalg_core::ridge::{DirectRidge, IncrementalRidge};
-/// use ndarray::array;
-/// // A = I₂, λ = 1: W = Y/2.
-/// let s = DirectRidge::new(array![[1.0, 0.0], [0.0, 1.0]].view(), array![[4.0], [6.0]].view(), 1.0)?;
-/// let w = s.weights();
-/// assert!((w[[0, 0]] - 2.0).abs() < 1e-15 && (w[[1, 0]] - 3.0).abs() < 1e-15);
-/// # Ok::<(), linalg_core::Error>(())
-/// ```
+/// D-Rdg's state: `AᵀA` (upper triangle kept) and `AᵀY`.
 #[derive(Clone, Debug)]
-pub struct DirectRidge {
-    p: Problem,
-    /// `AᵀA` (upper triangle kept).
+pub(crate) struct DirectRidge {
     gram: GrowMat,
-    /// `AᵀY`.
     aty: GrowMat,
-    w: GrowMat,
 }
 
-impl DirectRidge {
-    /// Start from `a` (K×n₀), `y` (K×M), λ > 0.
-    pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        Self::with_precision(a, y, lambda, Precision::F64)
-    }
-
-    /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
-    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
-    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
-    pub fn with_precision<'a>(
-        a: impl Into<CowArray<'a, f64, Ix2>>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-        precision: Precision,
-    ) -> Result<Self> {
-        let mut p = Problem::new("D-Rdg", a.into(), y, lambda, precision)?;
+impl Update for DirectRidge {
+    fn start(p: &mut Problem) -> Result<(Self, GrowMat)> {
         let mut fl = Flops::default();
         let n = p.n();
         let mut gram = GrowMat::square(n, n);
         p.a.syrk_t(&mut fl, 1.0, 0.0, gram.as_mut());
         let mut aty = GrowMat::with_row_capacity(n, p.m(), 2 * n);
         p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, aty.as_mut());
-        let w = solve(&p, &mut fl, &gram, &aty, 0, n)?;
+        let w = solve(p, &mut fl, &gram, &aty, 0, n)?;
         p.last_flops = fl.0;
-        Ok(Self {
-            p,
-            gram,
-            aty,
-            w: GrowMat::from_ref(w.as_ref(), 2 * n),
-        })
+        Ok((Self { gram, aty }, GrowMat::from_ref(w.as_ref(), 2 * n)))
     }
 
-    fn append_impl(&mut self, h: Owned) -> Result<()> {
-        let (n, q, m) = (self.p.n(), h.cols(), self.p.m());
+    fn append(&mut self, p: &mut Problem, weights: &mut GrowMat, h: Owned) -> Result<()> {
+        let (n, q, m) = (p.n(), h.cols(), p.m());
         let mut fl = Flops::default();
         let mut ath = Owned::zeros(n, q);
-        self.p.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, ath.as_mut());
+        p.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, ath.as_mut());
         let mut hth = Owned::zeros(q, q);
         kernels::syrk(&mut fl, 1.0, h.as_ref(), Op::T, 0.0, hth.as_mut());
         let mut hty = Owned::zeros(q, m);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            h.as_ref(),
-            Op::T,
-            self.p.y.as_ref(),
-            Op::N,
-            0.0,
-            hty.as_mut(),
-        );
+        kernels::gemm(&mut fl, 1.0, h.as_ref(), Op::T, p.y.as_ref(), Op::N, 0.0, hty.as_mut());
         // Write the new blocks in place; the leading n×n block never changes,
         // so on failure shrinking back restores the state exactly.
         self.gram.grow_square(n + q);
         self.gram.as_mut().sub(0, n, n, q).copy_from(ath.as_ref());
         self.gram.as_mut().sub(n, n, q, q).copy_from(hth.as_ref());
         push_rows(&mut self.aty, &hty);
-        let w = match solve(&self.p, &mut fl, &self.gram, &self.aty, n, n + q) {
+        let w = match solve(p, &mut fl, &self.gram, &self.aty, n, n + q) {
             Ok(w) => w,
             Err(e) => {
                 self.gram.truncate(n, n);
@@ -103,20 +57,27 @@ impl DirectRidge {
                 return Err(e);
             }
         };
-        self.w.resize(n + q, m);
-        self.w.as_mut().copy_from(w.as_ref());
-        self.p.a.push_cols(h.as_ref());
-        self.p.last_flops = fl.0;
+        weights.resize(n + q, m);
+        weights.as_mut().copy_from(w.as_ref());
+        p.a.push_cols(h.as_ref());
+        p.last_flops = fl.0;
         Ok(())
     }
 
-    fn factor_bytes(&self) -> usize {
+    fn bytes(&self) -> usize {
         self.gram.bytes() + self.aty.bytes()
     }
 
-    fn reserve_factors(&mut self, n: usize) {
+    fn reserve(&mut self, n: usize, m: usize) {
         self.gram.reserve_square(n);
-        self.aty.reserve(n, self.p.m());
+        self.aty.reserve(n, m);
+    }
+
+    fn factors(&self) -> Factors<'_> {
+        Factors::Gram {
+            gram: self.gram.view(),
+            aty: self.aty.view(),
+        }
     }
 }
 
@@ -153,5 +114,3 @@ fn solve(p: &Problem, fl: &mut Flops, gram: &GrowMat, aty: &GrowMat, first: usiz
     p.check_finite_result(&w, first, end, "non-finite weights")?;
     Ok(w)
 }
-
-impl_incremental_ridge!(DirectRidge, Strategy::DRdg);

@@ -22,150 +22,61 @@
 //! The weights tend to the minimum-norm least-squares solution, not the ridge
 //! one: the BLS paper shows its test accuracy degrading as nodes grow.
 
-use ndarray::{ArrayView2, CowArray, Ix2};
-
-use super::impl_incremental_ridge;
 use super::problem::Problem;
-use super::r_inv::{commit_pinv_update, residual_of_projection};
-use super::Strategy;
+use super::r_inv::{commit_pinv_update, residual_of_projection, solve_right_cholesky};
 use crate::error::{Error, Result};
-use crate::hidden_store::Precision;
-use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
+use crate::kernels::{self, Flops, Op, Owned, Tri};
 use crate::store::GrowMat;
 
-/// Orig.: Greville's generalized-inverse update (the original BLS).
-///
-/// ```
-/// use linalg_core::ridge::{Greville, IncrementalRidge};
-/// use ndarray::array;
-/// let mut s = Greville::new(array![[1.0], [1.0], [0.0]].view(), array![[2.0], [4.0], [1.0]].view(), 1e-12)?;
-/// s.append(array![[0.0], [0.0], [2.0]].view())?;
-/// assert!((s.weights()[[0, 0]] - 3.0).abs() < 1e-10);
-/// assert!((s.weights()[[1, 0]] - 0.5).abs() < 1e-10);
-/// # Ok::<(), linalg_core::Error>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct Greville {
-    p: Problem,
-    /// `B = (A⁺)ᵀ` (K×n).
-    b: GrowMat,
-    w: GrowMat,
-}
-
-impl Greville {
-    /// Start from `a` (K×n₀), `y` (K×M) with the initial ridge
-    /// approximation of `A⁺` at λ > 0 (the original BLS uses `2⁻³⁰`).
-    pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        Self::with_precision(a, y, lambda, Precision::F64)
-    }
-
-    /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
-    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
-    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
-    pub fn with_precision<'a>(
-        a: impl Into<CowArray<'a, f64, Ix2>>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-        precision: Precision,
-    ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("Orig.", a.into(), y, lambda, precision)?;
-        Ok(Self { p, b, w })
-    }
-
-    /// The stored generalized inverse, transposed: `(A⁺)ᵀ` (K×n).
-    pub fn pseudo_inverse_t(&self) -> ArrayView2<'_, f64> {
-        self.b.view()
-    }
-
-    fn append_impl(&mut self, h: Owned) -> Result<()> {
-        let (n, q, k) = (self.p.n(), h.cols(), self.p.k());
-        let mut fl = Flops::default();
-        let (d, c) = residual_of_projection(&mut fl, &self.p, &self.b, &h);
-        let norm = |m: &Owned| m.data().iter().map(|v| v * v).sum::<f64>().sqrt();
-        let b_new = if norm(&c) <= k as f64 * f64::EPSILON * norm(&h) {
-            // C = 0: Bᵀ = (I + DᵀD)⁻¹ Dᵀ A⁺, i.e. B_new = B D (I + DᵀD)⁻¹.
-            let mut s = Owned::scaled_identity(q, 1.0);
-            kernels::syrk(&mut fl, 1.0, d.as_ref(), Op::T, 1.0, s.as_mut());
-            kernels::potrf(&mut fl, Tri::Upper, s.as_mut())
-                .map_err(|pivot| self.p.not_pd("I + DᵀD", pivot, n, n + q))?;
-            let mut b_new = Owned::zeros(k, q);
-            kernels::gemm(
-                &mut fl,
-                1.0,
-                self.b.as_ref(),
-                Op::N,
-                d.as_ref(),
-                Op::N,
-                0.0,
-                b_new.as_mut(),
-            );
-            kernels::trsm(
-                &mut fl,
-                Side::Right,
-                Tri::Upper,
-                Op::N,
-                Diag::NonUnit,
-                1.0,
-                s.as_ref(),
-                b_new.as_mut(),
-            );
-            kernels::trsm(
-                &mut fl,
-                Side::Right,
-                Tri::Upper,
-                Op::T,
-                Diag::NonUnit,
-                1.0,
-                s.as_ref(),
-                b_new.as_mut(),
-            );
-            b_new
-        } else {
-            // B_new = (C⁺)ᵀ = C V Λ⁺ Vᵀ with CᵀC = V Λ Vᵀ.
-            let mut e = Owned::zeros(q, q);
-            kernels::syrk(&mut fl, 1.0, c.as_ref(), Op::T, 0.0, e.as_mut());
-            let mu = kernels::syevd(&mut fl, e.as_mut()).map_err(|info| Error::Lapack {
-                routine: "dsyevd",
-                info,
-            })?;
-            let mu_max = mu.iter().copied().fold(0.0, f64::max);
-            let tol = k.max(q) as f64 * f64::EPSILON * mu_max;
-            // V Λ⁺ Vᵀ, dropping eigenvalues at or below tol.
-            let mut v_scaled = e.clone();
-            for (j, &m) in mu.iter().enumerate() {
-                let inv = if m > tol { 1.0 / m } else { 0.0 };
-                for i in 0..q {
-                    v_scaled.set(i, j, v_scaled.at(i, j) * inv);
-                }
+/// Append `H` to Orig.'s state `B = (A⁺)ᵀ` and the weights `w`.
+pub(super) fn append(p: &mut Problem, b: &mut GrowMat, w: &mut GrowMat, h: Owned) -> Result<()> {
+    let (n, q, k) = (p.n(), h.cols(), p.k());
+    let mut fl = Flops::default();
+    let (d, c) = residual_of_projection(&mut fl, p, b, &h);
+    let norm = |m: &Owned| m.data().iter().map(|v| v * v).sum::<f64>().sqrt();
+    let b_new = if norm(&c) <= k as f64 * f64::EPSILON * norm(&h) {
+        // C = 0: Bᵀ = (I + DᵀD)⁻¹ Dᵀ A⁺, i.e. B_new = B D (I + DᵀD)⁻¹.
+        let mut s = Owned::scaled_identity(q, 1.0);
+        kernels::syrk(&mut fl, 1.0, d.as_ref(), Op::T, 1.0, s.as_mut());
+        kernels::potrf(&mut fl, Tri::Upper, s.as_mut()).map_err(|pivot| p.not_pd("I + DᵀD", pivot, n, n + q))?;
+        let mut b_new = Owned::zeros(k, q);
+        kernels::gemm(&mut fl, 1.0, b.as_ref(), Op::N, d.as_ref(), Op::N, 0.0, b_new.as_mut());
+        solve_right_cholesky(&mut fl, &s, &mut b_new);
+        b_new
+    } else {
+        // B_new = (C⁺)ᵀ = C V Λ⁺ Vᵀ with CᵀC = V Λ Vᵀ.
+        let mut e = Owned::zeros(q, q);
+        kernels::syrk(&mut fl, 1.0, c.as_ref(), Op::T, 0.0, e.as_mut());
+        let mu = kernels::syevd(&mut fl, e.as_mut()).map_err(|info| Error::Lapack {
+            routine: "dsyevd",
+            info,
+        })?;
+        let mu_max = mu.iter().copied().fold(0.0, f64::max);
+        let tol = k.max(q) as f64 * f64::EPSILON * mu_max;
+        // V Λ⁺ Vᵀ, dropping eigenvalues at or below tol.
+        let mut v_scaled = e.clone();
+        for (j, &m) in mu.iter().enumerate() {
+            let inv = if m > tol { 1.0 / m } else { 0.0 };
+            for i in 0..q {
+                v_scaled.set(i, j, v_scaled.at(i, j) * inv);
             }
-            fl.add(q * q);
-            let mut pinv_gram = Owned::zeros(q, q);
-            kernels::gemm(
-                &mut fl,
-                1.0,
-                v_scaled.as_ref(),
-                Op::N,
-                e.as_ref(),
-                Op::T,
-                0.0,
-                pinv_gram.as_mut(),
-            );
-            // In place in C, by row panels: no second K×q matrix.
-            let mut b_new = c;
-            kernels::gemm_right_in_place(&mut fl, b_new.as_mut(), pinv_gram.as_ref());
-            b_new
-        };
-        commit_pinv_update(&mut fl, &mut self.p, &mut self.b, &mut self.w, d, b_new, h)
-    }
-
-    fn factor_bytes(&self) -> usize {
-        self.b.bytes()
-    }
-
-    fn reserve_factors(&mut self, n: usize) {
-        self.b.reserve_cols(n.saturating_sub(self.b.cols()));
-    }
+        }
+        fl.add(q * q);
+        let mut pinv_gram = Owned::zeros(q, q);
+        kernels::gemm(
+            &mut fl,
+            1.0,
+            v_scaled.as_ref(),
+            Op::N,
+            e.as_ref(),
+            Op::T,
+            0.0,
+            pinv_gram.as_mut(),
+        );
+        // In place in C, by row panels: no second K×q matrix.
+        let mut b_new = c;
+        kernels::gemm_right_in_place(&mut fl, b_new.as_mut(), pinv_gram.as_ref());
+        b_new
+    };
+    commit_pinv_update(&mut fl, p, b, w, d, b_new, h)
 }
-
-impl_incremental_ridge!(Greville, Strategy::Orig);

@@ -12,13 +12,43 @@
 //! g   = F22ᵀ (HᵀY − PᵀG),  w = F22 g,   W' = [W − D w; w],  G' = [G; g]
 //! ```
 //!
+//! - **Chol-1** (Algorithm 4): `S = HᵀH + λI − PᵀP`, the Schur complement
+//!   by subtraction. Cheapest of the ridge solutions. For tiny λ on (nearly)
+//!   collinear new columns the subtraction cancels and `S` stops being
+//!   positive definite in floating point; the paper reports "NA" on MNIST at
+//!   small λ. Here that is
+//!   [`Error::NotPositiveDefinite`](crate::Error::NotPositiveDefinite), naming
+//!   Chol-1 and suggesting Chol-2 or a larger λ.
+//! - **Chol-2** (Algorithm 5): the residual `C = H − A D` and
+//!   `S = CᵀC + λ(I + DᵀD)` — exactly `HᵀH + λI − PᵀP`, but a sum of a PSD
+//!   and a PD matrix, so it stays positive definite under rounding. One more
+//!   `K×n×q` product (`2Knq` flops) than Chol-1.
+//! - **Exg-E** (the earlier efficient BLS, Sec. II): as Chol-2 but with
+//!   `λ → 0` in the update, `S = CᵀC`. λ enters only the initial solution
+//!   (the ridge approximation of `A⁺`), so the weights tend to the
+//!   minimum-norm least-squares solution, not the ridge one: the paper finds
+//!   its test accuracy peaks and then degrades as nodes grow at small λ.
+//!   **Breakdown as in the paper:** the update fails only when the Cholesky
+//!   factorization of `CᵀC` itself breaks down (a non-positive pivot, e.g. a
+//!   new column exactly in the span of the others), naming Exg-E — as
+//!   MATLAB's `chol` in the paper's implementation would. Nearly collinear
+//!   new columns (a tiny but positive pivot) are factored, and give the large
+//!   weights of the least-squares solution of a nearly rank-deficient
+//!   problem; that is the method's own behaviour, which the BLS paper's
+//!   degrading Exg-E accuracies reflect. (An earlier version refused pivots
+//!   below `K·ε·‖h_j‖²`; on the paper's MNIST schedule that stopped Exg-E at
+//!   its first update, where the paper reports accuracies.)
+//!
 //! Flops per append: `2Knq (AᵀH) + 2n²q (P, D) + Kq(q+1) (HᵀH or CᵀC)
 //! + nq(q+1) (PᵀP or DᵀD) + [2Knq (C, Chol-2/Exg-E)] + 2q³/3 + 2KqM + 2nqM
 //! + 2q²M + nq² + 2nqM`.
 
+use super::problem::{push_rows, Problem};
+use super::solver::Update;
+use super::{Factors, Strategy};
 use crate::error::Result;
-use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
-use crate::ridge::problem::{push_rows, Problem};
+use crate::inverse_cholesky::update::{border, upper_t_times, upper_times};
+use crate::kernels::{self, Diag, Flops, Op, Owned};
 use crate::store::GrowMat;
 
 /// How the Schur complement `S` of the appended block is formed.
@@ -32,87 +62,59 @@ pub(crate) enum Schur {
     ResidualNoRidge,
 }
 
-/// Shared state of the inverse-Cholesky strategies.
+/// State of the inverse-Cholesky strategies: `F` and `G = FᵀAᵀY`.
 #[derive(Clone, Debug)]
 pub(crate) struct InvCholRidge {
-    pub p: Problem,
-    pub f: GrowMat,
-    pub g: GrowMat,
-    pub w: GrowMat,
-    schur: Schur,
+    f: GrowMat,
+    g: GrowMat,
 }
 
-impl InvCholRidge {
-    pub fn new(p: Problem, schur: Schur) -> Result<Self> {
+impl Schur {
+    /// The form a strategy uses (only Chol-1, Chol-2 and Exg-E come here).
+    fn of(strategy: Strategy) -> Self {
+        match strategy {
+            Strategy::Chol1 => Schur::Subtract,
+            Strategy::ExgE => Schur::ResidualNoRidge,
+            _ => Schur::Residual,
+        }
+    }
+}
+
+impl Update for InvCholRidge {
+    fn start(p: &mut Problem) -> Result<(Self, GrowMat)> {
         let mut fl = Flops::default();
         let f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();
         // G = Fᵀ AᵀY, W = F G.
         let mut g = GrowMat::with_row_capacity(n, p.m(), 2 * n);
         p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, g.as_mut());
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            g.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::NonUnit, f.as_ref(), g.as_mut());
         let mut w = g.clone();
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            w.as_mut(),
-        );
-        let mut p = p;
+        upper_times(&mut fl, Diag::NonUnit, f.as_ref(), w.as_mut());
         p.last_flops = fl.0;
-        Ok(Self {
-            f: GrowMat::from_ref(f.as_ref(), n),
-            g,
+        Ok((
+            Self {
+                f: GrowMat::from_ref(f.as_ref(), n),
+                g,
+            },
             w,
-            p,
-            schur,
-        })
+        ))
     }
 
-    pub fn append_impl(&mut self, h: Owned) -> Result<()> {
-        let (n, q) = (self.p.n(), h.cols());
+    fn append(&mut self, pr: &mut Problem, weights: &mut GrowMat, h: Owned) -> Result<()> {
+        let (n, q) = (pr.n(), h.cols());
         let mut fl = Flops::default();
         let fr = self.f.as_ref();
         // P = Fᵀ (AᵀH);  D = F P.
         let mut p = Owned::zeros(n, q);
-        self.p.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            fr,
-            p.as_mut(),
-        );
+        pr.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
+        upper_t_times(&mut fl, Diag::NonUnit, fr, p.as_mut());
         let mut d = p.clone();
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            fr,
-            d.as_mut(),
-        );
+        upper_times(&mut fl, Diag::NonUnit, fr, d.as_mut());
         // S (upper triangle).
-        let lambda = self.p.lambda;
-        let mut s = match self.schur {
+        let lambda = pr.lambda;
+        let schur = Schur::of(pr.strategy);
+        let mut s = match schur {
             Schur::Subtract => {
                 let mut s = Owned::scaled_identity(q, lambda);
                 kernels::syrk(&mut fl, 1.0, h.as_ref(), Op::T, 1.0, s.as_mut());
@@ -121,8 +123,8 @@ impl InvCholRidge {
             }
             Schur::Residual | Schur::ResidualNoRidge => {
                 let mut c = h.clone();
-                self.p.a.gemm_n(&mut fl, -1.0, d.as_ref(), 1.0, c.as_mut());
-                if self.schur == Schur::Residual {
+                pr.a.gemm_n(&mut fl, -1.0, d.as_ref(), 1.0, c.as_mut());
+                if schur == Schur::Residual {
                     let mut s = Owned::scaled_identity(q, lambda);
                     kernels::syrk(&mut fl, lambda, d.as_ref(), Op::T, 1.0, s.as_mut());
                     kernels::syrk(&mut fl, 1.0, c.as_ref(), Op::T, 1.0, s.as_mut());
@@ -134,22 +136,11 @@ impl InvCholRidge {
                 }
             }
         };
-        crate::inverse_cholesky::inverse_cholesky_in_place(&mut fl, &mut s).map_err(|pivot| {
-            self.p
-                .not_pd("the Schur complement S of the new block", pivot, n, n + q)
-        })?;
+        crate::inverse_cholesky::inverse_cholesky_in_place(&mut fl, &mut s)
+            .map_err(|pivot| pr.not_pd("the Schur complement S of the new block", pivot, n, n + q))?;
         // g = F22ᵀ (HᵀY − PᵀG);  w = F22 g.
-        let mut g = Owned::zeros(q, self.p.m());
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            h.as_ref(),
-            Op::T,
-            self.p.y.as_ref(),
-            Op::N,
-            0.0,
-            g.as_mut(),
-        );
+        let mut g = Owned::zeros(q, pr.m());
+        kernels::gemm(&mut fl, 1.0, h.as_ref(), Op::T, pr.y.as_ref(), Op::N, 0.0, g.as_mut());
         kernels::gemm(
             &mut fl,
             -1.0,
@@ -160,151 +151,39 @@ impl InvCholRidge {
             1.0,
             g.as_mut(),
         );
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            s.as_ref(),
-            g.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::NonUnit, s.as_ref(), g.as_mut());
         let mut w = g.clone();
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            s.as_ref(),
-            w.as_mut(),
-        );
-        self.p.check_finite_result(&w, n, n + q, "non-finite new weights")?;
-        // W_top −= D w (computed before D is overwritten by F12).
-        let mut w_top = Owned::from_ref(self.w.as_ref());
+        upper_times(&mut fl, Diag::NonUnit, s.as_ref(), w.as_mut());
+        pr.check_finite_result(&w, n, n + q, "non-finite new weights")?;
+        // W_top −= D w (before D is overwritten by F12).
+        let mut w_top = Owned::from_ref(weights.as_ref());
         kernels::gemm(&mut fl, -1.0, d.as_ref(), Op::N, w.as_ref(), Op::N, 1.0, w_top.as_mut());
-        self.p
-            .check_finite_result(&w_top, n, n + q, "non-finite updated weights")?;
-        // F12 = −D F22.
-        kernels::trmm(
-            &mut fl,
-            Side::Right,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            -1.0,
-            s.as_ref(),
-            d.as_mut(),
-        );
+        pr.check_finite_result(&w_top, n, n + q, "non-finite updated weights")?;
         // Commit.
-        self.w.as_mut().copy_from(w_top.as_ref());
-        push_rows(&mut self.w, &w);
+        weights.as_mut().copy_from(w_top.as_ref());
+        push_rows(weights, &w);
         push_rows(&mut self.g, &g);
-        self.f.grow_square(n + q);
-        self.f.as_mut().sub(0, n, n, q).copy_from(d.as_ref());
-        self.f.as_mut().sub(n, n, q, q).copy_from(s.as_ref());
-        self.p.a.push_cols(h.as_ref());
-        fl.add(n * self.p.m()); // the copy-back sum W_top
-        self.p.last_flops = fl.0;
+        // F12 = −D F22.
+        border(&mut fl, &mut self.f, Diag::NonUnit, &mut d, &s);
+        pr.a.push_cols(h.as_ref());
+        fl.add(n * pr.m()); // the copy-back sum W_top
+        pr.last_flops = fl.0;
         Ok(())
     }
 
-    pub fn factor_bytes(&self) -> usize {
+    fn bytes(&self) -> usize {
         self.f.bytes() + self.g.bytes()
     }
 
-    pub fn reserve_factors(&mut self, n: usize) {
+    fn reserve(&mut self, n: usize, m: usize) {
         self.f.reserve_square(n);
-        self.g.reserve(n, self.p.m());
+        self.g.reserve(n, m);
+    }
+
+    fn factors(&self) -> Factors<'_> {
+        Factors::InverseCholesky {
+            f: self.f.view(),
+            g: self.g.view(),
+        }
     }
 }
-
-/// Defines a public strategy type around [`InvCholRidge`].
-macro_rules! inverse_cholesky_strategy {
-    ($(#[$doc:meta])* $name:ident, $paper:literal, $schur:expr, $strategy:expr) => {
-        $(#[$doc])*
-        #[derive(Clone, Debug)]
-        pub struct $name {
-            inner: $crate::ridge::inverse_cholesky_ridge::InvCholRidge,
-        }
-
-        impl $name {
-            /// Start from the first block `a` (K×n₀) with targets `y` (K×M)
-            /// and λ > 0: `F` from `dpotrf`/`dtrtri` of `AᵀA + λI`.
-            pub fn new(
-                a: ::ndarray::ArrayView2<'_, f64>,
-                y: ::ndarray::ArrayView2<'_, f64>,
-                lambda: f64,
-            ) -> $crate::error::Result<Self> {
-                Self::with_precision(a, y, lambda, $crate::hidden_store::Precision::F64)
-            }
-
-            /// As [`Self::new`], with `A` stored in `precision` (see
-            /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
-            /// `Array2`; an owned column-major contiguous `a` (e.g. made with
-            /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
-            pub fn with_precision<'a>(
-                a: impl Into<::ndarray::CowArray<'a, f64, ::ndarray::Ix2>>,
-                y: ::ndarray::ArrayView2<'_, f64>,
-                lambda: f64,
-                precision: $crate::hidden_store::Precision,
-            ) -> $crate::error::Result<Self> {
-                let p = $crate::ridge::problem::Problem::new($paper, a.into(), y, lambda, precision)?;
-                Ok(Self { inner: $crate::ridge::inverse_cholesky_ridge::InvCholRidge::new(p, $schur)? })
-            }
-
-            /// The inverse Cholesky factor `F` (n×n upper, `F Fᵀ = (AᵀA + λI)⁻¹`
-            /// for the ridge strategies).
-            pub fn factor(&self) -> ::ndarray::ArrayView2<'_, f64> {
-                self.inner.f.view()
-            }
-        }
-
-        impl $crate::ridge::IncrementalRidge for $name {
-            fn strategy(&self) -> $crate::ridge::Strategy {
-                $strategy
-            }
-            fn append(&mut self, h: ::ndarray::ArrayView2<'_, f64>) -> $crate::error::Result<()> {
-                let h = self.inner.p.check_new_columns(h)?;
-                self.inner.append_impl(h)
-            }
-            fn append_owned(&mut self, h: ::ndarray::Array2<f64>) -> $crate::error::Result<()> {
-                let h = self.inner.p.check_new_columns_owned(h)?;
-                self.inner.append_impl(h)
-            }
-            fn weights(&self) -> ::ndarray::ArrayView2<'_, f64> {
-                self.inner.w.view()
-            }
-            fn hidden(&self) -> ::ndarray::CowArray<'_, f64, ::ndarray::Ix2> {
-                self.inner.p.a.view()
-            }
-            fn precision(&self) -> $crate::hidden_store::Precision {
-                self.inner.p.a.precision()
-            }
-            fn nodes(&self) -> usize {
-                self.inner.p.n()
-            }
-            fn lambda(&self) -> f64 {
-                self.inner.p.lambda
-            }
-            fn last_flops(&self) -> u64 {
-                self.inner.p.last_flops
-            }
-            fn reserve(&mut self, additional: usize) {
-                let n = self.inner.p.n() + additional;
-                self.inner.p.a.reserve_cols(additional);
-                self.inner.w.reserve(n, self.inner.p.m());
-                self.inner.reserve_factors(n);
-            }
-            fn memory_bytes(&self) -> usize {
-                self.inner.p.bytes() + self.inner.w.bytes() + self.inner.factor_bytes()
-            }
-            fn clone_box(&self) -> Box<dyn $crate::ridge::IncrementalRidge> {
-                Box::new(self.clone())
-            }
-        }
-    };
-}
-pub(crate) use inverse_cholesky_strategy;

@@ -12,18 +12,22 @@
 //! update for the two generalized-inverse ones (Orig., Exg-E), which use λ
 //! only for their initial solution (algorithms.md §1–§3).
 //!
-//! | strategy | paper's name | keeps | block append |
-//! |---|---|---|---|
-//! | [`DirectRidge`] | D-Rdg | `AᵀA`, `AᵀY` | Cholesky from scratch |
-//! | [`Chol1`] | Chol-1 | inverse Cholesky `F` | BLAS-3 |
-//! | [`Chol2`] | Chol-2 | inverse Cholesky `F` | BLAS-3 |
-//! | [`ExgE`] | Exg-E | inverse Cholesky `F` | BLAS-3 |
-//! | [`RidgeInverse`] | R-Inv | ridge inverse `A⁺_λ` | BLAS-3 |
-//! | [`Greville`] | Orig. | generalized inverse `A⁺` | BLAS-3 |
-//! | [`LiEtAl`] | Li et al. (existing inverse-free ELM) | `B = A⁺_λᵀ` | column by column |
-//! | [`ZhuWeiAlg1`] | Alg. 1 | `B = A⁺_λᵀ` | column by column |
-//! | [`ZhuWeiAlg2`] | Alg. 2 | `Q = R⁻¹` | column by column |
-//! | [`ZhuWeiAlg3`] | Alg. 3 | inverse LDLᵀ `L, D` | BLAS-3 |
+//! | [`Strategy`] | paper's name | keeps ([`Factors`]) | block append | file |
+//! |---|---|---|---|---|
+//! | `DRdg` | D-Rdg | `AᵀA`, `AᵀY` | Cholesky from scratch | `direct.rs` |
+//! | `Chol1` | Chol-1 | inverse Cholesky `F` | BLAS-3 | `inverse_cholesky_ridge.rs` |
+//! | `Chol2` | Chol-2 | inverse Cholesky `F` | BLAS-3 | `inverse_cholesky_ridge.rs` |
+//! | `ExgE` | Exg-E | inverse Cholesky `F` | BLAS-3 | `inverse_cholesky_ridge.rs` |
+//! | `RInv` | R-Inv | ridge inverse `A⁺_λ` | BLAS-3 | `r_inv.rs` |
+//! | `Orig` | Orig. | generalized inverse `A⁺` | BLAS-3 | `greville.rs` |
+//! | `LiEtAl` | Li et al. (existing inverse-free ELM) | `B = A⁺_λᵀ` | column by column | `li_et_al.rs` |
+//! | `Alg1` | Alg. 1 | `B = A⁺_λᵀ` | column by column | `zhu_wei_alg1.rs` |
+//! | `Alg2` | Alg. 2 | `Q = R⁻¹` | column by column | `zhu_wei_alg2.rs` |
+//! | `Alg3` | Alg. 3 | inverse LDLᵀ `L, D` | BLAS-3 | `zhu_wei_alg3.rs` |
+//!
+//! Every strategy is the one solver type of `solver.rs` carrying the
+//! strategy's own factor state and update; [`Strategy::build`] is the one
+//! entry point.
 //!
 //! Design decisions:
 //!
@@ -40,18 +44,20 @@
 //!   Alg. 2) keep the columns before the failing one; the error names it.
 //! - **Flops** of the last append are counted by the papers' rule inside
 //!   every kernel call ([`crate::kernels`]), not estimated.
-//! - **f64 only** for now.
+//! - **Precision of `A`**: the solver's copy of `A` is stored in f64 or,
+//!   with [`Precision::F32`], rounded to f32 on arrival (half the memory;
+//!   products still computed in f64, see [`crate::hidden_store`]). Every
+//!   factor, `Y` and `W` are f64.
 
 mod batch;
-mod chol1;
-mod chol2;
 mod direct;
-mod exg_e;
 mod greville;
 mod inverse_cholesky_ridge;
+mod inverse_t;
 mod li_et_al;
 mod problem;
 mod r_inv;
+mod solver;
 mod zhu_wei_alg1;
 mod zhu_wei_alg2;
 mod zhu_wei_alg3;
@@ -59,37 +65,30 @@ mod zhu_wei_alg3;
 use std::fmt;
 use std::str::FromStr;
 
-use ndarray::{Array2, ArrayView2, CowArray, Ix2};
+use ndarray::{Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 
 pub use batch::{ridge_solve, RidgeSolution};
-pub use chol1::Chol1;
-pub use chol2::Chol2;
-pub use direct::DirectRidge;
-pub use exg_e::ExgE;
-pub use greville::Greville;
-pub use li_et_al::LiEtAl;
-pub use r_inv::RidgeInverse;
-pub use zhu_wei_alg1::ZhuWeiAlg1;
-pub use zhu_wei_alg2::ZhuWeiAlg2;
-pub use zhu_wei_alg3::ZhuWeiAlg3;
 
 use crate::error::Result;
 use crate::hidden_store::Precision;
+use problem::Problem;
+use solver::Solver;
 
 /// Ridge least squares on a hidden-layer matrix that grows by columns.
 ///
 /// ```
 /// use linalg_core::ridge::{IncrementalRidge, Strategy};
+/// use linalg_core::Precision;
 /// use ndarray::{array, concatenate, Axis};
 ///
 /// let a = array![[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
 /// let y = array![[1.0], [2.0], [3.0]];
 /// let h = array![[1.0], [0.0], [0.5]];
-/// let mut s = Strategy::Chol2.build(a.view(), y.view(), 0.5)?;
+/// let mut s = Strategy::Chol2.build(a.view(), y.view(), 0.5, Precision::F64)?;
 /// s.append(h.view())?;
 /// // Same as the direct ridge solution on [A H].
 /// let full = concatenate![Axis(1), a, h];
-/// let d = Strategy::DRdg.build(full.view(), y.view(), 0.5)?;
+/// let d = Strategy::DRdg.build(full.view(), y.view(), 0.5, Precision::F64)?;
 /// for (u, v) in s.weights().iter().zip(d.weights().iter()) {
 ///     assert!((u - v).abs() < 1e-12);
 /// }
@@ -128,6 +127,9 @@ pub trait IncrementalRidge: Send + fmt::Debug {
     fn reserve(&mut self, additional: usize);
     /// Bytes of the state held (capacity included): `A`, `Y`, factors, weights.
     fn memory_bytes(&self) -> usize;
+    /// The strategy's factor state (diagnostics: factor identities, the
+    /// stored inverse).
+    fn factors(&self) -> Factors<'_>;
     /// A boxed deep copy (e.g. to try appends from the same state).
     fn clone_box(&self) -> Box<dyn IncrementalRidge>;
 }
@@ -218,32 +220,14 @@ impl Strategy {
     }
 
     /// Start a solver of this strategy from the first block of columns `a`
-    /// (K×n₀), targets `y` (K×M) and ridge parameter `lambda > 0`.
-    pub fn build(
-        self,
-        a: ArrayView2<'_, f64>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-    ) -> Result<Box<dyn IncrementalRidge>> {
-        self.build_with_precision(a, y, lambda, Precision::F64)
-    }
-
-    /// As [`Strategy::build`], with the solver's copy of `A` stored in
-    /// `precision` ([`Precision::F32`] halves its memory and rounds the
-    /// columns to f32 on arrival: see [`crate::hidden_store`]).
-    pub fn build_with_precision(
-        self,
-        a: ArrayView2<'_, f64>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-        precision: Precision,
-    ) -> Result<Box<dyn IncrementalRidge>> {
-        self.build_from(a.into(), y, lambda, precision)
-    }
-
-    /// As [`Strategy::build_with_precision`], taking the first block by
-    /// value: a column-major contiguous `a` (e.g. `Array2::zeros((k, n).f())`)
-    /// becomes the solver's f64 copy of `A` without being copied, as
+    /// (K×n₀), targets `y` (K×M) and ridge parameter `lambda > 0`, with the
+    /// solver's copy of `A` stored in `precision` ([`Precision::F32`] halves
+    /// its memory and rounds the columns to f32 on arrival: see
+    /// [`crate::hidden_store`]).
+    ///
+    /// `a` is a view (copied once) or an owned `Array2`: a column-major
+    /// contiguous owned `a` (e.g. `Array2::zeros((k, n).f())`) becomes the
+    /// solver's f64 copy of `A` without being copied, as
     /// [`IncrementalRidge::append_owned`] does for later blocks. At the BLS
     /// paper's MNIST start (60000 × 3060, 1.47 GB) the copy it saves costs
     /// about 3.5 s of first-touch page faults on this machine
@@ -258,42 +242,67 @@ impl Strategy {
     /// let mut a = Array2::<f64>::zeros((3, 2).f());
     /// a.assign(&array![[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]);
     /// let y = array![[1.0], [2.0], [3.0]];
-    /// let by_view = Strategy::Chol2.build(a.view(), y.view(), 0.5)?;
-    /// let by_value = Strategy::Chol2.build_owned(a, y.view(), 0.5, Precision::F64)?;
+    /// let by_view = Strategy::Chol2.build(a.view(), y.view(), 0.5, Precision::F64)?;
+    /// let by_value = Strategy::Chol2.build(a, y.view(), 0.5, Precision::F64)?;
     /// assert_eq!(by_view.weights(), by_value.weights());
     /// # Ok::<(), linalg_core::Error>(())
     /// ```
-    pub fn build_owned(
+    pub fn build<'a>(
         self,
-        a: Array2<f64>,
+        a: impl Into<CowArray<'a, f64, Ix2>>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
         precision: Precision,
     ) -> Result<Box<dyn IncrementalRidge>> {
-        self.build_from(a.into(), y, lambda, precision)
+        let p = Problem::new(self, a.into(), y, lambda, precision)?;
+        match self {
+            Strategy::DRdg => Solver::<direct::DirectRidge>::start(p),
+            Strategy::Chol1 | Strategy::Chol2 | Strategy::ExgE => {
+                Solver::<inverse_cholesky_ridge::InvCholRidge>::start(p)
+            }
+            Strategy::RInv | Strategy::Orig | Strategy::LiEtAl | Strategy::Alg1 => {
+                Solver::<inverse_t::InverseT>::start(p)
+            }
+            Strategy::Alg2 => Solver::<zhu_wei_alg2::ZhuWeiAlg2>::start(p),
+            Strategy::Alg3 => Solver::<zhu_wei_alg3::ZhuWeiAlg3>::start(p),
+        }
     }
+}
 
-    fn build_from(
-        self,
-        a: CowArray<'_, f64, Ix2>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-        precision: Precision,
-    ) -> Result<Box<dyn IncrementalRidge>> {
-        let p = precision;
-        Ok(match self {
-            Strategy::DRdg => Box::new(DirectRidge::with_precision(a, y, lambda, p)?),
-            Strategy::Chol1 => Box::new(Chol1::with_precision(a, y, lambda, p)?),
-            Strategy::Chol2 => Box::new(Chol2::with_precision(a, y, lambda, p)?),
-            Strategy::ExgE => Box::new(ExgE::with_precision(a, y, lambda, p)?),
-            Strategy::RInv => Box::new(RidgeInverse::with_precision(a, y, lambda, p)?),
-            Strategy::Orig => Box::new(Greville::with_precision(a, y, lambda, p)?),
-            Strategy::LiEtAl => Box::new(LiEtAl::with_precision(a, y, lambda, p)?),
-            Strategy::Alg1 => Box::new(ZhuWeiAlg1::with_precision(a, y, lambda, p)?),
-            Strategy::Alg2 => Box::new(ZhuWeiAlg2::with_precision(a, y, lambda, p)?),
-            Strategy::Alg3 => Box::new(ZhuWeiAlg3::with_precision(a, y, lambda, p)?),
-        })
-    }
+/// What a strategy keeps beside `A`, `Y` and `W`
+/// ([`IncrementalRidge::factors`]), with `R = AᵀA + λI`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Factors<'a> {
+    /// D-Rdg: the Gram matrix `AᵀA` (upper triangle kept) and `AᵀY`.
+    Gram {
+        /// `AᵀA` (n×n; only the upper triangle is kept up to date).
+        gram: ArrayView2<'a, f64>,
+        /// `AᵀY` (n×M).
+        aty: ArrayView2<'a, f64>,
+    },
+    /// Chol-1, Chol-2, Exg-E: the upper inverse Cholesky factor `F`
+    /// (`F Fᵀ = R⁻¹` for the ridge strategies) and `G = FᵀAᵀY` (`W = F G`).
+    InverseCholesky {
+        /// `F` (n×n upper triangular).
+        f: ArrayView2<'a, f64>,
+        /// `G` (n×M).
+        g: ArrayView2<'a, f64>,
+    },
+    /// R-Inv, Li et al., Alg. 1: the transposed ridge inverse
+    /// `B = (A⁺_λ)ᵀ = A R⁻¹`; Orig.: the transposed generalized inverse
+    /// `(A⁺)ᵀ` (K×n).
+    TransposedInverse(ArrayView2<'a, f64>),
+    /// Alg. 2: the inverse `Q = R⁻¹` (n×n, symmetrized from the kept upper
+    /// triangle).
+    Inverse(Array2<f64>),
+    /// Alg. 3: the inverse LDLᵀ factors, `L D Lᵀ = R⁻¹`.
+    InverseLdl {
+        /// `L` (n×n unit upper triangular).
+        l: ArrayView2<'a, f64>,
+        /// The diagonal of `D` (n).
+        d: ArrayView1<'a, f64>,
+    },
 }
 
 impl fmt::Display for Strategy {
@@ -318,55 +327,3 @@ impl FromStr for Strategy {
             .ok_or_else(|| UnknownStrategy(s.to_string()))
     }
 }
-
-/// Implements [`IncrementalRidge`] for a strategy type whose common state is
-/// a [`problem::Problem`] in field `p` and weights in field `w`; the type
-/// provides `append_impl`, `factor_bytes` and `reserve_factors`.
-macro_rules! impl_incremental_ridge {
-    ($ty:ty, $strategy:expr) => {
-        impl $crate::ridge::IncrementalRidge for $ty {
-            fn strategy(&self) -> $crate::ridge::Strategy {
-                $strategy
-            }
-            fn append(&mut self, h: ::ndarray::ArrayView2<'_, f64>) -> $crate::error::Result<()> {
-                let h = self.p.check_new_columns(h)?;
-                self.append_impl(h)
-            }
-            fn append_owned(&mut self, h: ::ndarray::Array2<f64>) -> $crate::error::Result<()> {
-                let h = self.p.check_new_columns_owned(h)?;
-                self.append_impl(h)
-            }
-            fn weights(&self) -> ::ndarray::ArrayView2<'_, f64> {
-                self.w.view()
-            }
-            fn hidden(&self) -> ::ndarray::CowArray<'_, f64, ::ndarray::Ix2> {
-                self.p.a.view()
-            }
-            fn precision(&self) -> $crate::hidden_store::Precision {
-                self.p.a.precision()
-            }
-            fn nodes(&self) -> usize {
-                self.p.a.cols()
-            }
-            fn lambda(&self) -> f64 {
-                self.p.lambda
-            }
-            fn last_flops(&self) -> u64 {
-                self.p.last_flops
-            }
-            fn reserve(&mut self, additional: usize) {
-                self.p.a.reserve_cols(additional);
-                let n = self.p.a.cols() + additional;
-                self.w.reserve(n, self.p.m());
-                self.reserve_factors(n);
-            }
-            fn memory_bytes(&self) -> usize {
-                self.p.bytes() + self.w.bytes() + self.factor_bytes()
-            }
-            fn clone_box(&self) -> Box<dyn $crate::ridge::IncrementalRidge> {
-                Box::new(self.clone())
-            }
-        }
-    };
-}
-pub(crate) use impl_incremental_ridge;

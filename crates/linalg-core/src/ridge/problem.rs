@@ -2,6 +2,7 @@
 
 use ndarray::{ArrayView2, CowArray, Ix2};
 
+use super::Strategy;
 use crate::error::{Error, Result};
 use crate::hidden_store::{HiddenStore, Precision};
 use crate::kernels::{self, Flops, Op, Owned, Tri};
@@ -11,7 +12,7 @@ use crate::validate;
 /// `A` (K×n, growing), `Y` (K×M), λ, and the flops of the last operation.
 #[derive(Clone, Debug)]
 pub(crate) struct Problem {
-    pub strategy: &'static str,
+    pub strategy: Strategy,
     pub a: HiddenStore,
     pub y: Owned,
     pub lambda: f64,
@@ -23,7 +24,7 @@ impl Problem {
     /// `precision`. A borrowed `a` is copied once; an owned column-major
     /// contiguous `a` becomes the store without a copy (in f64).
     pub fn new(
-        strategy: &'static str,
+        strategy: Strategy,
         a: CowArray<'_, f64, Ix2>,
         y: ArrayView2<'_, f64>,
         lambda: f64,
@@ -142,32 +143,25 @@ impl Problem {
         w
     }
 
-    /// Validate and start a strategy that keeps `B = (A⁺_λ)ᵀ = A(AᵀA + λI)⁻¹`
-    /// (K×n): returns the problem, `B` and `W = BᵀY` (Li et al., Alg. 1,
-    /// R-Inv and, as its initial ridge approximation of `A⁺`, Orig.).
-    pub fn with_ridge_inverse_t(
-        strategy: &'static str,
-        a: CowArray<'_, f64, Ix2>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-        precision: Precision,
-    ) -> Result<(Self, GrowMat, GrowMat)> {
-        let mut p = Self::new(strategy, a, y, lambda, precision)?;
+    /// Start a strategy that keeps `B = (A⁺_λ)ᵀ = A(AᵀA + λI)⁻¹` (K×n):
+    /// returns `B` and `W = BᵀY` (Li et al., Alg. 1, R-Inv and, as its
+    /// initial ridge approximation of `A⁺`, Orig.).
+    pub fn start_ridge_inverse_t(&mut self) -> Result<(GrowMat, GrowMat)> {
         let mut fl = Flops::default();
-        let f = p.initial_inverse_cholesky(&mut fl)?;
-        let b = p.initial_ridge_inverse_t(&mut fl, &f);
-        let w = p.weights_from_ridge_inverse_t(&mut fl, &b);
-        p.last_flops = fl.0;
-        Ok((p, b, w))
+        let f = self.initial_inverse_cholesky(&mut fl)?;
+        let b = self.initial_ridge_inverse_t(&mut fl, &f);
+        let w = self.weights_from_ridge_inverse_t(&mut fl, &b);
+        self.last_flops = fl.0;
+        Ok((b, w))
     }
 
     /// The typed loss-of-definiteness error for this strategy.
     pub fn not_pd(&self, matrix: &'static str, pivot: usize, first_node: usize, end_node: usize) -> Error {
         let suggestion = match self.strategy {
-            "Chol-1" => "Chol-1 forms the Schur complement HᵀH + λI − PᵀP by subtraction, which cancels for tiny λ on nearly collinear columns: use Chol-2 or R-Inv (stable), or a larger λ",
-            "Exg-E" => "Exg-E drops λ in its updates, so (nearly) collinear new columns make CᵀC singular: use Chol-2 or R-Inv (ridge solutions), or a larger λ",
-            "Alg. 2" | "Alg. 3" | "Li et al." | "Alg. 1" => "the Schur complement c − pᵀQp lost positivity to rounding: use a larger λ, or Chol-2 / R-Inv",
-            _ => "use a larger λ, or Chol-2 / R-Inv",
+            Strategy::Chol1 => "Chol-1 forms the Schur complement HᵀH + λI − PᵀP by subtraction, which cancels for tiny λ on nearly collinear columns: use Chol-2 or R-Inv (stable), or a larger λ",
+            Strategy::ExgE => "Exg-E drops λ in its updates, so (nearly) collinear new columns make CᵀC singular: use Chol-2 or R-Inv (ridge solutions), or a larger λ",
+            Strategy::Alg2 | Strategy::Alg3 | Strategy::LiEtAl | Strategy::Alg1 => "the Schur complement c − pᵀQp lost positivity to rounding: use a larger λ, or Chol-2 / R-Inv",
+            Strategy::DRdg | Strategy::Chol2 | Strategy::RInv | Strategy::Orig => "use a larger λ, or Chol-2 / R-Inv",
         };
         Error::NotPositiveDefinite {
             strategy: self.strategy,
@@ -187,7 +181,13 @@ impl Problem {
         end_node: usize,
         detail: &'static str,
     ) -> Result<()> {
-        if m.data().iter().all(|v| v.is_finite()) {
+        self.check_finite(m.data(), first_node, end_node, detail)
+    }
+
+    /// Error if any of `values` is not finite (an overflow in the update
+    /// adding nodes `first_node..end_node`).
+    pub fn check_finite(&self, values: &[f64], first_node: usize, end_node: usize, detail: &'static str) -> Result<()> {
+        if values.iter().all(|v| v.is_finite()) {
             Ok(())
         } else {
             Err(Error::Breakdown {
@@ -197,6 +197,15 @@ impl Problem {
                 detail,
             })
         }
+    }
+
+    /// What every column update starts from (Zhu & Wei eq. (21)): for a new
+    /// column `h`, `c = hᵀh + λ` and `p = Aᵀh` (`2K + 2Kn` flops).
+    pub fn column_products(&self, fl: &mut Flops, h: &[f64]) -> (f64, Vec<f64>) {
+        let c = kernels::dot(fl, h, h) + self.lambda;
+        let mut p = vec![0.0; self.n()];
+        self.a.t_times_vec(fl, h, &mut p);
+        (c, p)
     }
 
     /// Bytes of `A` and `Y`.
@@ -212,20 +221,17 @@ pub(crate) fn push_rows(w: &mut GrowMat, rows: &Owned) {
     w.as_mut().sub(n, 0, rows.rows(), m).copy_from(rows.as_ref());
 }
 
-/// The strategies that add a block one column at a time (Li et al., Alg. 1,
-/// Alg. 2): they provide the single-column update, this the loop.
-pub(crate) trait ColumnByColumn {
-    /// The shared state.
-    fn problem_mut(&mut self) -> &mut Problem;
-    /// Add one column `h` (length K), adding its flops to `fl`.
-    fn append_column(&mut self, fl: &mut Flops, h: &[f64]) -> Result<()>;
-
-    /// Add the columns of `h` in order; the flops of the whole block become
-    /// `last_flops`. On error the columns before the failing one stay added.
-    fn append_columns(&mut self, h: Owned) -> Result<()> {
-        let mut fl = Flops::default();
-        let result = (0..h.cols()).try_for_each(|j| self.append_column(&mut fl, h.col(j)));
-        self.problem_mut().last_flops = fl.0;
-        result
-    }
+/// The loop of the strategies that add a block one column at a time (Li
+/// et al., Alg. 1, Alg. 2): `column` adds one column (length K), adding its
+/// flops to the counter; the flops of the whole block become `last_flops`.
+/// On error the columns before the failing one stay added.
+pub(crate) fn append_columns(
+    p: &mut Problem,
+    h: Owned,
+    mut column: impl FnMut(&mut Problem, &mut Flops, &[f64]) -> Result<()>,
+) -> Result<()> {
+    let mut fl = Flops::default();
+    let result = (0..h.cols()).try_for_each(|j| column(p, &mut fl, h.col(j)));
+    p.last_flops = fl.0;
+    result
 }

@@ -12,105 +12,44 @@
 //!
 //! Flops: `2Knq (D) + 2Knq (C) + Kq² + nq² (S) + q³/3 + 2Kq² (solve)
 //! + 2KqM + 2nqM + 2Knq (B update)`. Stores two K×n matrices (`A`, `B`).
-//! As `λ → 0` this is Greville's method ([`super::Greville`]).
+//! As `λ → 0` this is Greville's method (Orig., `greville.rs`).
 
-use ndarray::{ArrayView2, CowArray, Ix2};
-
-use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
-use super::Strategy;
 use crate::error::Result;
-use crate::hidden_store::Precision;
 use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
 use crate::store::GrowMat;
 
-/// R-Inv: ridge-inverse update.
-///
-/// ```
-/// use linalg_core::ridge::{IncrementalRidge, RidgeInverse};
-/// use ndarray::array;
-/// let mut s = RidgeInverse::new(array![[1.0], [1.0]].view(), array![[2.0], [4.0]].view(), 1.0)?;
-/// s.append(array![[1.0], [-1.0]].view())?;
-/// assert!((s.weights()[[0, 0]] - 2.0).abs() < 1e-15);
-/// assert!((s.weights()[[1, 0]] + 2.0 / 3.0).abs() < 1e-15);
-/// # Ok::<(), linalg_core::Error>(())
-/// ```
-#[derive(Clone, Debug)]
-pub struct RidgeInverse {
-    p: Problem,
-    /// `B = (A⁺_λ)ᵀ` (K×n).
-    b: GrowMat,
-    w: GrowMat,
+/// Append `H` to R-Inv's state `B = (A⁺_λ)ᵀ` and the weights `w`.
+pub(super) fn append(p: &mut Problem, b: &mut GrowMat, w: &mut GrowMat, h: Owned) -> Result<()> {
+    let (n, q) = (p.n(), h.cols());
+    let mut fl = Flops::default();
+    let (d, c) = residual_of_projection(&mut fl, p, b, &h);
+    // S = CᵀC + λ(I + DᵀD) = UᵀU.
+    let lambda = p.lambda;
+    let mut s = Owned::scaled_identity(q, lambda);
+    kernels::syrk(&mut fl, lambda, d.as_ref(), Op::T, 1.0, s.as_mut());
+    kernels::syrk(&mut fl, 1.0, c.as_ref(), Op::T, 1.0, s.as_mut());
+    kernels::potrf(&mut fl, Tri::Upper, s.as_mut()).map_err(|pivot| p.not_pd("CᵀC + λ(I + DᵀD)", pivot, n, n + q))?;
+    // B_new = C S⁻¹ = C U⁻¹ U⁻ᵀ (K×q).
+    let mut b_new = c;
+    solve_right_cholesky(&mut fl, &s, &mut b_new);
+    commit_pinv_update(&mut fl, p, b, w, d, b_new, h)
 }
 
-impl RidgeInverse {
-    /// Start from `a` (K×n₀), `y` (K×M), λ > 0: `A⁺_λ` from the inverse
-    /// Cholesky factor of `AᵀA + λI`.
-    pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        Self::with_precision(a, y, lambda, Precision::F64)
-    }
-
-    /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
-    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
-    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
-    pub fn with_precision<'a>(
-        a: impl Into<CowArray<'a, f64, Ix2>>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-        precision: Precision,
-    ) -> Result<Self> {
-        let (p, b, w) = Problem::with_ridge_inverse_t("R-Inv", a.into(), y, lambda, precision)?;
-        Ok(Self { p, b, w })
-    }
-
-    /// The stored ridge inverse, transposed: `(A⁺_λ)ᵀ = A (AᵀA + λI)⁻¹` (K×n).
-    pub fn ridge_inverse_t(&self) -> ArrayView2<'_, f64> {
-        self.b.view()
-    }
-
-    fn append_impl(&mut self, h: Owned) -> Result<()> {
-        let (n, q) = (self.p.n(), h.cols());
-        let mut fl = Flops::default();
-        let (d, c) = residual_of_projection(&mut fl, &self.p, &self.b, &h);
-        // S = CᵀC + λ(I + DᵀD) = UᵀU.
-        let lambda = self.p.lambda;
-        let mut s = Owned::scaled_identity(q, lambda);
-        kernels::syrk(&mut fl, lambda, d.as_ref(), Op::T, 1.0, s.as_mut());
-        kernels::syrk(&mut fl, 1.0, c.as_ref(), Op::T, 1.0, s.as_mut());
-        kernels::potrf(&mut fl, Tri::Upper, s.as_mut())
-            .map_err(|pivot| self.p.not_pd("CᵀC + λ(I + DᵀD)", pivot, n, n + q))?;
-        // B_new = C S⁻¹ = C U⁻¹ U⁻ᵀ (K×q).
-        let mut b_new = c;
+/// `X ← X S⁻¹ = X U⁻¹ U⁻ᵀ` for `S = UᵀU` with `U` (upper) in `u`: two
+/// `dtrsm` from the right.
+pub(crate) fn solve_right_cholesky(fl: &mut Flops, u: &Owned, x: &mut Owned) {
+    for op in [Op::N, Op::T] {
         kernels::trsm(
-            &mut fl,
+            fl,
             Side::Right,
             Tri::Upper,
-            Op::N,
+            op,
             Diag::NonUnit,
             1.0,
-            s.as_ref(),
-            b_new.as_mut(),
+            u.as_ref(),
+            x.as_mut(),
         );
-        kernels::trsm(
-            &mut fl,
-            Side::Right,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            s.as_ref(),
-            b_new.as_mut(),
-        );
-        commit_pinv_update(&mut fl, &mut self.p, &mut self.b, &mut self.w, d, b_new, h)
-    }
-
-    fn factor_bytes(&self) -> usize {
-        self.b.bytes()
-    }
-
-    fn reserve_factors(&mut self, n: usize) {
-        self.b.reserve_cols(n.saturating_sub(self.b.cols()));
     }
 }
 
@@ -148,5 +87,3 @@ pub(crate) fn commit_pinv_update(
     p.last_flops = fl.0;
     Ok(())
 }
-
-impl_incremental_ridge!(RidgeInverse, Strategy::RInv);

@@ -18,177 +18,93 @@
 //! Flops per node (q = 1): `2Kn + 2KM + 2n² + O(n + nM)` — the paper's
 //! `2lK + 2MK`.
 
-use ndarray::{ArrayView1, ArrayView2, CowArray, Ix2};
+use ndarray::ArrayView1;
 
-use super::impl_incremental_ridge;
 use super::problem::{push_rows, Problem};
-use super::Strategy;
+use super::solver::Update;
+use super::Factors;
 use crate::error::Result;
-use crate::hidden_store::Precision;
-use crate::inverse_ldl::{ldl_from_inverse_cholesky, scale_rows};
-use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
+use crate::inverse_cholesky::update::{border, upper_t_times, upper_times};
+use crate::inverse_ldl::{inverse_ldl_in_place, ldl_from_inverse_cholesky, scale_rows};
+use crate::kernels::{self, Diag, Flops, Op, Owned};
 use crate::store::GrowMat;
 
-/// Zhu–Wei Alg. 3: inverse LDLᵀ update.
-///
-/// ```
-/// use linalg_core::ridge::{IncrementalRidge, ZhuWeiAlg3};
-/// use ndarray::array;
-/// let mut s = ZhuWeiAlg3::new(array![[1.0], [1.0]].view(), array![[2.0], [4.0]].view(), 1.0)?;
-/// s.append(array![[1.0], [-1.0]].view())?;
-/// assert!((s.weights()[[0, 0]] - 2.0).abs() < 1e-14);
-/// assert!((s.weights()[[1, 0]] + 2.0 / 3.0).abs() < 1e-14);
-/// # Ok::<(), linalg_core::Error>(())
-/// ```
+/// Alg. 3's state: the inverse LDLᵀ factors `L` (unit upper) and `D`.
 #[derive(Clone, Debug)]
-pub struct ZhuWeiAlg3 {
-    p: Problem,
+pub(crate) struct ZhuWeiAlg3 {
     l: GrowMat,
     d: Vec<f64>,
-    w: GrowMat,
 }
 
-impl ZhuWeiAlg3 {
-    /// Start from `a` (K×n₀), `y` (K×M), λ = k₀² > 0.
-    pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<Self> {
-        Self::with_precision(a, y, lambda, Precision::F64)
-    }
-
-    /// As [`Self::new`], with `A` stored in `precision` (see
-    /// [`crate::hidden_store`]). `a` is a view (copied once) or an owned
-    /// `Array2`; an owned column-major contiguous `a` (e.g. made with
-    /// `Array2::zeros((k, n).f())`) becomes the f64 store without a copy.
-    pub fn with_precision<'a>(
-        a: impl Into<CowArray<'a, f64, Ix2>>,
-        y: ArrayView2<'_, f64>,
-        lambda: f64,
-        precision: Precision,
-    ) -> Result<Self> {
-        let mut p = Problem::new("Alg. 3", a.into(), y, lambda, precision)?;
+impl Update for ZhuWeiAlg3 {
+    fn start(p: &mut Problem) -> Result<(Self, GrowMat)> {
         let mut fl = Flops::default();
         let mut f = p.initial_inverse_cholesky(&mut fl)?;
         let n = p.n();
         // W = F Fᵀ AᵀY, then F → (L, D).
         let mut w = GrowMat::with_row_capacity(n, p.m(), 2 * n);
         p.a.gemm_t(&mut fl, 1.0, p.y.as_ref(), 0.0, w.as_mut());
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            w.as_mut(),
-        );
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            w.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::NonUnit, f.as_ref(), w.as_mut());
+        upper_times(&mut fl, Diag::NonUnit, f.as_ref(), w.as_mut());
         let d = ldl_from_inverse_cholesky(&mut fl, &mut f);
         p.last_flops = fl.0;
-        Ok(Self {
-            l: GrowMat::from_ref(f.as_ref(), n),
-            d,
-            p,
+        Ok((
+            Self {
+                l: GrowMat::from_ref(f.as_ref(), n),
+                d,
+            },
             w,
-        })
+        ))
     }
 
-    /// The unit upper-triangular factor `L`.
-    pub fn l(&self) -> ArrayView2<'_, f64> {
-        self.l.view()
-    }
-
-    /// The diagonal `D`.
-    pub fn d(&self) -> ArrayView1<'_, f64> {
-        ArrayView1::from(&self.d[..])
-    }
-
-    fn append_impl(&mut self, h: Owned) -> Result<()> {
-        let (n, q, m) = (self.p.n(), h.cols(), self.p.m());
+    fn append(&mut self, pr: &mut Problem, weights: &mut GrowMat, h: Owned) -> Result<()> {
+        let (n, q, m) = (pr.n(), h.cols(), pr.m());
         let mut fl = Flops::default();
         let lr = self.l.as_ref();
         // P = AᵀH;  X0 = LᵀP;  X = D X0;  QP = L X.
         let mut p = Owned::zeros(n, q);
-        self.p.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
+        pr.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
         let mut x0 = p.clone();
-        kernels::trmm(&mut fl, Side::Left, Tri::Upper, Op::T, Diag::Unit, 1.0, lr, x0.as_mut());
+        upper_t_times(&mut fl, Diag::Unit, lr, x0.as_mut());
         let mut qp = x0.clone();
         scale_rows(&mut fl, &mut qp, &self.d);
         // S = HᵀH + λI − X0ᵀ (D X0)  (upper triangle used).
-        let mut s = Owned::scaled_identity(q, self.p.lambda);
+        let mut s = Owned::scaled_identity(q, pr.lambda);
         kernels::syrk(&mut fl, 1.0, h.as_ref(), Op::T, 1.0, s.as_mut());
         kernels::gemm(&mut fl, -1.0, x0.as_ref(), Op::T, qp.as_ref(), Op::N, 1.0, s.as_mut());
-        kernels::trmm(&mut fl, Side::Left, Tri::Upper, Op::N, Diag::Unit, 1.0, lr, qp.as_mut());
+        upper_times(&mut fl, Diag::Unit, lr, qp.as_mut());
         // (L22, D22): inverse LDLᵀ factors of S.
         let (l22, d22) = if q == 1 {
             let delta = s.at(0, 0);
             if !(delta > 0.0 && delta.is_finite()) {
-                return Err(self.p.not_pd("c − pᵀQp", 1, n, n + 1));
+                return Err(pr.not_pd("c − pᵀQp", 1, n, n + 1));
             }
             (Owned::scaled_identity(1, 1.0), vec![1.0 / delta])
         } else {
             let mut f22 = s;
-            crate::inverse_cholesky::inverse_cholesky_in_place(&mut fl, &mut f22).map_err(|pivot| {
-                self.p
-                    .not_pd("the Schur complement S of the new block", pivot, n, n + q)
-            })?;
-            let d22 = ldl_from_inverse_cholesky(&mut fl, &mut f22);
+            let d22 = inverse_ldl_in_place(&mut fl, &mut f22)
+                .map_err(|pivot| pr.not_pd("the Schur complement S of the new block", pivot, n, n + q))?;
             (f22, d22)
         };
         // w = L22 D22 L22ᵀ (HᵀY − PᵀW).
         let mut w = Owned::zeros(q, m);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            h.as_ref(),
-            Op::T,
-            self.p.y.as_ref(),
-            Op::N,
-            0.0,
-            w.as_mut(),
-        );
+        kernels::gemm(&mut fl, 1.0, h.as_ref(), Op::T, pr.y.as_ref(), Op::N, 0.0, w.as_mut());
         kernels::gemm(
             &mut fl,
             -1.0,
             p.as_ref(),
             Op::T,
-            self.w.as_ref(),
+            weights.as_ref(),
             Op::N,
             1.0,
             w.as_mut(),
         );
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::Unit,
-            1.0,
-            l22.as_ref(),
-            w.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::Unit, l22.as_ref(), w.as_mut());
         scale_rows(&mut fl, &mut w, &d22);
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::Unit,
-            1.0,
-            l22.as_ref(),
-            w.as_mut(),
-        );
-        self.p.check_finite_result(&w, n, n + q, "non-finite new weights")?;
-        // W_top −= QP w;  L12 = −QP L22.
-        let mut w_top = Owned::from_ref(self.w.as_ref());
+        upper_times(&mut fl, Diag::Unit, l22.as_ref(), w.as_mut());
+        pr.check_finite_result(&w, n, n + q, "non-finite new weights")?;
+        // W_top −= QP w.
+        let mut w_top = Owned::from_ref(weights.as_ref());
         kernels::gemm(
             &mut fl,
             -1.0,
@@ -199,38 +115,31 @@ impl ZhuWeiAlg3 {
             1.0,
             w_top.as_mut(),
         );
-        self.p
-            .check_finite_result(&w_top, n, n + q, "non-finite updated weights")?;
-        kernels::trmm(
-            &mut fl,
-            Side::Right,
-            Tri::Upper,
-            Op::N,
-            Diag::Unit,
-            -1.0,
-            l22.as_ref(),
-            qp.as_mut(),
-        );
+        pr.check_finite_result(&w_top, n, n + q, "non-finite updated weights")?;
         // Commit.
-        self.w.as_mut().copy_from(w_top.as_ref());
-        push_rows(&mut self.w, &w);
-        self.l.grow_square(n + q);
-        self.l.as_mut().sub(0, n, n, q).copy_from(qp.as_ref());
-        self.l.as_mut().sub(n, n, q, q).copy_from(l22.as_ref());
+        weights.as_mut().copy_from(w_top.as_ref());
+        push_rows(weights, &w);
+        // L12 = −QP L22.
+        border(&mut fl, &mut self.l, Diag::Unit, &mut qp, &l22);
         self.d.extend(d22);
-        self.p.a.push_cols(h.as_ref());
-        self.p.last_flops = fl.0;
+        pr.a.push_cols(h.as_ref());
+        pr.last_flops = fl.0;
         Ok(())
     }
 
-    fn factor_bytes(&self) -> usize {
+    fn bytes(&self) -> usize {
         self.l.bytes() + self.d.len() * 8
     }
 
-    fn reserve_factors(&mut self, n: usize) {
+    fn reserve(&mut self, n: usize, _m: usize) {
         self.l.reserve_square(n);
         self.d.reserve(n.saturating_sub(self.d.len()));
     }
-}
 
-impl_incremental_ridge!(ZhuWeiAlg3, Strategy::Alg3);
+    fn factors(&self) -> Factors<'_> {
+        Factors::InverseLdl {
+            l: self.l.view(),
+            d: ArrayView1::from(&self.d[..]),
+        }
+    }
+}

@@ -17,36 +17,26 @@
 //! Cost of a block append: `2n²q` (two triangular products) `+ nq² (PᵀP) +
 //! 2q³/3 + nq²` flops.
 
+mod factor;
+pub(crate) mod update;
+
 use ndarray::{Array2, ArrayView2};
 
+pub(crate) use factor::inverse_cholesky_in_place;
+use update::{border, upper_t_times, upper_times};
+
 use crate::error::{Error, Result};
-use crate::kernels::{self, Diag, Flops, Op, Owned, Side, Tri};
+use crate::kernels::{self, Diag, Flops, Op, Owned};
 use crate::store::GrowMat;
 use crate::validate;
 
-/// Overwrite the SPD `s` (upper triangle referenced) by its inverse Cholesky
-/// factor: `s ← U⁻¹` where `S = UᵀU` (so `U⁻¹U⁻ᵀ = S⁻¹`), lower triangle
-/// zeroed. `Err(k)` if the leading minor of order `k` is not positive definite.
-pub(crate) fn inverse_cholesky_in_place(fl: &mut Flops, s: &mut Owned) -> std::result::Result<(), usize> {
-    kernels::potrf(fl, Tri::Upper, s.as_mut())?;
-    kernels::trtri(fl, Tri::Upper, Diag::NonUnit, s.as_mut())?;
-    let n = s.rows();
-    for j in 0..n {
-        for i in j + 1..n {
-            s.set(i, j, 0.0);
-        }
-    }
-    Ok(())
-}
-
 fn not_pd(pivot: usize, first_node: usize, end_node: usize) -> Error {
-    Error::NotPositiveDefinite {
-        strategy: "inverse Cholesky factorization",
+    Error::FactorNotPositiveDefinite {
+        factorization: "inverse Cholesky factorization",
         matrix: "R (or its Schur complement)",
         pivot,
         first_node,
         end_node,
-        suggestion: "the matrix given is not SPD in floating point",
     }
 }
 
@@ -128,44 +118,14 @@ impl InverseCholesky {
         let mut fl = Flops::default();
         let mut p = Owned::from_view(r12);
         // P = Fᵀ R12.
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::T,
-            Diag::NonUnit,
-            1.0,
-            self.f.as_ref(),
-            p.as_mut(),
-        );
+        upper_t_times(&mut fl, Diag::NonUnit, self.f.as_ref(), p.as_mut());
         // S = R22 − PᵀP.
         let mut s = Owned::from_view(r22);
         kernels::syrk(&mut fl, -1.0, p.as_ref(), Op::T, 1.0, s.as_mut());
         inverse_cholesky_in_place(&mut fl, &mut s).map_err(|k| not_pd(k, n, n + q))?;
-        // F12 = −F P F22.
-        kernels::trmm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            1.0,
-            self.f.as_ref(),
-            p.as_mut(),
-        );
-        kernels::trmm(
-            &mut fl,
-            Side::Right,
-            Tri::Upper,
-            Op::N,
-            Diag::NonUnit,
-            -1.0,
-            s.as_ref(),
-            p.as_mut(),
-        );
-        self.f.grow_square(n + q);
-        self.f.as_mut().sub(0, n, n, q).copy_from(p.as_ref());
-        self.f.as_mut().sub(n, n, q, q).copy_from(s.as_ref());
+        // D = F P;  F12 = −D F22.
+        upper_times(&mut fl, Diag::NonUnit, self.f.as_ref(), p.as_mut());
+        border(&mut fl, &mut self.f, Diag::NonUnit, &mut p, &s);
         self.last_flops = fl.0;
         Ok(())
     }
@@ -207,7 +167,7 @@ mod tests {
         assert!(
             matches!(
                 err,
-                Error::NotPositiveDefinite {
+                Error::FactorNotPositiveDefinite {
                     pivot: 1,
                     first_node: 1,
                     ..
