@@ -154,7 +154,9 @@ fn errors_are_one_readable_line_and_a_failure_exit() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--task is required"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("required") && err.contains("--task <TASK>"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(out.stdout.is_empty());
 
     let bad = temp("bad.csv");
@@ -278,8 +280,14 @@ fn bls_flags_are_checked() {
     assert!(fit_err(&["--increments", "q5"]).contains("`q5`"));
     assert!(fit_err(&["--increments", "f3:4"]).contains("three numbers"));
     assert!(fit_err(&["--increments", "e0"]).contains("adds no nodes"));
-    assert!(fit_err(&["--strategy", "magic"]).contains("expected one of"));
+    let e = fit_err(&["--strategy", "magic"]);
+    assert!(
+        e.contains("'magic'") && e.contains("possible values: d-rdg, chol1"),
+        "{e}"
+    );
     assert!(fit_err(&["--enhancement", "0"]).contains("at least 1"));
+    assert!(fit_err(&["--initial-nodes", "3"]).contains("--initial-nodes does not apply to --model bls"));
+    assert!(fit_err(&["--f32", "--activation", "tanh"]).contains("--activation does not apply"));
     let out = nn()
         .args([
             "fit",
@@ -296,4 +304,165 @@ fn bls_flags_are_checked() {
         .output()
         .expect("run nn");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--enhancement does not apply to --model elm"));
+}
+
+/// Unknown flags and stray arguments are errors (one line, exit code 2),
+/// never ignored; so is a missing subcommand.
+#[test]
+fn unknown_flags_and_stray_arguments_are_errors() {
+    let file = data("pima/pima.csv.gz");
+    let base = [
+        "fit",
+        "--model",
+        "elm",
+        "--train",
+        &file,
+        "--test",
+        &file,
+        "--task",
+        "regression",
+        "--hidden",
+        "3",
+    ];
+    for extra in [&["--hiden", "3"][..], &["stray"], &["--seed"], &["--seed", "-1"]] {
+        let out = nn().args(base).args(extra).output().expect("run nn");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(err.lines().count(), 1, "{extra:?}: one line: {err}");
+        assert!(err.starts_with("nn: error: "), "{err}");
+    }
+    let out = nn()
+        .args(["predict", "--model-file", "m", "--data", "d", "--extra"])
+        .output()
+        .expect("run nn");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'--extra'"));
+    let out = nn().arg("train").output().expect("run nn");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `nn fit --help` lists every flag, the BLS ones included, with its default.
+#[test]
+fn help_lists_every_flag_with_its_default() {
+    let out = nn().args(["fit", "--help"]).output().expect("run nn");
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--model",
+        "--train",
+        "--test",
+        "--task",
+        "--hidden",
+        "--lambda",
+        "--activation",
+        "--solver",
+        "--seed",
+        "--initial-nodes",
+        "--save",
+        "--scale",
+        "--threads",
+        "--feature-groups",
+        "--feature-nodes",
+        "--enhancement",
+        "--strategy",
+        "--increments",
+        "--f32",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+    for default in [
+        "[default: 10]",
+        "[default: 1000]",
+        "[default: chol2]",
+        "[default: ridge]",
+        "[default: sigmoid]",
+        "[default: 2]",
+        "[default: 0]",
+        "0.1 for elm",
+        "2^-30 for bls",
+        "zscore for elm",
+        "every core",
+    ] {
+        assert!(help.contains(default), "{default} missing from:\n{help}");
+    }
+    assert!(help.contains("f10:750:1250x11") && help.contains("li-et-al"), "{help}");
+}
+
+/// `--threads` and `--scale` are reported in the JSON; each model's default
+/// scaling is the one its method expects (z-scores for the ELM, [0, 1] for
+/// the BLS), and the BLS's default λ is `BlsConfig::DEFAULT_LAMBDA`.
+#[test]
+fn threads_and_scale_are_reported() {
+    let file = data("pima/pima.csv.gz");
+    let elm = [
+        "--model",
+        "elm",
+        "--train",
+        &file,
+        "--test",
+        &file,
+        "--task",
+        "classification",
+        "--hidden",
+        "10",
+    ];
+    let j = run_fit(&[&elm[..], &["--threads", "1"]].concat());
+    assert_eq!(j["threads"], 1);
+    assert_eq!(j["scale"], "zscore");
+    let j = run_fit(&[&elm[..], &["--scale", "minmax"]].concat());
+    assert_eq!(j["scale"], "minmax");
+    assert!(j["threads"].as_u64().expect("threads") >= 1);
+    let bls = [
+        "--model",
+        "bls",
+        "--train",
+        &file,
+        "--test",
+        &file,
+        "--task",
+        "classification",
+        "--feature-groups",
+        "2",
+        "--feature-nodes",
+        "3",
+        "--enhancement",
+        "10",
+    ];
+    let j = run_fit(&bls);
+    assert_eq!(j["scale"], "minmax");
+    // serde_json's default parser is not correctly rounded (its
+    // `float_roundtrip` feature is off), so compare to the last bits.
+    let lambda = j["lambda"].as_f64().expect("lambda");
+    let default = models::BlsConfig::DEFAULT_LAMBDA;
+    assert!((lambda - default).abs() <= 4.0 * f64::EPSILON * default, "{lambda}");
+    assert_eq!(run_fit(&[&bls[..], &["--scale", "none"]].concat())["scale"], "none");
+}
+
+/// A model saved by `--scale minmax` predicts through its own scaler:
+/// predictions equal those of the fit's report (the accuracy recomputed).
+#[test]
+fn a_saved_minmax_model_predicts_with_its_scaler() {
+    let file = data("pima/pima.csv.gz");
+    let model = temp("pima-minmax.model");
+    let j = run_fit(&[
+        "--model",
+        "elm",
+        "--train",
+        &file,
+        "--test",
+        &file,
+        "--task",
+        "classification",
+        "--hidden",
+        "25",
+        "--scale",
+        "minmax",
+        "--save",
+        model.to_str().expect("utf-8 path"),
+    ]);
+    let truth = datasets::load_any(&file).expect("load");
+    let p = predictions(&model, &file);
+    let acc = p.iter().zip(truth.y.iter()).filter(|(a, b)| a == b).count() as f64 / p.len() as f64;
+    assert_eq!(acc, j["test_metric"].as_f64().expect("number"));
 }
