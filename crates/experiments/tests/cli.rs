@@ -25,7 +25,14 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-fn run_fit(args: &[&str]) -> serde_json::Value {
+/// `--train pima --test pima --task classification` followed by `args`.
+fn pima(args: &[&str]) -> Vec<String> {
+    let file = data("pima/pima.csv.gz");
+    let base = ["--train", &file, "--test", &file, "--task", "classification"];
+    base.iter().chain(args).map(|s| s.to_string()).collect()
+}
+
+fn run_fit<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> serde_json::Value {
     let out = nn().arg("fit").args(args).output().expect("run nn");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -310,22 +317,9 @@ fn bls_flags_are_checked() {
 /// never ignored; so is a missing subcommand.
 #[test]
 fn unknown_flags_and_stray_arguments_are_errors() {
-    let file = data("pima/pima.csv.gz");
-    let base = [
-        "fit",
-        "--model",
-        "elm",
-        "--train",
-        &file,
-        "--test",
-        &file,
-        "--task",
-        "regression",
-        "--hidden",
-        "3",
-    ];
+    let base = pima(&["--model", "elm", "--hidden", "3"]);
     for extra in [&["--hiden", "3"][..], &["stray"], &["--seed"], &["--seed", "-1"]] {
-        let out = nn().args(base).args(extra).output().expect("run nn");
+        let out = nn().arg("fit").args(&base).args(extra).output().expect("run nn");
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
         assert!(out.stdout.is_empty());
@@ -394,34 +388,16 @@ fn help_lists_every_flag_with_its_default() {
 /// the BLS), and the BLS's default λ is `BlsConfig::DEFAULT_LAMBDA`.
 #[test]
 fn threads_and_scale_are_reported() {
-    let file = data("pima/pima.csv.gz");
-    let elm = [
-        "--model",
-        "elm",
-        "--train",
-        &file,
-        "--test",
-        &file,
-        "--task",
-        "classification",
-        "--hidden",
-        "10",
-    ];
-    let j = run_fit(&[&elm[..], &["--threads", "1"]].concat());
+    let elm = ["--model", "elm", "--hidden", "10"];
+    let j = run_fit(&pima(&[&elm[..], &["--threads", "1"]].concat()));
     assert_eq!(j["threads"], 1);
     assert_eq!(j["scale"], "zscore");
-    let j = run_fit(&[&elm[..], &["--scale", "minmax"]].concat());
+    let j = run_fit(&pima(&[&elm[..], &["--scale", "minmax"]].concat()));
     assert_eq!(j["scale"], "minmax");
     assert!(j["threads"].as_u64().expect("threads") >= 1);
     let bls = [
         "--model",
         "bls",
-        "--train",
-        &file,
-        "--test",
-        &file,
-        "--task",
-        "classification",
         "--feature-groups",
         "2",
         "--feature-nodes",
@@ -429,40 +405,56 @@ fn threads_and_scale_are_reported() {
         "--enhancement",
         "10",
     ];
-    let j = run_fit(&bls);
+    let j = run_fit(&pima(&bls));
     assert_eq!(j["scale"], "minmax");
     // serde_json's default parser is not correctly rounded (its
     // `float_roundtrip` feature is off), so compare to the last bits.
     let lambda = j["lambda"].as_f64().expect("lambda");
     let default = models::BlsConfig::DEFAULT_LAMBDA;
     assert!((lambda - default).abs() <= 4.0 * f64::EPSILON * default, "{lambda}");
-    assert_eq!(run_fit(&[&bls[..], &["--scale", "none"]].concat())["scale"], "none");
+    assert_eq!(
+        run_fit(&pima(&[&bls[..], &["--scale", "none"]].concat()))["scale"],
+        "none"
+    );
 }
 
 /// A model saved by `--scale minmax` predicts through its own scaler:
 /// predictions equal those of the fit's report (the accuracy recomputed).
 #[test]
 fn a_saved_minmax_model_predicts_with_its_scaler() {
-    let file = data("pima/pima.csv.gz");
     let model = temp("pima-minmax.model");
-    let j = run_fit(&[
-        "--model",
-        "elm",
-        "--train",
-        &file,
-        "--test",
-        &file,
-        "--task",
-        "classification",
-        "--hidden",
-        "25",
-        "--scale",
-        "minmax",
-        "--save",
-        model.to_str().expect("utf-8 path"),
-    ]);
+    let path = model.to_str().expect("utf-8 path");
+    let j = run_fit(&pima(&[
+        "--model", "elm", "--hidden", "25", "--scale", "minmax", "--save", path,
+    ]));
+    let file = data("pima/pima.csv.gz");
     let truth = datasets::load_any(&file).expect("load");
     let p = predictions(&model, &file);
     let acc = p.iter().zip(truth.y.iter()).filter(|(a, b)| a == b).count() as f64 / p.len() as f64;
     assert_eq!(acc, j["test_metric"].as_f64().expect("number"));
+}
+
+/// When stderr is not a terminal, progress is one plain line per BLS
+/// update (no progress bar, no terminal escapes).
+#[test]
+fn progress_is_plain_lines_off_a_terminal() {
+    let args = pima(&[
+        "--model",
+        "bls",
+        "--feature-groups",
+        "2",
+        "--feature-nodes",
+        "3",
+        "--enhancement",
+        "10",
+        "--increments",
+        "e5x2",
+    ]);
+    let out = nn().arg("fit").args(&args).output().expect("run nn");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for update in ["nn fit: update 1/2: 21 nodes", "nn fit: update 2/2: 26 nodes"] {
+        assert_eq!(err.lines().filter(|l| l.starts_with(update)).count(), 1, "{err}");
+    }
+    assert!(!err.contains('\x1b'), "{err}");
 }

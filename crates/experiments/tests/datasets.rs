@@ -211,11 +211,15 @@ fn csv_empty_file() -> TestResult {
     Ok(())
 }
 
+/// Writes `bytes` to a CSV file in `dir` and loads it.
+fn csv_of(dir: &TempDir, bytes: &[u8]) -> Result<Dataset, Box<dyn std::error::Error>> {
+    Ok(load_csv(dir.write("t.csv", bytes)?)?)
+}
+
 #[test]
 fn csv_quoted_cells_are_numbers() -> TestResult {
     let dir = TempDir::new("quoted")?;
-    let path = dir.write("q.csv", b"\"a, first\",\"b\",target\n\"1.5\",2,\"0\"\n3,\" 4.25 \",1\n")?;
-    let d = load_csv(&path)?;
+    let d = csv_of(&dir, b"\"a, first\",\"b\",target\n\"1.5\",2,\"0\"\n3,\" 4.25 \",1\n")?;
     assert_eq!(d.x, array![[1.5, 2.0], [3.0, 4.25]]);
     assert_eq!(d.y, array![0.0, 1.0]);
     assert_eq!(d.feature_names, Some(vec!["a, first".to_string(), "b".to_string()]));
@@ -233,8 +237,7 @@ fn csv_quoted_cells_are_numbers() -> TestResult {
 #[test]
 fn csv_byte_order_mark_is_skipped() -> TestResult {
     let dir = TempDir::new("bom")?;
-    let path = dir.write("bom.csv", b"\xef\xbb\xbfx,target\n1,2\n3,4\n")?;
-    let d = load_csv(&path)?;
+    let d = csv_of(&dir, b"\xef\xbb\xbfx,target\n1,2\n3,4\n")?;
     assert_eq!(d.feature_names, Some(vec!["x".to_string()]));
     assert_eq!((d.x, d.y), (array![[1.0], [3.0]], array![2.0, 4.0]));
     Ok(())
@@ -243,8 +246,7 @@ fn csv_byte_order_mark_is_skipped() -> TestResult {
 #[test]
 fn csv_crlf_lines_read_like_lf_lines() -> TestResult {
     let dir = TempDir::new("crlf")?;
-    let path = dir.write("crlf.csv", b"x,y,target\r\n1,2,3\r\n4,5,6\r\n")?;
-    let d = load_csv(&path)?;
+    let d = csv_of(&dir, b"x,y,target\r\n1,2,3\r\n4,5,6\r\n")?;
     assert_eq!(d.x, array![[1.0, 2.0], [4.0, 5.0]]);
     assert_eq!(d.y, array![3.0, 6.0]);
     assert_eq!(d.feature_names, Some(vec!["x".to_string(), "y".to_string()]));
@@ -257,8 +259,7 @@ fn csv_crlf_lines_read_like_lf_lines() -> TestResult {
 #[test]
 fn csv_trailing_blank_lines_are_ignored_inner_ones_are_errors() -> TestResult {
     let dir = TempDir::new("blank")?;
-    let path = dir.write("t.csv", b"x,target\n1,2\n3,4\n\n \r\n\t\n\n")?;
-    let d = load_csv(&path)?;
+    let d = csv_of(&dir, b"x,target\n1,2\n3,4\n\n \r\n\t\n\n")?;
     assert_eq!((d.x, d.y), (array![[1.0], [3.0]], array![2.0, 4.0]));
     let inner = dir.write("inner.csv", b"x,target\r\n1,2\r\n\r\n3,4\r\n")?;
     assert_format(load_csv(&inner), &inner, Some(3), "blank line inside the data");

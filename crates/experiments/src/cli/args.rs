@@ -7,6 +7,7 @@
 //! flag, so a mistyped command never trains silently with a default.
 
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 use clap::builder::PossibleValue;
 use clap::parser::ValueSource;
@@ -302,15 +303,7 @@ fn strategy_value(s: Strategy) -> PossibleValue {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StrategyArg(pub Strategy);
 
-const STRATEGIES: [StrategyArg; 10] = {
-    let mut out = [StrategyArg(Strategy::DRdg); 10];
-    let mut i = 0;
-    while i < out.len() {
-        out[i] = StrategyArg(Strategy::ALL[i]);
-        i += 1;
-    }
-    out
-};
+static STRATEGIES: LazyLock<Vec<StrategyArg>> = LazyLock::new(|| Strategy::ALL.map(StrategyArg).to_vec());
 
 impl ValueEnum for StrategyArg {
     fn value_variants<'a>() -> &'a [Self] {
@@ -326,16 +319,14 @@ impl ValueEnum for StrategyArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverArg(pub Solver);
 
-const SOLVERS: [SolverArg; 12] = {
-    let mut out = [SolverArg(Solver::Ridge); 12];
-    out[1] = SolverArg(Solver::Lstsq);
-    let mut i = 0;
-    while i < Strategy::ALL.len() {
-        out[i + 2] = SolverArg(Solver::Incremental(Strategy::ALL[i]));
-        i += 1;
-    }
-    out
-};
+static SOLVERS: LazyLock<Vec<SolverArg>> = LazyLock::new(|| {
+    let strategies = Strategy::ALL.map(Solver::Incremental);
+    [Solver::Ridge, Solver::Lstsq]
+        .into_iter()
+        .chain(strategies)
+        .map(SolverArg)
+        .collect()
+});
 
 impl ValueEnum for SolverArg {
     fn value_variants<'a>() -> &'a [Self] {
@@ -355,15 +346,7 @@ impl ValueEnum for SolverArg {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ActivationArg(pub Activation);
 
-const ACTIVATIONS: [ActivationArg; 8] = {
-    let mut out = [ActivationArg(Activation::Sigmoid); 8];
-    let mut i = 0;
-    while i < Activation::ALL.len() {
-        out[i] = ActivationArg(Activation::ALL[i]);
-        i += 1;
-    }
-    out
-};
+static ACTIVATIONS: LazyLock<Vec<ActivationArg>> = LazyLock::new(|| Activation::ALL.map(ActivationArg).to_vec());
 
 impl ValueEnum for ActivationArg {
     fn value_variants<'a>() -> &'a [Self] {
