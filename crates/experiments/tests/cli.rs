@@ -25,6 +25,18 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// A BLS of 2 × 3 feature nodes and 10 enhancement nodes.
+const SMALL_BLS: [&str; 8] = [
+    "--model",
+    "bls",
+    "--feature-groups",
+    "2",
+    "--feature-nodes",
+    "3",
+    "--enhancement",
+    "10",
+];
+
 /// `--train pima --test pima --task classification` followed by `args`.
 fn pima(args: &[&str]) -> Vec<String> {
     let file = data("pima/pima.csv.gz");
@@ -395,16 +407,7 @@ fn threads_and_scale_are_reported() {
     let j = run_fit(&pima(&[&elm[..], &["--scale", "minmax"]].concat()));
     assert_eq!(j["scale"], "minmax");
     assert!(j["threads"].as_u64().expect("threads") >= 1);
-    let bls = [
-        "--model",
-        "bls",
-        "--feature-groups",
-        "2",
-        "--feature-nodes",
-        "3",
-        "--enhancement",
-        "10",
-    ];
+    let bls = SMALL_BLS;
     let j = run_fit(&pima(&bls));
     assert_eq!(j["scale"], "minmax");
     // serde_json's default parser is not correctly rounded (its
@@ -438,18 +441,7 @@ fn a_saved_minmax_model_predicts_with_its_scaler() {
 /// update (no progress bar, no terminal escapes).
 #[test]
 fn progress_is_plain_lines_off_a_terminal() {
-    let args = pima(&[
-        "--model",
-        "bls",
-        "--feature-groups",
-        "2",
-        "--feature-nodes",
-        "3",
-        "--enhancement",
-        "10",
-        "--increments",
-        "e5x2",
-    ]);
+    let args = pima(&[&SMALL_BLS[..], &["--increments", "e5x2"]].concat());
     let out = nn().arg("fit").args(&args).output().expect("run nn");
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);

@@ -16,7 +16,7 @@
 //! The flags are declared with clap in [`args`] (`nn fit --help` lists each
 //! with its default; [`args::defaults`] holds them, the λ of each model
 //! read from [`models::ElmConfig::DEFAULT_LAMBDA`] and
-//! [`models::BlsConfig::DEFAULT_LAMBDA`]). [`train`] is the one place where
+//! [`models::BlsConfig::DEFAULT_LAMBDA`]). `train.rs` is the one place where
 //! they become model hyper-parameters.
 //!
 //! The BLS (the ridge-solutions paper's incremental Broad Learning System)
