@@ -82,12 +82,11 @@ COMMANDS:
                                 setup, then write the performance report to
                                 target/perf-report.md and run the criterion benchmarks
                                 (skipped with --no-criterion).
-    fit --model elm --train TRAIN --test TEST --task classification|regression
-        --hidden N [--lambda L] [--activation NAME] [--solver ridge|lstsq|STRATEGY]
-        [--seed S] [--save FILE]
-                                setup, then train on TRAIN (CSV, target last; or MNIST
-                                IDX images), evaluate on TEST, print one JSON object.
-    predict --model-file FILE --data DATA
+    fit --model elm|bls --train TRAIN --test TEST --task classification|regression [FLAGS]
+                                setup, then train on TRAIN (CSV, target last; MNIST IDX
+                                images; LIBSVM), evaluate on TEST, print one JSON object;
+                                `cargo xtask fit --help` lists every flag with its default.
+    predict --model-file FILE --data DATA [--threads N]
                                 setup, then print the saved model's predictions.
     fmt [--check]               cargo fmt --all [--check]
     help                        Print this message (also -h, --help).

@@ -25,7 +25,26 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-fn run_fit(args: &[&str]) -> serde_json::Value {
+/// A BLS of 2 × 3 feature nodes and 10 enhancement nodes.
+const SMALL_BLS: [&str; 8] = [
+    "--model",
+    "bls",
+    "--feature-groups",
+    "2",
+    "--feature-nodes",
+    "3",
+    "--enhancement",
+    "10",
+];
+
+/// `--train pima --test pima --task classification` followed by `args`.
+fn pima(args: &[&str]) -> Vec<String> {
+    let file = data("pima/pima.csv.gz");
+    let base = ["--train", &file, "--test", &file, "--task", "classification"];
+    base.iter().chain(args).map(|s| s.to_string()).collect()
+}
+
+fn run_fit<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> serde_json::Value {
     let out = nn().arg("fit").args(args).output().expect("run nn");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -154,7 +173,9 @@ fn errors_are_one_readable_line_and_a_failure_exit() {
         .output()
         .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--task is required"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("required") && err.contains("--task <TASK>"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(out.stdout.is_empty());
 
     let bad = temp("bad.csv");
@@ -278,8 +299,14 @@ fn bls_flags_are_checked() {
     assert!(fit_err(&["--increments", "q5"]).contains("`q5`"));
     assert!(fit_err(&["--increments", "f3:4"]).contains("three numbers"));
     assert!(fit_err(&["--increments", "e0"]).contains("adds no nodes"));
-    assert!(fit_err(&["--strategy", "magic"]).contains("expected one of"));
+    let e = fit_err(&["--strategy", "magic"]);
+    assert!(
+        e.contains("'magic'") && e.contains("possible values: d-rdg, chol1"),
+        "{e}"
+    );
     assert!(fit_err(&["--enhancement", "0"]).contains("at least 1"));
+    assert!(fit_err(&["--initial-nodes", "3"]).contains("--initial-nodes does not apply to --model bls"));
+    assert!(fit_err(&["--f32", "--activation", "tanh"]).contains("--activation does not apply"));
     let out = nn()
         .args([
             "fit",
@@ -296,4 +323,130 @@ fn bls_flags_are_checked() {
         .output()
         .expect("run nn");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--enhancement does not apply to --model elm"));
+}
+
+/// Unknown flags and stray arguments are errors (one line, exit code 2),
+/// never ignored; so is a missing subcommand.
+#[test]
+fn unknown_flags_and_stray_arguments_are_errors() {
+    let base = pima(&["--model", "elm", "--hidden", "3"]);
+    for extra in [&["--hiden", "3"][..], &["stray"], &["--seed"], &["--seed", "-1"]] {
+        let out = nn().arg("fit").args(&base).args(extra).output().expect("run nn");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(out.stdout.is_empty());
+        assert_eq!(err.lines().count(), 1, "{extra:?}: one line: {err}");
+        assert!(err.starts_with("nn: error: "), "{err}");
+    }
+    let out = nn()
+        .args(["predict", "--model-file", "m", "--data", "d", "--extra"])
+        .output()
+        .expect("run nn");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("'--extra'"));
+    let out = nn().arg("train").output().expect("run nn");
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `nn fit --help` lists every flag, the BLS ones included, with its default.
+#[test]
+fn help_lists_every_flag_with_its_default() {
+    let out = nn().args(["fit", "--help"]).output().expect("run nn");
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--model",
+        "--train",
+        "--test",
+        "--task",
+        "--hidden",
+        "--lambda",
+        "--activation",
+        "--solver",
+        "--seed",
+        "--initial-nodes",
+        "--save",
+        "--scale",
+        "--threads",
+        "--feature-groups",
+        "--feature-nodes",
+        "--enhancement",
+        "--strategy",
+        "--increments",
+        "--f32",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+    for default in [
+        "[default: 10]",
+        "[default: 1000]",
+        "[default: chol2]",
+        "[default: ridge]",
+        "[default: sigmoid]",
+        "[default: 2]",
+        "[default: 0]",
+        "0.1 for elm",
+        "2^-30 for bls",
+        "zscore for elm",
+        "every core",
+    ] {
+        assert!(help.contains(default), "{default} missing from:\n{help}");
+    }
+    assert!(help.contains("f10:750:1250x11") && help.contains("li-et-al"), "{help}");
+}
+
+/// `--threads` and `--scale` are reported in the JSON; each model's default
+/// scaling is the one its method expects (z-scores for the ELM, [0, 1] for
+/// the BLS), and the BLS's default λ is `BlsParams::DEFAULT_LAMBDA`.
+#[test]
+fn threads_and_scale_are_reported() {
+    let elm = ["--model", "elm", "--hidden", "10"];
+    let j = run_fit(&pima(&[&elm[..], &["--threads", "1"]].concat()));
+    assert_eq!(j["threads"], 1);
+    assert_eq!(j["scale"], "zscore");
+    let j = run_fit(&pima(&[&elm[..], &["--scale", "minmax"]].concat()));
+    assert_eq!(j["scale"], "minmax");
+    assert!(j["threads"].as_u64().expect("threads") >= 1);
+    let bls = SMALL_BLS;
+    let j = run_fit(&pima(&bls));
+    assert_eq!(j["scale"], "minmax");
+    // serde_json's default parser is not correctly rounded (its
+    // `float_roundtrip` feature is off), so compare to the last bits.
+    let lambda = j["lambda"].as_f64().expect("lambda");
+    let default = models::BlsParams::DEFAULT_LAMBDA;
+    assert!((lambda - default).abs() <= 4.0 * f64::EPSILON * default, "{lambda}");
+    assert_eq!(
+        run_fit(&pima(&[&bls[..], &["--scale", "none"]].concat()))["scale"],
+        "none"
+    );
+}
+
+/// A model saved by `--scale minmax` predicts through its own scaler:
+/// predictions equal those of the fit's report (the accuracy recomputed).
+#[test]
+fn a_saved_minmax_model_predicts_with_its_scaler() {
+    let model = temp("pima-minmax.model");
+    let path = model.to_str().expect("utf-8 path");
+    let j = run_fit(&pima(&[
+        "--model", "elm", "--hidden", "25", "--scale", "minmax", "--save", path,
+    ]));
+    let file = data("pima/pima.csv.gz");
+    let truth = datasets::load_any(&file).expect("load");
+    let p = predictions(&model, &file);
+    let acc = p.iter().zip(truth.y.iter()).filter(|(a, b)| a == b).count() as f64 / p.len() as f64;
+    assert_eq!(acc, j["test_metric"].as_f64().expect("number"));
+}
+
+/// When stderr is not a terminal, progress is one plain line per BLS
+/// update (no progress bar, no terminal escapes).
+#[test]
+fn progress_is_plain_lines_off_a_terminal() {
+    let args = pima(&[&SMALL_BLS[..], &["--increments", "e5x2"]].concat());
+    let out = nn().arg("fit").args(&args).output().expect("run nn");
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    for update in ["nn fit: update 1/2: 21 nodes", "nn fit: update 2/2: 26 nodes"] {
+        assert_eq!(err.lines().filter(|l| l.starts_with(update)).count(), 1, "{err}");
+    }
+    assert!(!err.contains('\x1b'), "{err}");
 }

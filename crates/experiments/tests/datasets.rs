@@ -211,6 +211,63 @@ fn csv_empty_file() -> TestResult {
     Ok(())
 }
 
+/// Writes `bytes` to a CSV file in `dir` and loads it.
+fn csv_of(dir: &TempDir, bytes: &[u8]) -> Result<Dataset, Box<dyn std::error::Error>> {
+    Ok(load_csv(dir.write("t.csv", bytes)?)?)
+}
+
+#[test]
+fn csv_quoted_cells_are_numbers() -> TestResult {
+    let dir = TempDir::new("quoted")?;
+    let d = csv_of(&dir, b"\"a, first\",\"b\",target\n\"1.5\",2,\"0\"\n3,\" 4.25 \",1\n")?;
+    assert_eq!(d.x, array![[1.5, 2.0], [3.0, 4.25]]);
+    assert_eq!(d.y, array![0.0, 1.0]);
+    assert_eq!(d.feature_names, Some(vec!["a, first".to_string(), "b".to_string()]));
+    // A quoted non-number is still named by line and column.
+    let bad = dir.write("bad.csv", b"a,b,target\n1,2,0\n3,\"x\",1\n")?;
+    assert_format(
+        load_csv(&bad),
+        &bad,
+        Some(3),
+        "non-numeric cell \"x\" in column 2 (\"b\")",
+    );
+    Ok(())
+}
+
+#[test]
+fn csv_byte_order_mark_is_skipped() -> TestResult {
+    let dir = TempDir::new("bom")?;
+    let d = csv_of(&dir, b"\xef\xbb\xbfx,target\n1,2\n3,4\n")?;
+    assert_eq!(d.feature_names, Some(vec!["x".to_string()]));
+    assert_eq!((d.x, d.y), (array![[1.0], [3.0]], array![2.0, 4.0]));
+    Ok(())
+}
+
+#[test]
+fn csv_crlf_lines_read_like_lf_lines() -> TestResult {
+    let dir = TempDir::new("crlf")?;
+    let d = csv_of(&dir, b"x,y,target\r\n1,2,3\r\n4,5,6\r\n")?;
+    assert_eq!(d.x, array![[1.0, 2.0], [4.0, 5.0]]);
+    assert_eq!(d.y, array![3.0, 6.0]);
+    assert_eq!(d.feature_names, Some(vec!["x".to_string(), "y".to_string()]));
+    // Line numbers in errors count CRLF lines too.
+    let bad = dir.write("bad.csv", b"x,y,target\r\n1,2,3\r\n4,5\r\n")?;
+    assert_format(load_csv(&bad), &bad, Some(3), "2 columns, header has 3");
+    Ok(())
+}
+
+#[test]
+fn csv_trailing_blank_lines_are_ignored_inner_ones_are_errors() -> TestResult {
+    let dir = TempDir::new("blank")?;
+    let d = csv_of(&dir, b"x,target\n1,2\n3,4\n\n \r\n\t\n\n")?;
+    assert_eq!((d.x, d.y), (array![[1.0], [3.0]], array![2.0, 4.0]));
+    let inner = dir.write("inner.csv", b"x,target\r\n1,2\r\n\r\n3,4\r\n")?;
+    assert_format(load_csv(&inner), &inner, Some(3), "blank line inside the data");
+    let header = dir.write("header.csv", b"\nx,target\n1,2\n")?;
+    assert_format(load_csv(&header), &header, Some(1), "blank header row");
+    Ok(())
+}
+
 #[test]
 fn csv_missing_file_is_io_error() {
     let path = std::env::temp_dir().join("experiments-datasets-surely-absent/none.csv");

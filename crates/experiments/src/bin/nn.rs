@@ -1,29 +1,37 @@
 //! `nn` — the user's command line (run through `cargo xtask fit|predict`).
-//! See [`experiments::cli`] for the arguments.
+//! See [`experiments::cli`] for the commands and `nn fit --help` for the flags.
+//!
+//! Every error — a bad flag, an unreadable file, a failed fit — is one line
+//! `nn: error: …` on stderr and a non-zero exit (2 for command-line errors,
+//! 1 for the rest); stdout carries only the JSON report or the predictions.
 
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches};
+use experiments::cli::{self, Cli, CliError, Command, FitArgs, FitFlags};
+use linalg_core::threads::set_blas_threads;
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let result = match args.first().map(String::as_str) {
-        Some("fit") => experiments::cli::FitArgs::parse(&args[1..])
-            .and_then(|a| experiments::cli::fit(&a))
-            .and_then(|report| {
-                serde_json::to_string(&report)
-                    .map(|json| println!("{json}"))
-                    .map_err(|e| experiments::cli::CliError::Usage(e.to_string()))
-            }),
-        Some("predict") => experiments::cli::predict(&args[1..]).map(|preds| {
-            for p in preds {
-                println!("{p}");
-            }
-        }),
-        _ => Err(experiments::cli::CliError::Usage(
-            "usage: nn fit --model elm --train TRAIN --test TEST --task classification|regression --hidden N \
-             [--lambda L] [--activation NAME] [--solver ridge|lstsq|STRATEGY] [--seed S] [--initial-nodes N0] \
-             [--save FILE]\n       nn predict --model-file FILE --data DATA"
-                .into(),
-        )),
+    let matches = match Cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => return clap_exit(&e),
+    };
+    let result = match Cli::from_arg_matches(&matches) {
+        Err(e) => return clap_exit(&e),
+        Ok(Cli {
+            command: Command::Fit(flags),
+        }) => run_fit(flags, &matches),
+        Ok(Cli {
+            command: Command::Predict(flags),
+        }) => {
+            set_blas_threads(cli::args::threads_or_all(flags.threads));
+            cli::predict(&flags).map(|preds| {
+                for p in preds {
+                    println!("{p}");
+                }
+            })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -32,4 +40,47 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `nn fit`: resolve the flags, set the BLAS threads, fit, print the JSON.
+fn run_fit(flags: FitFlags, matches: &clap::ArgMatches) -> Result<(), CliError> {
+    let threads = cli::args::threads_or_all(flags.threads);
+    let sub = matches
+        .subcommand_matches("fit")
+        .ok_or_else(|| CliError::Usage("`fit` subcommand expected".into()))?;
+    let args = FitArgs::resolve(flags, sub)?;
+    set_blas_threads(threads);
+    let report = cli::fit(&args)?;
+    println!("{}", serde_json::to_string(&report)?);
+    Ok(())
+}
+
+/// Help and version to stdout with success; a parse error as one line
+/// (clap's message without its usage block) with exit code 2.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        };
+    }
+    let text = e.render().to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| {
+            let l = l.trim_start();
+            !(l.starts_with("Usage:") || l.starts_with("tip:") || l.starts_with("For more information"))
+        })
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    eprintln!("nn: error: {message} (see `nn --help`)");
+    ExitCode::from(2)
 }

@@ -2,15 +2,16 @@
 //! and the fit (the BLS paper's incremental BLS on the user's files).
 
 use std::str::FromStr;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
-use models::bls::{Bls, BlsParams, IncrementalBls, UpdateReport};
-use models::ParamGuard;
+use models::bls::{Bls, BlsValidParams, IncrementalBls, UpdateReport};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
+use super::args::defaults;
+use super::progress::Progress;
 use super::CliError;
 
 /// One item of `--increments`: what an update adds (the BLS paper's two
@@ -109,13 +110,13 @@ pub fn parse_increments(spec: &str) -> Result<Vec<IncrementSpec>, CliError> {
 /// The BLS flags of `nn fit --model bls`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlsArgs {
-    /// `--feature-groups G` (default 10).
+    /// `--feature-groups G` ([`defaults::FEATURE_GROUPS`]).
     pub feature_groups: usize,
-    /// `--feature-nodes N`: nodes per feature group (default 10).
+    /// `--feature-nodes N`: nodes per feature group ([`defaults::FEATURE_NODES`]).
     pub feature_nodes: usize,
-    /// `--enhancement E`: initial enhancement nodes (default 1000).
+    /// `--enhancement E`: initial enhancement nodes ([`defaults::ENHANCEMENT`]).
     pub enhancement: usize,
-    /// `--strategy S`: how the output weights are updated (default Chol-2).
+    /// `--strategy S`: how the output weights are updated ([`defaults::STRATEGY`]).
     pub strategy: Strategy,
     /// `--increments SPEC` (default none: the initial network only).
     pub increments: Vec<IncrementSpec>,
@@ -127,10 +128,10 @@ pub struct BlsArgs {
 impl Default for BlsArgs {
     fn default() -> Self {
         Self {
-            feature_groups: BlsParams::DEFAULT_FEATURE_GROUPS,
-            feature_nodes: BlsParams::DEFAULT_FEATURE_NODES,
-            enhancement: BlsParams::DEFAULT_ENHANCEMENT_NODES,
-            strategy: BlsParams::DEFAULT_STRATEGY,
+            feature_groups: defaults::FEATURE_GROUPS,
+            feature_nodes: defaults::FEATURE_NODES,
+            enhancement: defaults::ENHANCEMENT,
+            strategy: defaults::STRATEGY,
             increments: vec![],
             precision: Precision::F64,
         }
@@ -170,26 +171,20 @@ impl From<&UpdateReport> for UpdateJson {
     }
 }
 
-/// Fit a BLS: the initial network, then the increments, with progress on
-/// stderr. Returns the model and the update records.
+/// Fit a BLS: the initial network of `params`, then the `increments`, with
+/// progress on stderr. Returns the model and the update records.
 pub(crate) fn fit(
-    b: &BlsArgs,
-    lambda: f64,
-    seed: u64,
+    params: &BlsValidParams,
+    increments: &[IncrementSpec],
     x: &Array2<f64>,
     y: &Array2<f64>,
 ) -> Result<(Bls, Vec<UpdateJson>), CliError> {
-    let config = BlsParams::new(b.feature_groups, b.feature_nodes, b.enhancement)
-        .with_lambda(lambda)
-        .with_strategy(b.strategy)
-        .with_seed(seed)
-        .with_precision(b.precision)
-        .check()?;
     let started = Instant::now();
-    let mut bls = IncrementalBls::start(&config, x.clone(), y.clone())?;
-    let more: usize = b.increments.iter().map(IncrementSpec::nodes).sum();
+    let mut bls = IncrementalBls::start(params, x.clone(), y.clone())?;
+    let more: usize = increments.iter().map(IncrementSpec::nodes).sum();
     bls.reserve(more);
-    for (i, inc) in b.increments.iter().enumerate() {
+    let mut progress = Progress::new(increments.len(), "updates", Duration::ZERO);
+    for (i, inc) in increments.iter().enumerate() {
         let r = match *inc {
             IncrementSpec::Enhancement(p) => bls.add_enhancement(p)?,
             IncrementSpec::FeatureGroup {
@@ -198,15 +193,17 @@ pub(crate) fn fit(
                 extra,
             } => bls.add_feature_group(feature_nodes, fed, extra)?,
         };
-        eprintln!(
-            "nn fit: update {}/{}: {} nodes, solver {:.2} s, columns {:.2} s ({:.0} s so far)",
-            i + 1,
-            b.increments.len(),
-            r.nodes,
-            r.solver_seconds(),
-            r.columns_seconds(),
-            started.elapsed().as_secs_f64()
-        );
+        progress.step(i + 1, || {
+            format!(
+                "update {}/{}: {} nodes, solver {:.2} s, columns {:.2} s ({:.0} s so far)",
+                i + 1,
+                increments.len(),
+                r.nodes,
+                r.solver_seconds(),
+                r.columns_seconds(),
+                started.elapsed().as_secs_f64()
+            )
+        });
     }
     let updates = bls.reports().iter().map(UpdateJson::from).collect();
     Ok((bls.into_bls(), updates))

@@ -10,9 +10,10 @@ use super::Dataset;
 
 /// Loads a numeric CSV file: a header row, then one sample per line, the target in the last column.
 ///
-/// Cells are separated by commas and trimmed; every cell must parse as a finite `f64` (`NaN` and
-/// `inf` are rejected). Blank lines at the end are ignored, blank lines inside are an error. Quoting
-/// is not supported. A gzipped file is recognised by its magic bytes, whatever its name.
+/// Read with the `csv` crate: cells may be quoted (`"1.5"`, `"a, b"` in the header), lines may end
+/// in CRLF, and a UTF-8 byte-order mark is skipped. Cells are trimmed; every cell must parse as a
+/// finite `f64` (`NaN` and `inf` are rejected). Blank lines at the end are ignored, blank lines
+/// inside are an error. A gzipped file is recognised by its magic bytes, whatever its name.
 /// `feature_names` holds the header's names of the feature columns (without the target's).
 pub fn load_csv(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
     let path = path.as_ref();
@@ -22,15 +23,58 @@ pub fn load_csv(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
 
 /// Parses the text of a CSV file read from `path` (named in errors only).
 pub(crate) fn parse_csv(path: &Path, text: &str) -> Result<Dataset, DataError> {
-    let lines: Vec<&str> = text.lines().collect();
-    let last = match lines.iter().rposition(|l| !l.trim().is_empty()) {
-        Some(last) => last,
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Blank lines: trailing ones are cut off, inner ones reported by line
+    // (the csv crate would skip them silently).
+    let mut offset = 0;
+    let mut line_starts = vec![]; // byte offset of each line, for the line numbers of records
+    let mut lines = 0; // up to the last non-blank line
+    let mut blank: Option<(usize, usize)> = None; // (line, byte offset) of the first blank line after it
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        line_starts.push(offset);
+        if !line.trim().is_empty() {
+            match blank {
+                Some((1, _)) => return Err(DataError::format(path, Some(1), "blank header row")),
+                Some((l, _)) => return Err(DataError::format(path, Some(l), "blank line inside the data")),
+                None => lines = i + 1,
+            }
+        } else if blank.is_none() {
+            blank = Some((i + 1, offset));
+        }
+        offset += line.len();
+    }
+    if lines == 0 {
+        return Err(DataError::format(path, None, "empty file (no header row)"));
+    }
+    let body = blank.map_or(text, |(_, start)| &text[..start]);
+    let mut records = ::csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(::csv::Trim::All)
+        .from_reader(body.as_bytes())
+        .into_records();
+    // 1-based line of a record: after a CRLF the csv crate's position (line
+    // and byte) is that of the `\n` ending the previous line, so skip it.
+    let line_of = |p: &::csv::Position| {
+        let at = usize::try_from(p.byte()).unwrap_or(usize::MAX).min(body.len());
+        let start = at
+            + body.as_bytes()[at..]
+                .iter()
+                .take_while(|&&b| b == b'\n' || b == b'\r')
+                .count();
+        line_starts.partition_point(|&s| s <= start)
+    };
+    let record =
+        |r: Option<Result<::csv::StringRecord, ::csv::Error>>| -> Result<Option<::csv::StringRecord>, DataError> {
+            r.transpose().map_err(|e| {
+                let line = e.position().map(line_of);
+                DataError::format(path, line, format!("unreadable CSV: {e}"))
+            })
+        };
+    let header: Vec<String> = match record(records.next())? {
+        Some(h) => h.iter().map(str::to_string).collect(),
         None => return Err(DataError::format(path, None, "empty file (no header row)")),
     };
-    let header: Vec<String> = lines[0].split(',').map(|c| unquote(c.trim()).to_string()).collect();
-    if lines[0].trim().is_empty() {
-        return Err(DataError::format(path, Some(1), "blank header row"));
-    }
     let m = header.len();
     if m < 2 {
         return Err(DataError::format(
@@ -39,57 +83,29 @@ pub(crate) fn parse_csv(path: &Path, text: &str) -> Result<Dataset, DataError> {
             format!("header has {m} column; at least one feature and the target are needed"),
         ));
     }
-    if last == 0 {
-        return Err(DataError::format(path, None, "no data rows after the header"));
-    }
-    let n = last;
-    let mut x = Vec::with_capacity(n * (m - 1));
-    let mut y = Vec::with_capacity(n);
-    for (i, line) in lines[1..=last].iter().enumerate() {
-        let line_no = i + 2;
-        if line.trim().is_empty() {
-            return Err(DataError::format(path, Some(line_no), "blank line inside the data"));
-        }
-        let k = line.bytes().filter(|&b| b == b',').count() + 1;
-        if k != m {
+    let mut x = Vec::with_capacity((lines - 1) * (m - 1));
+    let mut y = Vec::with_capacity(lines - 1);
+    while let Some(row) = record(records.next())? {
+        let line_no = row.position().map_or(0, line_of);
+        if row.len() != m {
             return Err(DataError::format(
                 path,
                 Some(line_no),
-                format!("{k} columns, header has {m}"),
+                format!("{} columns, header has {m}", row.len()),
             ));
         }
-        for (j, cell) in line.split(',').enumerate() {
-            let cell = cell.trim();
-            let value = cell.parse::<f64>().map_err(|_| {
-                DataError::format(
-                    path,
-                    Some(line_no),
-                    format!(
-                        "non-numeric cell {} in column {} ({})",
-                        quote(cell),
-                        j + 1,
-                        quote(&header[j])
-                    ),
-                )
-            })?;
-            if !value.is_finite() {
-                return Err(DataError::format(
-                    path,
-                    Some(line_no),
-                    format!(
-                        "non-finite value {} in column {} ({})",
-                        quote(cell),
-                        j + 1,
-                        quote(&header[j])
-                    ),
-                ));
-            }
+        for (j, cell) in row.iter().enumerate() {
+            let value = parse_cell(path, line_no, cell, j, &header[j])?;
             if j + 1 == m {
                 y.push(value);
             } else {
                 x.push(value);
             }
         }
+    }
+    let n = y.len();
+    if n == 0 {
+        return Err(DataError::format(path, None, "no data rows after the header"));
     }
     let x = Array2::from_shape_vec((n, m - 1), x)
         .map_err(|e| DataError::format(path, None, format!("cannot shape the table: {e}")))?;
@@ -101,9 +117,18 @@ pub(crate) fn parse_csv(path: &Path, text: &str) -> Result<Dataset, DataError> {
     })
 }
 
-/// Removes one pair of surrounding double quotes from a header name.
-fn unquote(name: &str) -> &str {
-    name.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(name)
+/// One cell as a finite number; errors name the line, the 1-based column and its header name.
+fn parse_cell(path: &Path, line_no: usize, cell: &str, j: usize, name: &str) -> Result<f64, DataError> {
+    let problem = match cell.parse::<f64>() {
+        Ok(v) if v.is_finite() => return Ok(v),
+        Ok(_) => "non-finite value",
+        Err(_) => "non-numeric cell",
+    };
+    Err(DataError::format(
+        path,
+        Some(line_no),
+        format!("{problem} {} in column {} ({})", quote(cell), j + 1, quote(name)),
+    ))
 }
 
 #[cfg(test)]

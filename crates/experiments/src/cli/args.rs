@@ -1,0 +1,558 @@
+//! The flags of `nn fit` and `nn predict` (clap, derive), their defaults in
+//! one place ([`defaults`]), and their resolution into the validated
+//! [`FitArgs`] the fit runs on.
+//!
+//! Model-specific flags are checked after parsing: a BLS flag given with
+//! `--model elm` (or an ELM flag with `--model bls`) is an error naming the
+//! flag, so a mistyped command never trains silently with a default.
+
+use std::path::PathBuf;
+use std::sync::LazyLock;
+
+use clap::builder::PossibleValue;
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
+use linalg_core::ridge::Strategy;
+use linalg_core::Precision;
+use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver};
+use serde::{Deserialize, Serialize};
+
+use super::bls::{self, BlsArgs, IncrementSpec};
+use super::CliError;
+
+/// The defaults of every flag, taken from the model types' constants where
+/// they have one (the λ of each model) — the one place the command line
+/// reads them from.
+pub mod defaults {
+    use super::{BlsParams, ElmParams, Strategy};
+
+    /// The ELM's λ: Zhu & Wei's `k₀² = 0.1` ([`ElmParams::DEFAULT_LAMBDA`]).
+    pub const ELM_LAMBDA: f64 = ElmParams::DEFAULT_LAMBDA;
+    /// The BLS's λ: Chen & Liu's `C = 2⁻³⁰` ([`BlsParams::DEFAULT_LAMBDA`]).
+    pub const BLS_LAMBDA: f64 = BlsParams::DEFAULT_LAMBDA;
+    /// Seed of every random map ([`ElmParams::DEFAULT_SEED`], the BLS's too).
+    pub const SEED: u64 = ElmParams::DEFAULT_SEED;
+    /// First size of an incrementally grown ELM (Zhu & Wei's protocol).
+    pub const INITIAL_NODES: usize = 2;
+    /// BLS feature groups of the initial network.
+    pub const FEATURE_GROUPS: usize = BlsParams::DEFAULT_FEATURE_GROUPS;
+    /// BLS nodes per feature group.
+    pub const FEATURE_NODES: usize = BlsParams::DEFAULT_FEATURE_NODES;
+    /// BLS enhancement nodes of the initial network.
+    pub const ENHANCEMENT: usize = BlsParams::DEFAULT_ENHANCEMENT_NODES;
+    /// BLS output-weight strategy ([`BlsParams::DEFAULT_STRATEGY`]: the BLS
+    /// paper's numerically stable Chol-2).
+    pub const STRATEGY: Strategy = BlsParams::DEFAULT_STRATEGY;
+}
+
+/// `nn`: train a model on your files and predict with it.
+#[derive(Debug, Parser)]
+#[command(name = "nn", version, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands of `nn`.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Train a model on TRAIN, evaluate it on TEST, print one JSON object.
+    Fit(FitFlags),
+    /// Print the predictions of a saved model on DATA, one per line.
+    Predict(PredictFlags),
+}
+
+/// The flags of `nn fit`, as typed on the command line (see [`FitArgs`]
+/// for the resolved values).
+#[derive(Clone, Debug, Args)]
+pub struct FitFlags {
+    /// The model to train.
+    #[arg(long, value_enum)]
+    pub model: ModelKind,
+    /// Training file: CSV (header row, target in the last column; `.csv.gz`
+    /// too), MNIST IDX images (labels beside them) or LIBSVM text.
+    #[arg(long, value_name = "FILE")]
+    pub train: PathBuf,
+    /// Test file (same formats as --train).
+    #[arg(long, value_name = "FILE")]
+    pub test: PathBuf,
+    /// Classification (integer labels, accuracy) or regression (RMSE).
+    #[arg(long, value_enum)]
+    pub task: TaskKind,
+    /// Ridge parameter λ (default: [`ModelKind::default_lambda`]).
+    #[arg(long, value_name = "L", help = lambda_help(), long_help = lambda_help())]
+    pub lambda: Option<f64>,
+    /// Input scaling fitted on the training file (default:
+    /// [`ModelKind::default_scale`]).
+    #[arg(long, value_enum, value_name = "SCALE", help = scale_help(), long_help = scale_help())]
+    pub scale: Option<Scale>,
+    /// Seed of every random map.
+    #[arg(long, value_name = "S", default_value_t = defaults::SEED)]
+    pub seed: u64,
+    /// Save the fitted model (scaler included) to FILE, for `nn predict`.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// BLAS threads (default: every core).
+    #[arg(long, value_name = "N", value_parser = at_least_one, help = threads_help(), long_help = threads_help())]
+    pub threads: Option<usize>,
+
+    /// Hidden nodes (required with --model elm).
+    #[arg(long, value_name = "N", value_parser = at_least_one, help_heading = "ELM (--model elm)")]
+    pub hidden: Option<usize>,
+    /// Activation of the hidden nodes.
+    #[arg(long, value_enum, value_name = "NAME", ignore_case = true, default_value_t = ActivationArg(Activation::Sigmoid), help_heading = "ELM (--model elm)")]
+    pub activation: ActivationArg,
+    /// Output-weight solver: batch ridge, minimum-norm least squares, or a
+    /// ridge strategy, which grows the network one node at a time from
+    /// --initial-nodes.
+    #[arg(long, value_enum, value_name = "SOLVER", ignore_case = true, default_value_t = SolverArg(Solver::Ridge), help_heading = "ELM (--model elm)")]
+    pub solver: SolverArg,
+    /// First size of a network grown by an incremental --solver.
+    #[arg(long, value_name = "N0", value_parser = at_least_one, default_value_t = defaults::INITIAL_NODES, help_heading = "ELM (--model elm)")]
+    pub initial_nodes: usize,
+
+    /// Feature groups of the initial network.
+    #[arg(long, value_name = "G", value_parser = at_least_one, default_value_t = defaults::FEATURE_GROUPS, help_heading = "BLS (--model bls)")]
+    pub feature_groups: usize,
+    /// Nodes per feature group.
+    #[arg(long, value_name = "N", value_parser = at_least_one, default_value_t = defaults::FEATURE_NODES, help_heading = "BLS (--model bls)")]
+    pub feature_nodes: usize,
+    /// Enhancement nodes of the initial network.
+    #[arg(long, value_name = "E", value_parser = at_least_one, default_value_t = defaults::ENHANCEMENT, help_heading = "BLS (--model bls)")]
+    pub enhancement: usize,
+    /// How the output weights are computed and updated.
+    #[arg(long, value_enum, value_name = "S", ignore_case = true, default_value_t = StrategyArg(defaults::STRATEGY), help_heading = "BLS (--model bls)")]
+    pub strategy: StrategyArg,
+    /// Growth after the initial fit: comma-separated `e<P>` (P enhancement
+    /// nodes) or `f<N>:<FED>:<EXTRA>` (a feature group of N nodes, FED
+    /// enhancement nodes fed by it, EXTRA fed by all), each optionally
+    /// repeated with `x<R>`; the BLS paper's MNIST schedule is
+    /// `f10:750:1250x11` [default: none].
+    #[arg(long, value_name = "SPEC", value_parser = increments, help_heading = "BLS (--model bls)")]
+    pub increments: Option<Increments>,
+    /// Store the solver's expanded matrix in single precision (half the memory).
+    #[arg(long, help_heading = "BLS (--model bls)")]
+    pub f32: bool,
+}
+
+/// The flags of `nn predict`.
+#[derive(Clone, Debug, Args)]
+pub struct PredictFlags {
+    /// A model saved by `nn fit --save`.
+    #[arg(long, value_name = "FILE")]
+    pub model_file: PathBuf,
+    /// The samples to predict (same formats as `nn fit --train`; the target
+    /// column of a CSV is read and ignored).
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// BLAS threads (default: every core).
+    #[arg(long, value_name = "N", value_parser = at_least_one, help = threads_help(), long_help = threads_help())]
+    pub threads: Option<usize>,
+}
+
+/// Flags that apply to one model only, by their clap ids (the field names).
+const ELM_ONLY: [&str; 4] = ["hidden", "activation", "solver", "initial_nodes"];
+const BLS_ONLY: [&str; 6] = [
+    "feature_groups",
+    "feature_nodes",
+    "enhancement",
+    "strategy",
+    "increments",
+    "f32",
+];
+
+fn lambda_help() -> String {
+    format!(
+        "Ridge parameter λ [default: {} for elm, 2^{} for bls]",
+        ModelKind::Elm.default_lambda(),
+        ModelKind::Bls.default_lambda().log2()
+    )
+}
+
+fn scale_help() -> String {
+    format!(
+        "Input scaling, fitted on the training file [default: {} for elm, {} for bls (to [0, 1])]",
+        ModelKind::Elm.default_scale().name(),
+        ModelKind::Bls.default_scale().name()
+    )
+}
+
+fn threads_help() -> String {
+    format!("BLAS threads [default: every core, {} here]", threads_or_all(None))
+}
+
+/// A whole number ≥ 1.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(format!("not a whole number ({e})")),
+    }
+}
+
+/// An `--increments` schedule ([`bls::parse_increments`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Increments(pub Vec<IncrementSpec>);
+
+fn increments(text: &str) -> Result<Increments, String> {
+    bls::parse_increments(text).map(Increments).map_err(|e| e.to_string())
+}
+
+/// Classification or regression, as given by `--task`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
+pub enum TaskKind {
+    /// Integer class labels `0..C`; one-hot targets; metric accuracy.
+    Classification,
+    /// Real targets; metric RMSE.
+    Regression,
+}
+
+impl TaskKind {
+    /// `classification` or `regression` (the JSON's `task`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskKind::Classification => "classification",
+            TaskKind::Regression => "regression",
+        }
+    }
+}
+
+/// Which model `--model` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
+pub enum ModelKind {
+    /// The extreme learning machine (Zhu & Wei).
+    Elm,
+    /// The Broad Learning System (the ridge-solutions paper).
+    Bls,
+}
+
+impl ModelKind {
+    /// `elm` or `bls` (the JSON's `model`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelKind::Elm => "elm",
+            ModelKind::Bls => "bls",
+        }
+    }
+
+    /// The input scaling the model's method expects: z-scores for the ELM
+    /// (Zhu & Wei standardize their inputs), `[0, 1]` for the BLS (Chen's
+    /// BLS code divides MNIST's pixels by 255).
+    pub fn default_scale(self) -> Scale {
+        match self {
+            ModelKind::Elm => Scale::Zscore,
+            ModelKind::Bls => Scale::Minmax,
+        }
+    }
+
+    /// The model's default λ ([`defaults::ELM_LAMBDA`], [`defaults::BLS_LAMBDA`]).
+    pub fn default_lambda(self) -> f64 {
+        match self {
+            ModelKind::Elm => defaults::ELM_LAMBDA,
+            ModelKind::Bls => defaults::BLS_LAMBDA,
+        }
+    }
+}
+
+/// How the input features are scaled (`--scale`), fitted on the training
+/// file and applied to every file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
+pub enum Scale {
+    /// Each column to mean 0 and standard deviation 1.
+    Zscore,
+    /// Each column linearly onto `[0, 1]` over its training range.
+    Minmax,
+    /// The features as read.
+    None,
+}
+
+impl Scale {
+    /// `zscore`, `minmax` or `none` (the JSON's `scale`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Zscore => "zscore",
+            Scale::Minmax => "minmax",
+            Scale::None => "none",
+        }
+    }
+}
+
+/// The command-line name of a ridge strategy and the names also accepted
+/// (the paper's, lower-case; matching ignores case).
+pub fn strategy_names(s: Strategy) -> (&'static str, &'static [&'static str]) {
+    match s {
+        Strategy::DRdg => ("d-rdg", &[]),
+        Strategy::Chol1 => ("chol1", &["chol-1"]),
+        Strategy::Chol2 => ("chol2", &["chol-2"]),
+        Strategy::ExgE => ("exg-e", &[]),
+        Strategy::RInv => ("r-inv", &[]),
+        Strategy::Orig => ("orig", &["orig."]),
+        Strategy::LiEtAl => ("li-et-al", &["li et al."]),
+        Strategy::Alg1 => ("alg1", &["alg. 1"]),
+        Strategy::Alg2 => ("alg2", &["alg. 2"]),
+        Strategy::Alg3 => ("alg3", &["alg. 3"]),
+    }
+}
+
+fn strategy_value(s: Strategy) -> PossibleValue {
+    let (name, aliases) = strategy_names(s);
+    PossibleValue::new(name).aliases(aliases.iter().copied())
+}
+
+/// A ridge strategy as a command-line value (`--strategy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrategyArg(pub Strategy);
+
+static STRATEGIES: LazyLock<Vec<StrategyArg>> = LazyLock::new(|| Strategy::ALL.map(StrategyArg).to_vec());
+
+impl ValueEnum for StrategyArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &STRATEGIES
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(strategy_value(self.0))
+    }
+}
+
+/// An ELM output-weight solver as a command-line value (`--solver`):
+/// `ridge`, `lstsq` or a strategy name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverArg(pub Solver);
+
+static SOLVERS: LazyLock<Vec<SolverArg>> = LazyLock::new(|| {
+    let strategies = Strategy::ALL.map(Solver::Strategy);
+    [Solver::Ridge, Solver::Lstsq]
+        .into_iter()
+        .chain(strategies)
+        .map(SolverArg)
+        .collect()
+});
+
+impl ValueEnum for SolverArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &SOLVERS
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self.0 {
+            Solver::Ridge => PossibleValue::new("ridge"),
+            Solver::Lstsq => PossibleValue::new("lstsq").aliases(["pinv", "least-squares"]),
+            Solver::Strategy(s) => strategy_value(s),
+        })
+    }
+}
+
+/// An activation as a command-line value (`--activation`): its name, or a
+/// MATLAB alias (`rbf`, `sig`, `tansig`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActivationArg(pub Activation);
+
+static ACTIVATIONS: LazyLock<Vec<ActivationArg>> = LazyLock::new(|| Activation::ALL.map(ActivationArg).to_vec());
+
+impl ValueEnum for ActivationArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ACTIVATIONS
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let aliases: &[&str] = match self.0 {
+            Activation::Sigmoid => &["sig", "logistic"],
+            Activation::Gaussian => &["rbf", "radbas"],
+            Activation::Triangular => &["tribas"],
+            Activation::Sine => &["sin"],
+            Activation::Tanh => &["tansig"],
+            Activation::Relu => &["poslin"],
+            Activation::Linear => &["purelin", "identity"],
+            Activation::Hardlim => &[],
+        };
+        Some(PossibleValue::new(self.0.name()).aliases(aliases.iter().copied()))
+    }
+}
+
+/// Resolved `fit` arguments: every default applied, every model-specific
+/// flag checked against `--model`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FitArgs {
+    /// `--model`.
+    pub model: ModelKind,
+    /// The BLS flags (used with `--model bls`).
+    pub bls: BlsArgs,
+    /// Training file.
+    pub train: PathBuf,
+    /// Test file.
+    pub test: PathBuf,
+    /// The task.
+    pub task: TaskKind,
+    /// Hidden nodes (for the BLS: all nodes after the last increment).
+    pub hidden: usize,
+    /// Ridge parameter λ ([`ModelKind::default_lambda`] unless given).
+    pub lambda: f64,
+    /// Activation (default sigmoid).
+    pub activation: Activation,
+    /// Output-weight solver (default ridge).
+    pub solver: Solver,
+    /// Seed of the random maps (default 0).
+    pub seed: u64,
+    /// First size of an incrementally grown network (default 2).
+    pub initial_nodes: usize,
+    /// Input scaling ([`ModelKind::default_scale`] unless given).
+    pub scale: Scale,
+    /// Where to save the fitted model.
+    pub save: Option<PathBuf>,
+}
+
+impl FitArgs {
+    /// Resolve the parsed flags; `matches` are the `fit` subcommand's (they
+    /// tell which flags were typed rather than defaulted).
+    ///
+    /// # Errors
+    /// [`CliError::Usage`] for a flag of the other model, a missing
+    /// `--hidden`, or `--initial-nodes` above `--hidden`.
+    pub fn resolve(flags: FitFlags, matches: &ArgMatches) -> Result<Self, CliError> {
+        let (foreign, model_name) = match flags.model {
+            ModelKind::Elm => (&BLS_ONLY[..], "elm"),
+            ModelKind::Bls => (&ELM_ONLY[..], "bls"),
+        };
+        if let Some(id) = foreign
+            .iter()
+            .find(|id| matches.value_source(id) == Some(ValueSource::CommandLine))
+        {
+            return Err(CliError::Usage(format!(
+                "--{} does not apply to --model {model_name}",
+                id.replace('_', "-")
+            )));
+        }
+        let bls = BlsArgs {
+            feature_groups: flags.feature_groups,
+            feature_nodes: flags.feature_nodes,
+            enhancement: flags.enhancement,
+            strategy: flags.strategy.0,
+            increments: flags.increments.map(|i| i.0).unwrap_or_default(),
+            precision: if flags.f32 { Precision::F32 } else { Precision::F64 },
+        };
+        let hidden = match flags.model {
+            ModelKind::Bls => {
+                bls.feature_groups * bls.feature_nodes
+                    + bls.enhancement
+                    + bls.increments.iter().map(IncrementSpec::nodes).sum::<usize>()
+            }
+            ModelKind::Elm => {
+                let hidden = flags
+                    .hidden
+                    .ok_or_else(|| CliError::Usage("--hidden is required with --model elm".into()))?;
+                if flags.initial_nodes > hidden {
+                    return Err(CliError::Usage(format!("--initial-nodes must be in 1..={hidden}")));
+                }
+                hidden
+            }
+        };
+        Ok(FitArgs {
+            model: flags.model,
+            bls,
+            train: flags.train,
+            test: flags.test,
+            task: flags.task,
+            hidden,
+            lambda: flags.lambda.unwrap_or(flags.model.default_lambda()),
+            activation: flags.activation.0,
+            solver: flags.solver.0,
+            seed: flags.seed,
+            initial_nodes: flags.initial_nodes,
+            scale: flags.scale.unwrap_or(flags.model.default_scale()),
+            save: flags.save,
+        })
+    }
+}
+
+/// The thread count to use: `requested`, or every core the system offers.
+pub fn threads_or_all(requested: Option<usize>) -> usize {
+    requested.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches};
+
+    fn resolve(args: &[&str]) -> Result<FitArgs, String> {
+        let m = Cli::command()
+            .try_get_matches_from(["nn", "fit"].iter().chain(args))
+            .map_err(|e| e.to_string())?;
+        let Some(("fit", sub)) = m.subcommand() else {
+            return Err("no fit".into());
+        };
+        let flags = FitFlags::from_arg_matches(sub).map_err(|e| e.to_string())?;
+        FitArgs::resolve(flags, sub).map_err(|e| e.to_string())
+    }
+
+    const BASE: [&str; 6] = ["--train", "a.csv", "--test", "b.csv", "--task", "regression"];
+
+    #[test]
+    fn the_command_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults_come_from_the_model_constants() -> Result<(), String> {
+        let elm = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "7"]].concat())?;
+        assert_eq!(elm.lambda, ElmParams::DEFAULT_LAMBDA);
+        assert_eq!(
+            (elm.scale, elm.solver, elm.initial_nodes),
+            (Scale::Zscore, Solver::Ridge, 2)
+        );
+        let bls = resolve(&[&BASE[..], &["--model", "bls"]].concat())?;
+        assert_eq!(bls.lambda, BlsParams::DEFAULT_LAMBDA);
+        assert_eq!(bls.scale, Scale::Minmax);
+        assert_eq!(bls.bls, BlsArgs::default());
+        assert_eq!(bls.hidden, 10 * 10 + 1000);
+        Ok(())
+    }
+
+    #[test]
+    fn names_and_aliases_parse_case_insensitively() -> Result<(), String> {
+        for s in Strategy::ALL {
+            let name = strategy_names(s).0;
+            let a = resolve(&[&BASE[..], &["--model", "bls", "--strategy", name]].concat())?;
+            assert_eq!(a.bls.strategy, s);
+            let b = resolve(
+                &[
+                    &BASE[..],
+                    &["--model", "elm", "--hidden", "3", "--solver", s.paper_name()],
+                ]
+                .concat(),
+            )?;
+            assert_eq!(b.solver, Solver::Strategy(s));
+        }
+        let a = resolve(
+            &[
+                &BASE[..],
+                &[
+                    "--model",
+                    "elm",
+                    "--hidden",
+                    "3",
+                    "--activation",
+                    "RBF",
+                    "--solver",
+                    "pinv",
+                ],
+            ]
+            .concat(),
+        )?;
+        assert_eq!((a.activation, a.solver), (Activation::Gaussian, Solver::Lstsq));
+        Ok(())
+    }
+
+    #[test]
+    fn foreign_and_missing_flags_are_errors() {
+        let e = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "--f32"]].concat());
+        assert_eq!(e, Err("--f32 does not apply to --model elm".into()));
+        let e = resolve(&[&BASE[..], &["--model", "bls", "--initial-nodes", "3"]].concat());
+        assert_eq!(e, Err("--initial-nodes does not apply to --model bls".into()));
+        let e = resolve(&[&BASE[..], &["--model", "elm"]].concat());
+        assert_eq!(e, Err("--hidden is required with --model elm".into()));
+        let e = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "--initial-nodes", "4"]].concat());
+        assert_eq!(e, Err("--initial-nodes must be in 1..=3".into()));
+        assert!(resolve(&[&BASE[..], &["--model", "elm", "--hidden", "0"]].concat()).is_err());
+        assert!(resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "stray"]].concat()).is_err());
+    }
+}
