@@ -187,11 +187,11 @@ fn check_names_every_inadmissible_parameter() {
         Err(ModelError::InvalidParameter { name: "solver", .. })
     ));
 
-    // The defaults: Zhu & Wei's λ for the ELM, 2⁻¹⁰ and Chol-2 for the BLS.
+    // The defaults: Zhu & Wei's λ for the ELM, 2⁻³⁰ (Chen & Liu's C) and Chol-2 for the BLS.
     let elm = elm.check().expect("valid");
     assert_eq!((elm.lambda(), elm.solver(), elm.seed()), (0.1, ReadoutSolver::Ridge, 0));
     let bls = BlsParams::default().check().expect("valid");
-    assert_eq!(bls.lambda(), 2f64.powi(-10));
+    assert_eq!(bls.lambda(), 2f64.powi(-30));
     assert_eq!(bls.readout().solver(), ReadoutSolver::Strategy(Strategy::Chol2));
     assert_eq!(
         (bls.feature_groups(), bls.feature_nodes(), bls.enhancement_nodes()),
