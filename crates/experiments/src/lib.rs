@@ -17,6 +17,7 @@ pub use models;
 
 pub mod cli;
 pub mod datasets;
+pub mod machine;
 pub mod metrics;
 pub mod papers;
 pub mod report;

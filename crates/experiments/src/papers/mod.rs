@@ -2,8 +2,6 @@
 
 pub mod bls_ridge;
 pub mod zhu_wei;
-pub mod zhu_wei_classification;
-pub mod zhu_wei_mnist;
 
 /// The error of a reproduction run: data, model, metric or I/O failures,
 /// each with its own message.
