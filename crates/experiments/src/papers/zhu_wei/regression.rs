@@ -197,16 +197,10 @@ pub(super) fn dataset_errors(
             }
             if f == 0 {
                 if let Some(w) = curves.weight.as_deref_mut() {
-                    w.push(svg::Series {
-                        name: alg.paper_name().into(),
-                        points: wcurve,
-                    });
+                    w.push(svg::Series::line(alg.paper_name(), wcurve));
                 }
                 if let Some(t) = curves.time.as_deref_mut() {
-                    t.push(svg::Series {
-                        name: alg.paper_name().into(),
-                        points: smooth(&tcurve, 9),
-                    });
+                    t.push(svg::Series::line(alg.paper_name(), smooth(&tcurve, 9)));
                 }
             }
         }

@@ -38,7 +38,7 @@ pub(super) fn write_report(opts: &Options, results: &Results, seconds: f64) -> R
     report::write(dir, "table2.csv", &t2csv.csv())?;
     report::write(dir, "table3.csv", &t3.csv())?;
     write_json(dir, opts, results, seconds)?;
-    write_figures(dir, results)?;
+    write_figures(dir, opts, results)?;
     let mut md = header(opts, seconds);
     md.push_str(&table2_section(&t2));
     if !results.scaling_rows.is_empty() {
@@ -75,8 +75,30 @@ fn write_json(dir: &Path, opts: &Options, results: &Results, seconds: f64) -> Re
     Ok(())
 }
 
-/// The weight-error and time-per-node figures.
-fn write_figures(dir: &Path, results: &Results) -> Result<(), ReproError> {
+/// The weight-error figure's overlay: the paper's Table II weight errors on
+/// Airfoil (means over its folds) at the node counts up to `max_nodes`, one
+/// marker series per algorithm drawn in `ours`.
+fn paper_weight_errors(max_nodes: usize, ours: &[svg::Series]) -> Vec<svg::Series> {
+    ours.iter()
+        .enumerate()
+        .filter_map(|(of, line)| {
+            let a = ALGORITHMS.iter().position(|alg| alg.paper_name() == line.name)?;
+            let points = CHECKPOINTS
+                .iter()
+                .zip(&PUBLISHED_TABLE_II[0])
+                .filter(|(&n, _)| n <= max_nodes)
+                .map(|(&n, p)| (n as f64, p.0[a]))
+                .collect();
+            Some(svg::Series::paper(format!("paper: {}", line.name), points, of))
+        })
+        .collect()
+}
+
+/// The weight-error (with the paper's Table II values) and time-per-node
+/// figures.
+fn write_figures(dir: &Path, opts: &Options, results: &Results) -> Result<(), ReproError> {
+    let mut weight = results.weight_curves.clone();
+    weight.extend(paper_weight_errors(opts.max_nodes, &results.weight_curves));
     report::write(
         dir,
         "weight_error_vs_nodes.svg",
@@ -84,7 +106,7 @@ fn write_figures(dir: &Path, results: &Results) -> Result<(), ReproError> {
             "Weight error vs nodes (Airfoil + Gaussian, fold 1)",
             "hidden nodes",
             "‖W − W_ELM‖_F",
-            &results.weight_curves,
+            &weight,
             true,
         ),
     )?;

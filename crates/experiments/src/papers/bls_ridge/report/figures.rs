@@ -8,6 +8,8 @@ use linalg_core::ridge::Strategy;
 
 use super::super::analysis::{family_table, paired_family_table};
 use super::super::cell::Cell;
+use super::super::protocol::{Schedule, STRATEGIES};
+use super::super::published::PAPER_BLOCKS;
 use super::Summary;
 use crate::papers::ReproError;
 use crate::report::{self, svg, Table};
@@ -41,10 +43,7 @@ pub(super) fn figure1(s: &Summary<'_>, dir: &Path) -> Result<String, ReproError>
             .map(|&(_, e, best)| (e as f64, best))
             .collect();
         if !points.is_empty() {
-            series.push(svg::Series {
-                name: strategy.paper_name().into(),
-                points,
-            });
+            series.push(svg::Series::line(strategy.paper_name(), points));
         }
     }
     let mut fig_t = Table::new(&["λ", "strategy", "max accuracy over updates (%)"]);
@@ -108,12 +107,12 @@ pub(super) fn accuracy_vs_nodes(s: &Summary<'_>, dir: &Path) -> Result<String, R
                 })
                 .collect();
             if !points.is_empty() {
-                series.push(svg::Series {
-                    name: strategy.paper_name().into(),
-                    points,
-                });
+                series.push(svg::Series::line(strategy.paper_name(), points));
             }
         }
+    }
+    if sch == Schedule::FULL {
+        series.extend(paper_accuracy_vs_nodes(s, &series));
     }
     report::write(
         dir,
@@ -127,4 +126,38 @@ pub(super) fn accuracy_vs_nodes(s: &Summary<'_>, dir: &Path) -> Result<String, R
         ),
     )?;
     Ok("\n![accuracy vs nodes](accuracy_vs_nodes.svg)\n\n".into())
+}
+
+/// The paper's accuracies (Tables II–III) for the strategies drawn in
+/// `ours`, from the block whose initial accuracy is closest to ours (the
+/// blocks' λ were lost in the text; see the accuracy section), at the full
+/// schedule's node counts.
+fn paper_accuracy_vs_nodes(s: &Summary<'_>, ours: &[svg::Series]) -> Vec<svg::Series> {
+    let Some(init) = ours.iter().find_map(|l| l.points.first().map(|p| p.1)) else {
+        return vec![];
+    };
+    let Some(block) = PAPER_BLOCKS
+        .iter()
+        .min_by(|a, b| (a[0][0] - init).abs().total_cmp(&(b[0][0] - init).abs()))
+    else {
+        return vec![];
+    };
+    let sch = s.opts.schedule;
+    let mut paper = vec![];
+    for (of, line) in ours.iter().enumerate() {
+        let Some(r) = STRATEGIES.iter().position(|t| t.paper_name() == line.name) else {
+            continue;
+        };
+        let points = block[r]
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_finite())
+            .map(|(u, &v)| {
+                let (f, e) = sch.nodes_after(u);
+                ((f + e) as f64, v)
+            })
+            .collect();
+        paper.push(svg::Series::paper(format!("paper: {}", line.name), points, of));
+    }
+    paper
 }
