@@ -55,21 +55,13 @@ pub(super) fn write_report(opts: &Options, results: &Results, seconds: f64) -> R
 
 /// `results.json`: the options and every row measured.
 fn write_json(dir: &Path, opts: &Options, results: &Results, seconds: f64) -> Result<(), ReproError> {
-    let Results {
-        rows,
-        scaling_rows,
-        zscore_mse,
-        timing,
-        classification,
-        mnist,
-        ..
-    } = results;
+    let r = results;
     report::write(
         dir,
         "results.json",
         &serde_json::to_string_pretty(&serde_json::json!({
             "paper": "zhu-wei", "options": {"folds": opts.folds, "max_nodes": opts.max_nodes, "timing_reps": opts.timing_reps},
-            "table2": rows, "table2_zscore_protein": scaling_rows, "testing_mse_by_scaling": zscore_mse, "table3": timing, "table4": classification, "table5": mnist, "table5_size": opts.mnist, "seconds": seconds,
+            "table2": r.rows, "table2_zscore_protein": r.scaling_rows, "testing_mse_by_scaling": r.zscore_mse, "table3": r.timing, "table4": r.classification, "table5": r.mnist, "table5_size": opts.mnist, "seconds": seconds,
         }))?,
     )?;
     Ok(())
