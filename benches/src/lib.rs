@@ -10,7 +10,6 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use linalg_core::kernels::{self, Flops, Op, Owned};
 use linalg_core::ridge::{IncrementalRidge, Strategy};
 use ndarray::{Array2, ShapeBuilder};
 
@@ -126,28 +125,6 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
     }
 }
 
-/// DGEMM rate (GFLOP/s) for `n×n` times `n×n`: best of `reps` runs at the
-/// current OpenBLAS thread count (the peak the kernels are compared with).
-pub fn dgemm_peak(n: usize, reps: usize) -> f64 {
-    let a = Owned::from_ref(linalg_core::kernels::MatRef::new(
-        uniform_matrix(n, n, 3).as_slice_memory_order().expect("contiguous"),
-        n,
-        n,
-        n,
-    ));
-    let b = a.clone();
-    let mut c = Owned::zeros(n, n);
-    let mut best = f64::INFINITY;
-    for _ in 0..reps.max(1) {
-        let mut fl = Flops::default();
-        let t = Instant::now();
-        kernels::gemm(&mut fl, 1.0, a.as_ref(), Op::N, b.as_ref(), Op::N, 0.0, c.as_mut());
-        best = best.min(t.elapsed().as_secs_f64());
-        black_box(c.at(0, 0));
-    }
-    2.0 * (n as f64).powi(3) / best / 1e9
-}
-
 /// Time to read `data` once from memory (best of `reps`) with `threads`
 /// threads each summing a contiguous share, with 8 independent accumulators
 /// so the loop runs at the load bandwidth rather than at the latency of one
@@ -209,34 +186,6 @@ pub fn time_one_append(base: &dyn IncrementalRidge, h: &Array2<f64>) -> (Duratio
     (dt, s.last_flops())
 }
 
-/// Machine facts for reports: CPU model, cores, OpenBLAS environment.
-pub fn machine_description() -> String {
-    let cpu = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .map(|l| l.split(':').nth(1).unwrap_or("").trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let mem = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .next()
-                .map(|l| l.split_whitespace().nth(1).unwrap_or("0").parse::<f64>().unwrap_or(0.0))
-        })
-        .map(|kb| format!("{:.0} GiB", kb / 1024.0 / 1024.0))
-        .unwrap_or_else(|| "?".into());
-    let env = |k: &str| std::env::var(k).unwrap_or_else(|_| "unset".into());
-    format!(
-        "{cpu}, {cores} cores, {mem} RAM; OpenBLAS (system); OPENBLAS_CORETYPE={}, OPENBLAS_L2_SIZE={}",
-        env("OPENBLAS_CORETYPE"),
-        env("OPENBLAS_L2_SIZE")
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,7 +213,6 @@ mod tests {
             assert!(dt.as_secs_f64() >= 0.0 && flops > 0, "{s}");
             assert_eq!(base.nodes(), 20, "the base state is untouched");
         }
-        assert!(dgemm_peak(64, 2) > 0.0);
         assert!(read_once_seconds(&vec![1.0; 1 << 12], 2, 1) >= 0.0);
         assert!(read_once_seconds(&vec![1.0; 1 << 12], 2, 2) >= 0.0);
     }

@@ -5,8 +5,6 @@
 
 use std::ffi::OsString;
 
-use crate::reproduce::PAPERS;
-
 /// One parsed invocation of `cargo xtask`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
@@ -19,13 +17,15 @@ pub enum Command {
         /// Arguments after `--`, passed to both `cargo test` runs (after their own `--`).
         test_args: Vec<String>,
     },
-    /// `cargo xtask reproduce [PAPER] [--quick] [-- ARGS…]`: rerun the papers'
-    /// experiments (ARGS go to the reproduction, e.g. `--seeds 2`).
+    /// `cargo xtask reproduce [PAPER] [--quick] [--list] [-- ARGS…]`: rerun the
+    /// papers' experiments (ARGS go to the reproduction, e.g. `--seeds 2`).
     Reproduce {
         /// One paper to reproduce; all of them when `None`.
         paper: Option<String>,
         /// Smaller, faster runs.
         quick: bool,
+        /// List the reproductions instead of running them.
+        list: bool,
         /// Arguments after `--`, passed to the reproduction.
         extra: Vec<String>,
     },
@@ -56,11 +56,7 @@ pub enum Command {
 
 /// The text printed by `cargo xtask --help` (and by `cargo xtask` alone).
 pub fn usage() -> String {
-    let papers: String = PAPERS
-        .iter()
-        .map(|(name, description)| format!("\n                                  {name:<10} {description}"))
-        .collect();
-    format!(
+    String::from(
         "\
 cargo xtask — project automation (std only; links no BLAS)
 
@@ -76,8 +72,10 @@ COMMANDS:
                                   cargo clippy --workspace --all-targets -- -D warnings
                                   cargo test --workspace --all-targets [-- ARGS…]
                                   cargo test --workspace --doc [-- ARGS…]
-    reproduce [PAPER] [--quick] setup, then reproduce one paper (or all of them).
-                                PAPER is one of:{papers}
+    reproduce [PAPER] [--quick] [-- ARGS…]
+                                setup, then reproduce one paper (or all of them); ARGS
+                                go to the reproduction (`-- --help` lists them).
+    reproduce --list            setup, then list the papers that can be reproduced.
     bench [--quick] [--no-criterion]
                                 setup, then write the performance report to
                                 target/perf-report.md and run the criterion benchmarks
@@ -97,7 +95,6 @@ EXAMPLES:
     cargo xtask reproduce bls-ridge --quick
     cargo xtask bench --quick --no-criterion
 ",
-        papers = papers
     )
 }
 
@@ -105,7 +102,7 @@ EXAMPLES:
 ///
 /// Returns an error message (without the `xtask: error:` prefix) for unknown
 /// commands, unknown flags and superfluous arguments. Paper names are checked
-/// by [`crate::reproduce`], not here.
+/// by the `reproduce` binary, not here.
 pub fn parse<I>(args: I) -> Result<Command, String>
 where
     I: IntoIterator<Item = OsString>,
@@ -156,9 +153,11 @@ where
             }
             let mut paper = None;
             let mut quick = false;
+            let mut list = false;
             for arg in own {
                 match arg.as_str() {
                     "--quick" => quick = true,
+                    "--list" => list = true,
                     flag if flag.starts_with('-') => return Err(format!("unknown flag `{flag}` for `reproduce`")),
                     _ if paper.is_some() => {
                         return Err(format!(
@@ -168,7 +167,12 @@ where
                     _ => paper = Some(arg),
                 }
             }
-            Ok(Command::Reproduce { paper, quick, extra })
+            Ok(Command::Reproduce {
+                paper,
+                quick,
+                list,
+                extra,
+            })
         }
         "bench" => {
             if wants_help(&rest) {
@@ -252,6 +256,7 @@ mod tests {
             Ok(Command::Reproduce {
                 paper: Some("dec".into()),
                 quick: true,
+                list: false,
                 extra: vec![]
             })
         );
@@ -260,6 +265,7 @@ mod tests {
             Ok(Command::Reproduce {
                 paper: Some("bls-ridge".into()),
                 quick: false,
+                list: false,
                 extra: vec!["--seeds".into(), "2".into()]
             })
         );

@@ -44,7 +44,12 @@ fn try_main() -> Result<(), String> {
         Command::Help => Ok(()),
         Command::Setup => setup::run(&root, setup::Tools::Required),
         Command::Test { test_args } => test::run(&root, &test_args),
-        Command::Reproduce { paper, quick, extra } => reproduce::run(&root, paper.as_deref(), quick, &extra),
+        Command::Reproduce {
+            paper,
+            quick,
+            list,
+            extra,
+        } => reproduce::run(&root, paper.as_deref(), quick, list, &extra),
         Command::Bench { quick, criterion } => bench::run(&root, quick, criterion),
         Command::Fit { args } => fit::run(&root, "fit", &args),
         Command::Predict { args } => fit::run(&root, "predict", &args),

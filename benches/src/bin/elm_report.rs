@@ -23,8 +23,9 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Instant;
 
-use benches::{machine_description, median, read_once_seconds};
+use benches::{median, read_once_seconds};
 use experiments::datasets::{self, one_hot, StandardScaler};
+use experiments::machine::{description_with_blas, utc_now};
 use linalg_core::kernels::{self, Diag, Flops, MatMut, MatRef, Op, Owned, Side, Tri};
 use linalg_core::ridge::Strategy;
 use linalg_core::threads::set_blas_threads;
@@ -114,8 +115,8 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
 
     let mut out = String::new();
     let _ = writeln!(out, "## ELM on MNIST (issue 3, §5)\n");
-    let _ = writeln!(out, "- Machine: {}", machine_description());
-    let _ = writeln!(out, "- Date (UTC): {}", experiments::report::utc_now());
+    let _ = writeln!(out, "- Machine: {}", description_with_blas());
+    let _ = writeln!(out, "- Date (UTC): {}", utc_now());
     let _ = writeln!(
         out,
         "- Command: `cargo xtask bench{}` (release build, `elm-report`); {THREADS} OpenBLAS threads, {} repetitions per timing (median, best)",

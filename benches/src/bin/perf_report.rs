@@ -17,9 +17,9 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use benches::{
-    dgemm_peak, machine_description, median, new_columns, prepared_with, read_once_seconds, single_column_passes,
-    time_one_append, uniform_matrix, Size,
+    median, new_columns, prepared_with, read_once_seconds, single_column_passes, time_one_append, uniform_matrix, Size,
 };
+use experiments::machine::{description_with_blas, dgemm_peak_gflops, utc_now};
 use linalg_core::kernels::{self, Flops, MatRef, Op};
 use linalg_core::ridge::Strategy;
 use linalg_core::threads::set_blas_threads;
@@ -121,14 +121,14 @@ fn main() {
     eprintln!("perf-report: measuring DGEMM peak (n = 2048)…");
     let gemm_n = if args.quick { 1024 } else { 2048 };
     set_blas_threads(1);
-    let peak1 = dgemm_peak(gemm_n, 5);
+    let peak1 = dgemm_peak_gflops(gemm_n, 5);
     set_blas_threads(2);
-    let peak2 = dgemm_peak(gemm_n, 5);
+    let peak2 = dgemm_peak_gflops(gemm_n, 5);
     eprintln!("perf-report: DGEMM peak {peak1:.1} GFLOP/s (1 thread), {peak2:.1} GFLOP/s (2 threads)");
 
     let mut out = String::new();
     let _ = writeln!(out, "## Measured on this machine\n");
-    let _ = writeln!(out, "- Machine: {}", machine_description());
+    let _ = writeln!(out, "- Machine: {}", description_with_blas());
     let _ = writeln!(out, "- Date (UTC): {}", utc_now());
     let _ = writeln!(
         out,
@@ -311,24 +311,4 @@ fn table(out: &mut String, rows: &[Row], size: Size) {
         }
         let _ = r.threads;
     }
-}
-
-/// The current UTC time as `YYYY-MM-DD HH:MM` (no date crate needed).
-fn utc_now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + if m <= 2 { 1 } else { 0 };
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02}", rem / 3600, (rem % 3600) / 60)
 }

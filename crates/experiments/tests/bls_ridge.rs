@@ -58,14 +58,14 @@ fn tiny_schedule_writes_the_report_and_reuses_cells() {
     }
     // Two ridge solutions of the same network at a moderate λ: same
     // predictions up to rounding, so the accuracies agree within a sample.
-    let acc = |s: &str, e: i32| {
+    let acc = |s: Strategy, e: i32| {
         cells
             .iter()
             .find(|c| c.strategy == s && c.lambda_exp == e)
             .map(|c| c.accuracy.clone())
             .expect("cell")
     };
-    for (a, b) in acc("chol2", -5).iter().zip(acc("d-rdg", -5).iter()) {
+    for (a, b) in acc(Strategy::Chol2, -5).iter().zip(acc(Strategy::DRdg, -5).iter()) {
         let (a, b) = (a.expect("ran"), b.expect("ran"));
         assert!((a - b).abs() <= 100.0 / 300.0 + 1e-9, "{a} vs {b}");
     }

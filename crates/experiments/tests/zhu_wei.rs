@@ -14,6 +14,8 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
         out_dir: out.clone(),
         mnist: None,
         scaling_study: true,
+        threads: 1,
+        mnist_threads: 2,
     };
     let report = run(&opts).expect("the reproduction runs");
     let md = std::fs::read_to_string(&report).expect("report.md");

@@ -1,138 +1,184 @@
-//! `reproduce [PAPER] [--quick] [OPTIONS]` — run through `cargo xtask reproduce`.
-//! Writes `results/<paper>/` (report.md, CSV, JSON, SVG).
-//!
-//! Options of `bls-ridge` (after `--` on the xtask command line):
-//! `--seeds N` (networks per cell; full run default 1), `--lambdas E,E,…`
-//! (λ = 2^E), `--strategies S,S,…`, `--time-budget-min M` (start no new
-//! cell after M minutes), `--cells DIR` (where finished cells are kept and
-//! reused; default `results/bls-ridge/cells`), `--out DIR`.
+//! `reproduce [PAPER…] [--quick] [OPTIONS]` — run through `cargo xtask
+//! reproduce`. Writes `results/<paper>/` (report.md, CSV, JSON, SVG).
+//! `reproduce --list` prints the registry ([`experiments::papers::REGISTRY`]),
+//! one `name<TAB>description` line per paper.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use experiments::papers::{bls_ridge, zhu_wei};
+use clap::Parser;
+use experiments::papers::{self, BlsRidgeSettings, Settings, REGISTRY};
 use linalg_core::ridge::Strategy;
 
-fn bls_options(args: &[String], quick: bool, root: &std::path::Path) -> Result<bls_ridge::Options, String> {
-    let mut out = root.join("results/bls-ridge");
-    let mut cells = None;
-    let mut seeds = None;
-    let mut lambdas = None;
-    let mut strategies = None;
-    let mut budget = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{a} needs a value"));
-        match a.as_str() {
-            "--quick" => {}
-            "--seeds" => seeds = Some(value()?.parse::<usize>().map_err(|e| format!("--seeds: {e}"))?),
-            "--lambdas" => {
-                lambdas = Some(
-                    value()?
-                        .split(',')
-                        .map(|e| e.trim().parse::<i32>().map_err(|e| format!("--lambdas: {e}")))
-                        .collect::<Result<Vec<_>, _>>()?,
-                )
-            }
-            "--strategies" => {
-                strategies = Some(
-                    value()?
-                        .split(',')
-                        .map(|s| s.trim().parse::<Strategy>().map_err(|e| format!("--strategies: {e}")))
-                        .collect::<Result<Vec<_>, _>>()?,
-                )
-            }
-            "--time-budget-min" => {
-                budget = Some(value()?.parse::<f64>().map_err(|e| format!("--time-budget-min: {e}"))?)
-            }
-            "--cells" => cells = Some(PathBuf::from(value()?)),
-            "--out" => out = PathBuf::from(value()?),
-            other if other.starts_with("--") => return Err(format!("unknown option {other} for bls-ridge")),
-            _ => {}
+/// Rerun the papers' experiments and write their reports.
+#[derive(Debug, Parser)]
+#[command(name = "reproduce", args_override_self = true)]
+struct Args {
+    /// Papers to reproduce, by name (see --list) [default: all of them].
+    #[arg(value_parser = paper_name)]
+    papers: Vec<String>,
+
+    /// The quick runs: the same tables on smaller problems (minutes).
+    #[arg(long)]
+    quick: bool,
+
+    /// Print the reproductions (name, tab, description) and exit.
+    #[arg(long)]
+    list: bool,
+
+    /// Where each paper writes `<paper>/` [default: the workspace's `results/`].
+    #[arg(long, value_name = "DIR")]
+    results_dir: Option<PathBuf>,
+
+    /// networks per (λ, strategy) cell [default: 2 with --quick, 1 otherwise].
+    #[arg(long, value_name = "N", help_heading = "bls-ridge")]
+    seeds: Option<usize>,
+
+    /// λ = 2^E for these E, comma-separated [default: -30,-25,-20,-15,-10,-5].
+    #[arg(long, value_name = "E,E,…", allow_hyphen_values = true, value_parser = exponents, help_heading = "bls-ridge")]
+    lambdas: Option<Exponents>,
+
+    /// strategies in run order, comma-separated [default: orig,exg-e,chol1,chol2,r-inv,d-rdg].
+    #[arg(long, value_name = "S,S,…", value_parser = strategies, help_heading = "bls-ridge")]
+    strategies: Option<Strategies>,
+
+    /// start no new cell after M minutes; the report is still written [default: no limit].
+    #[arg(long, value_name = "M", help_heading = "bls-ridge")]
+    time_budget_min: Option<f64>,
+
+    /// where finished cells are kept and reused [default: <out>/cells].
+    #[arg(long, value_name = "DIR", help_heading = "bls-ridge")]
+    cells: Option<PathBuf>,
+
+    /// the report's directory [default: <results-dir>/bls-ridge].
+    #[arg(long, value_name = "DIR", help_heading = "bls-ridge")]
+    out: Option<PathBuf>,
+}
+
+/// A comma-separated list of λ exponents.
+#[derive(Clone, Debug)]
+struct Exponents(Vec<i32>);
+
+/// A comma-separated list of strategies.
+#[derive(Clone, Debug)]
+struct Strategies(Vec<Strategy>);
+
+fn paper_name(s: &str) -> Result<String, String> {
+    match papers::find(s) {
+        Some(p) => Ok(p.name.to_string()),
+        None => {
+            let names: Vec<&str> = REGISTRY.iter().map(|p| p.name).collect();
+            Err(format!("unknown paper; valid names: {}", names.join(", ")))
         }
     }
-    let mut o = if quick {
-        bls_ridge::Options::quick(out.clone())
-    } else {
-        bls_ridge::Options::full(out.clone(), 1)
-    };
-    o.out_dir = out.clone();
-    o.cells_dir = cells.unwrap_or_else(|| out.join("cells"));
-    if let Some(s) = seeds {
-        o.seeds = s;
-    }
-    if let Some(l) = lambdas {
-        o.lambda_exps = l;
-    }
-    if let Some(s) = strategies {
-        o.strategies = s;
-    }
-    o.time_budget_min = budget;
-    Ok(o)
+}
+
+fn exponents(s: &str) -> Result<Exponents, String> {
+    s.split(',')
+        .map(|e| e.trim().parse::<i32>().map_err(|err| format!("`{}`: {err}", e.trim())))
+        .collect::<Result<_, _>>()
+        .map(Exponents)
+}
+
+fn strategies(s: &str) -> Result<Strategies, String> {
+    s.split(',')
+        .map(|name| name.trim().parse::<Strategy>().map_err(|err| err.to_string()))
+        .collect::<Result<_, _>>()
+        .map(Strategies)
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let quick = args.iter().any(|a| a == "--quick");
-    let known = ["zhu-wei", "bls-ridge", "dec", "b2ld", "bpls"];
-    let papers: Vec<&str> = args.iter().map(String::as_str).filter(|a| known.contains(a)).collect();
+    let args = Args::parse();
+    if args.list {
+        for p in REGISTRY {
+            println!("{}\t{}", p.name, p.description);
+        }
+        return ExitCode::SUCCESS;
+    }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let wanted = if papers.is_empty() {
-        vec!["zhu-wei", "bls-ridge"]
+    let settings = Settings {
+        results_dir: args.results_dir.unwrap_or_else(|| root.join("results")),
+        bls_ridge: BlsRidgeSettings {
+            out: args.out,
+            cells: args.cells,
+            seeds: args.seeds,
+            lambda_exps: args.lambdas.map(|l| l.0),
+            strategies: args.strategies.map(|s| s.0),
+            time_budget_min: args.time_budget_min,
+        },
+    };
+    let wanted: Vec<&papers::Paper> = if args.papers.is_empty() {
+        REGISTRY.iter().collect()
     } else {
-        papers
+        args.papers.iter().filter_map(|name| papers::find(name)).collect()
     };
     for paper in wanted {
-        let result = match paper {
-            "zhu-wei" => {
-                let out = root.join("results/zhu-wei");
-                let opts = if quick {
-                    zhu_wei::Options::quick(out)
-                } else {
-                    zhu_wei::Options::full(out)
-                };
-                eprintln!(
-                    "reproduce zhu-wei: {} (expected duration: {})",
-                    if quick { "quick run" } else { "full protocol" },
-                    if quick {
-                        "about 15 seconds after the build"
-                    } else {
-                        "about 18 minutes on 2 cores"
-                    }
-                );
-                zhu_wei::run(&opts)
-            }
-            "bls-ridge" => {
-                let opts = match bls_options(&args, quick, &root) {
-                    Ok(o) => o,
-                    Err(e) => {
-                        eprintln!("reproduce bls-ridge: {e}");
-                        return ExitCode::FAILURE;
-                    }
-                };
-                eprintln!(
-                    "reproduce bls-ridge: {} (expected duration: {})",
-                    if quick { "quick run" } else { "full protocol" },
-                    if quick {
-                        "about 2 minutes after the build"
-                    } else {
-                        "about 8 hours per seed on 2 cores; finished cells are kept and skipped when rerun"
-                    }
-                );
-                bls_ridge::run(&opts)
-            }
-            other => {
-                println!("{other}: not reproduced yet (see the open issues)");
-                continue;
-            }
+        let (runner, what, duration) = if args.quick {
+            (paper.quick, "quick run", paper.quick_duration)
+        } else {
+            (paper.full, "full protocol", paper.full_duration)
         };
-        match result {
-            Ok(path) => println!("{paper}: report written to {}", path.display()),
+        eprintln!("reproduce {}: {what} (expected duration: {duration})", paper.name);
+        match runner(&settings) {
+            Ok(path) => println!("{}: report written to {}", paper.name, path.display()),
             Err(e) => {
-                eprintln!("reproduce {paper}: error: {e}");
+                eprintln!("reproduce {}: error: {e}", paper.name);
                 return ExitCode::FAILURE;
             }
         }
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, clap::Error> {
+        Args::try_parse_from(std::iter::once("reproduce").chain(args.iter().copied()))
+    }
+
+    /// The flags quoted in the README and the reports keep working.
+    #[test]
+    fn documented_commands_parse() -> Result<(), clap::Error> {
+        let a = parse(&["bls-ridge", "--quick", "--time-budget-min", "30", "--seeds", "2"])?;
+        assert_eq!(a.papers, ["bls-ridge"]);
+        assert!(a.quick);
+        assert_eq!((a.seeds, a.time_budget_min), (Some(2), Some(30.0)));
+        let a = parse(&[
+            "bls-ridge",
+            "--lambdas",
+            "-30,-25, -5",
+            "--strategies",
+            "chol1,D-Rdg",
+            "--cells",
+            "c",
+            "--out",
+            "o",
+        ])?;
+        assert_eq!(a.lambdas.map(|l| l.0), Some(vec![-30, -25, -5]));
+        assert_eq!(a.strategies.map(|s| s.0), Some(vec![Strategy::Chol1, Strategy::DRdg]));
+        assert_eq!((a.cells, a.out), (Some("c".into()), Some("o".into())));
+        // The last of a repeated flag wins, as before.
+        assert_eq!(parse(&["--seeds", "1", "--seeds", "3"])?.seeds, Some(3));
+        assert!(parse(&["--list"])?.list);
+        assert!(parse(&[])?.papers.is_empty());
+        Ok(())
+    }
+
+    /// Unknown flags, unknown papers and bad values are errors, not ignored.
+    #[test]
+    fn unknown_or_stray_arguments_are_errors() {
+        for bad in [
+            &["--frobnicate"][..],
+            &["dec"],
+            &["zhu-wei", "stray"],
+            &["--seeds", "two"],
+            &["--lambdas", "-30,x"],
+            &["--strategies", "chol3"],
+            &["--seeds"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?} was accepted");
+        }
+    }
 }

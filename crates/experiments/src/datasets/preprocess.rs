@@ -1,10 +1,8 @@
 //! Preprocessing fitted on the training part and applied to any part: scalers, one-hot targets,
 //! seeded shuffles, train/test splits and k-fold cross-validation.
 
+use models::rng::SplitMix64;
 use ndarray::{Array1, Array2, ArrayView1, Axis};
-use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 
 use super::error::DataError;
@@ -184,15 +182,30 @@ pub fn argmax_rows(scores: &Array2<f64>) -> Array1<usize> {
         .collect()
 }
 
-/// `0..n` in an order determined by `seed` alone (a ChaCha-based `StdRng` seeded with `seed`).
-///
-/// The order is reproducible for a given `rand` version; `rand` does not promise the same stream
-/// across its releases.
+/// `0..n` in an order determined by `seed` alone: a Fisher–Yates shuffle driven by the
+/// project's [`SplitMix64`] seeded with `seed`, so the order is fixed across dependency
+/// upgrades (`rand`'s `StdRng` does not promise its stream across releases).
 pub fn shuffled_indices(n: usize, seed: u64) -> Vec<usize> {
     let mut indices: Vec<usize> = (0..n).collect();
-    let mut rng = StdRng::seed_from_u64(seed);
-    indices.shuffle(&mut rng);
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..n).rev() {
+        let j = below(&mut rng, i as u64 + 1) as usize;
+        indices.swap(i, j);
+    }
     indices
+}
+
+/// A uniform integer in `0..bound` (`bound ≥ 1`): Lemire's multiply-shift with rejection, so
+/// no value is favoured.
+fn below(rng: &mut SplitMix64, bound: u64) -> u64 {
+    // 2^64 mod bound: low products below it would over-represent some results.
+    let threshold = bound.wrapping_neg() % bound;
+    loop {
+        let m = u128::from(rng.next_u64()) * u128::from(bound);
+        if (m as u64) >= threshold {
+            return (m >> 64) as u64;
+        }
+    }
 }
 
 /// Splits `data` at random into `(train, test)` with `round(n · test_fraction)` test samples
@@ -273,6 +286,29 @@ mod tests {
             std: array![1.0],
         };
         assert!(bad.transform(&array![[1.0, 2.0]]).is_err());
+    }
+
+    /// The stream is the project's own: the first orders are pinned (values from an independent
+    /// Python SplitMix64 + Lemire Fisher–Yates), so a dependency upgrade cannot move rows between
+    /// folds; and every order is a permutation.
+    #[test]
+    fn shuffles_are_pinned_permutations() {
+        assert_eq!(shuffled_indices(10, 7), [9, 5, 8, 6, 1, 2, 4, 7, 0, 3]);
+        assert_eq!(shuffled_indices(10, 20_240_000), [3, 5, 4, 2, 6, 9, 1, 0, 7, 8]);
+        for (n, seed) in [(0, 1), (1, 1), (10, 3), (1000, 20_240_000)] {
+            let mut v = shuffled_indices(n, seed);
+            assert_eq!(shuffled_indices(n, seed), v);
+            v.sort_unstable();
+            assert_eq!(v, (0..n).collect::<Vec<_>>());
+        }
+        assert_ne!(shuffled_indices(50, 1), shuffled_indices(50, 2));
+        // Uniformity of `below`: each of 0..3 about a third of 30000 draws.
+        let mut rng = SplitMix64::new(11);
+        let mut counts = [0usize; 3];
+        for _ in 0..30_000 {
+            counts[below(&mut rng, 3) as usize] += 1;
+        }
+        assert!(counts.iter().all(|&c| (9_500..10_500).contains(&c)), "{counts:?}");
     }
 
     #[test]

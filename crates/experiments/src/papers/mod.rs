@@ -1,10 +1,157 @@
-//! One module per paper: its protocol and its published numbers.
+//! One module per paper: its protocol, its published numbers and its
+//! report; and [`REGISTRY`], the one list of the reproductions that exist
+//! (the `reproduce` binary runs them, `cargo xtask reproduce` asks it for the
+//! list).
 
 pub mod bls_ridge;
 pub mod zhu_wei;
-pub mod zhu_wei_classification;
-pub mod zhu_wei_mnist;
+
+use std::path::{Path, PathBuf};
+
+use linalg_core::ridge::Strategy;
 
 /// The error of a reproduction run: data, model, metric or I/O failures,
 /// each with its own message.
 pub type ReproError = Box<dyn std::error::Error + Send + Sync>;
+
+/// What a caller can choose about a run, for every paper; each runner uses
+/// the part that concerns it.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Where each paper writes `<name>/` (the workspace's `results/`).
+    pub results_dir: PathBuf,
+    /// bls-ridge's choices.
+    pub bls_ridge: BlsRidgeSettings,
+}
+
+/// Overrides of the bls-ridge protocol; `None` keeps the protocol's value.
+#[derive(Clone, Debug, Default)]
+pub struct BlsRidgeSettings {
+    /// The report's directory (default `<results_dir>/bls-ridge`).
+    pub out: Option<PathBuf>,
+    /// Where finished cells are kept and reused (default `<out>/cells`).
+    pub cells: Option<PathBuf>,
+    /// Networks per cell (quick run 2, full run 1).
+    pub seeds: Option<usize>,
+    /// λ = 2^e for these e (default −30, −25, …, −5).
+    pub lambda_exps: Option<Vec<i32>>,
+    /// Strategies, in run order (default Table VI's five and D-Rdg).
+    pub strategies: Option<Vec<Strategy>>,
+    /// Start no new cell after this many minutes (default: no limit).
+    pub time_budget_min: Option<f64>,
+}
+
+/// A runner: the run's settings in, the report's path out.
+pub type Runner = fn(&Settings) -> Result<PathBuf, ReproError>;
+
+/// One implemented reproduction.
+#[derive(Clone, Copy, Debug)]
+pub struct Paper {
+    /// The name on the command line (`zhu-wei`).
+    pub name: &'static str,
+    /// One line saying what is reproduced.
+    pub description: &'static str,
+    /// The quick run (minutes): the same tables on smaller problems.
+    pub quick: Runner,
+    /// The paper's protocol.
+    pub full: Runner,
+    /// How long the quick run takes, as the user is told before it starts.
+    pub quick_duration: &'static str,
+    /// How long the full run takes.
+    pub full_duration: &'static str,
+}
+
+/// Every implemented reproduction, in the order they run by default.
+pub const REGISTRY: &[Paper] = &[
+    Paper {
+        name: "zhu-wei",
+        description: "inverse-free ELM (Zhu & Wei): Tables II–V",
+        quick: |s| zhu_wei::run(&zhu_wei::Options::quick(s.results_dir.join("zhu-wei"))),
+        full: |s| zhu_wei::run(&zhu_wei::Options::full(s.results_dir.join("zhu-wei"))),
+        quick_duration: "about 15 seconds after the build",
+        full_duration: "about 18 minutes on 2 cores",
+    },
+    Paper {
+        name: "bls-ridge",
+        description: "ridge solutions for the incremental BLS (Zhu et al.): Tables II–III, VI and Fig. 1 on MNIST",
+        quick: |s| bls_ridge::run(&bls_ridge_options(s, true)),
+        full: |s| bls_ridge::run(&bls_ridge_options(s, false)),
+        quick_duration: "about 2 minutes after the build",
+        full_duration: "about 8 hours per seed on 2 cores; finished cells are kept and skipped when rerun",
+    },
+];
+
+/// The registered reproduction called `name`.
+pub fn find(name: &str) -> Option<&'static Paper> {
+    REGISTRY.iter().find(|p| p.name == name)
+}
+
+/// bls-ridge's options: the quick or full protocol with the settings'
+/// overrides.
+pub fn bls_ridge_options(s: &Settings, quick: bool) -> bls_ridge::Options {
+    let b = &s.bls_ridge;
+    let out = b.out.clone().unwrap_or_else(|| s.results_dir.join("bls-ridge"));
+    let mut o = if quick {
+        bls_ridge::Options::quick(out.clone())
+    } else {
+        bls_ridge::Options::full(out.clone(), 1)
+    };
+    o.cells_dir = b.cells.clone().unwrap_or_else(|| Path::new(&out).join("cells"));
+    if let Some(n) = b.seeds {
+        o.seeds = n;
+    }
+    if let Some(l) = &b.lambda_exps {
+        o.lambda_exps = l.clone();
+    }
+    if let Some(st) = &b.strategies {
+        o.strategies = st.clone();
+    }
+    o.time_budget_min = b.time_budget_min;
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_lists_the_implemented_reproductions() {
+        let names: Vec<&str> = REGISTRY.iter().map(|p| p.name).collect();
+        assert_eq!(names, ["zhu-wei", "bls-ridge"]);
+        assert!(find("bls-ridge").is_some() && find("dec").is_none());
+    }
+
+    /// The defaults are the protocol's; each override replaces one field.
+    #[test]
+    fn bls_ridge_settings_override_the_protocol() {
+        let mut s = Settings {
+            results_dir: PathBuf::from("/r"),
+            ..Settings::default()
+        };
+        let o = bls_ridge_options(&s, true);
+        assert_eq!(
+            (o.out_dir.clone(), o.cells_dir.clone()),
+            ("/r/bls-ridge".into(), "/r/bls-ridge/cells".into())
+        );
+        assert_eq!((o.seeds, o.quick, o.time_budget_min), (2, true, None));
+        assert_eq!(bls_ridge_options(&s, false).seeds, 1);
+        s.bls_ridge = BlsRidgeSettings {
+            out: Some("/o".into()),
+            seeds: Some(3),
+            lambda_exps: Some(vec![-5]),
+            strategies: Some(vec![Strategy::Chol1]),
+            time_budget_min: Some(1.5),
+            cells: None,
+        };
+        let o = bls_ridge_options(&s, false);
+        assert_eq!(
+            (o.out_dir.clone(), o.cells_dir.clone()),
+            ("/o".into(), "/o/cells".into())
+        );
+        assert_eq!(
+            (o.seeds, o.lambda_exps.clone(), o.strategies.clone()),
+            (3, vec![-5], vec![Strategy::Chol1])
+        );
+        assert_eq!(o.time_budget_min, Some(1.5));
+    }
+}

@@ -13,26 +13,14 @@ use std::time::Instant;
 
 use models::{ElmParams, HiddenLayer, IncrementalElm, InputScale, ReadoutSolver};
 use models::{Fit, ParamGuard};
-use ndarray::{Axis, Slice};
 use serde::Serialize;
 
-use super::zhu_wei::ALGORITHMS;
-use super::zhu_wei_classification::ACTIVATIONS;
-use super::ReproError;
+use super::classification::ACTIVATIONS;
+use super::regression::time_last_node;
 use crate::datasets::{self, argmax_rows, one_hot, MinMaxScaler};
+use crate::machine::ScopedBlasThreads;
 use crate::metrics;
-
-/// Table V as published: per activation (Gaussian, sigmoid, hardlim,
-/// triangular, sine): accuracy, and speedups of Alg. 1, 2, 3.
-// 3.14 is a published speedup, not an approximation of π.
-#[allow(clippy::approx_constant)]
-pub const PUBLISHED_TABLE_V: [(f64, [f64; 3]); 5] = [
-    (0.9654, [3.41, 45.50, 26.28]),
-    (0.9467, [3.77, 44.04, 31.04]),
-    (0.9383, [3.92, 50.49, 33.69]),
-    (0.9620, [3.14, 43.87, 28.20]),
-    (0.9585, [3.06, 51.73, 34.42]),
-];
+use crate::papers::ReproError;
 
 /// Size of the Table V run.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -79,8 +67,10 @@ pub struct MnistRow {
     pub flops: [u64; 4],
 }
 
-/// Run Table V.
-pub fn table5(size: MnistSize) -> Result<Vec<MnistRow>, ReproError> {
+/// Run Table V on `threads` OpenBLAS threads (the previous count is
+/// restored on return).
+pub fn table5(size: MnistSize, threads: usize) -> Result<Vec<MnistRow>, ReproError> {
+    let _threads = ScopedBlasThreads::new(threads);
     let train = datasets::load_shipped("mnist-train")?;
     let test = datasets::load_shipped("mnist-test")?;
     let idx: Vec<usize> = (0..size.train.min(train.n_samples())).collect();
@@ -99,7 +89,6 @@ pub fn table5(size: MnistSize) -> Result<Vec<MnistRow>, ReproError> {
     let accuracy = |z: ndarray::Array2<f64>| metrics::accuracy(&truth, &argmax_rows(&z).to_vec());
     let mut rows = vec![];
     for act in ACTIVATIONS {
-        linalg_core::threads::set_blas_threads(2);
         let t0 = Instant::now();
         eprintln!(
             "zhu-wei: Table V, {act}: {} images, {} → {} nodes",
@@ -129,24 +118,7 @@ pub fn table5(size: MnistSize) -> Result<Vec<MnistRow>, ReproError> {
         drop(inc);
         // Time the last step (end − 1 → end) for each algorithm.
         let a = HiddenLayer::random(xtr.ncols(), size.end, act, seed).outputs(xtr.view())?;
-        let (a0, h) = (
-            a.slice_axis(Axis(1), Slice::from(..size.end - 1)),
-            a.slice_axis(Axis(1), Slice::from(size.end - 1..)),
-        );
-        let (mut seconds, mut flops) = ([0.0; 4], [0; 4]);
-        for (k, alg) in ALGORITHMS.iter().enumerate() {
-            let mut base = alg.build(a0, ytr.view(), 0.1, linalg_core::Precision::F64)?;
-            base.reserve(1);
-            let mut total = 0.0;
-            for _ in 0..size.reps.max(1) {
-                let mut s = base.clone_box();
-                let t = Instant::now();
-                s.append(h)?;
-                total += t.elapsed().as_secs_f64();
-                flops[k] = s.last_flops();
-            }
-            seconds[k] = total / size.reps.max(1) as f64;
-        }
+        let (seconds, flops) = time_last_node(&a, &ytr, size.reps)?;
         eprintln!(
             "zhu-wei: Table V, {act}: accuracy {accuracy_standard:.4}, one-node update {:.1} / {:.1} / {:.1} / {:.1} ms ({:.0} s)",
             seconds[0] * 1e3,

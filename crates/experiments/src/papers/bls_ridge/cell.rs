@@ -1,0 +1,272 @@
+//! Cells: one (seed, λ, strategy) run of the schedule, kept as JSON in the
+//! cells directory so that a sweep can be spread over several invocations.
+
+use std::path::{Path, PathBuf};
+
+use linalg_core::ridge::Strategy;
+use linalg_core::Precision;
+use serde::{Deserialize, Serialize};
+
+use super::protocol::Schedule;
+
+/// One (seed, λ, strategy) run of the schedule.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Cell {
+    /// Schedule run.
+    pub schedule: Schedule,
+    /// Seed of the random maps.
+    pub seed: u64,
+    /// λ = 2^lambda_exp.
+    pub lambda_exp: i32,
+    /// Strategy (stored by its command-line name, `chol1`, `d-rdg`, …).
+    #[serde(with = "strategy_name")]
+    pub strategy: Strategy,
+    /// Precision `A` was stored in (`"F64"` or `"F32"`).
+    pub precision: Precision,
+    /// Test accuracy (%) after each update (index 0: the initial network);
+    /// `None` once the strategy failed.
+    pub accuracy: Vec<Option<f64>>,
+    /// The failure, if any: update index and message.
+    pub failure: Option<(usize, String)>,
+    /// Solver seconds per update (the start: the initial solve).
+    pub solver_seconds: Vec<f64>,
+    /// Seconds computing the new columns per update.
+    pub columns_seconds: Vec<f64>,
+    /// Solver flops per update.
+    pub flops: Vec<u64>,
+    /// Bytes of the solver's state after the last update.
+    pub state_bytes: usize,
+    /// Peak resident memory of the process during the cell (bytes).
+    pub peak_rss_bytes: Option<u64>,
+    /// When it ran (UTC).
+    pub ran_at: String,
+    /// DGEMM rate (GFLOP/s) measured at the start of the invocation that
+    /// ran this cell: what its GFLOP/s are compared with. `None` for cells
+    /// written before it was stored; the report then uses its own run's
+    /// figure and says so.
+    #[serde(default)]
+    pub dgemm_peak_gflops: Option<f64>,
+    /// Whether the solver took the initial `A` over without copying it
+    /// (`Strategy::build_owned`, since 2026-11-22 evening). `false` for cells
+    /// written before: their update 0 includes that copy. With `precision`
+    /// F32 the f64 copy is saved, but `A` is still rounded into a new f32
+    /// buffer.
+    #[serde(default)]
+    pub initial_a_taken: bool,
+}
+
+impl Cell {
+    /// Whether `A` was stored in f32.
+    pub fn is_f32(&self) -> bool {
+        self.precision == Precision::F32
+    }
+
+    /// Achieved solver rate of update `u` as a fraction of the DGEMM peak of
+    /// the run that produced the cell (`fallback` for cells that did not
+    /// store one).
+    pub(super) fn fraction_of_peak(&self, u: usize, fallback: f64) -> f64 {
+        let g = self.flops[u] as f64 / self.solver_seconds[u] / 1e9;
+        g / self.dgemm_peak_gflops.unwrap_or(fallback)
+    }
+}
+
+/// The file a finished cell is kept in:
+/// `{quick|full}-seed{s}-lambda2^{e}-{strategy}[-f32].json`.
+pub(super) fn cell_file(dir: &Path, schedule: &Schedule, seed: u64, e: i32, s: Strategy, p: Precision) -> PathBuf {
+    let size = if *schedule == Schedule::FULL { "full" } else { "quick" };
+    let prec = match p {
+        Precision::F64 => "",
+        Precision::F32 => "-f32",
+    };
+    dir.join(format!("{size}-seed{seed}-lambda2^{e}-{}{prec}.json", s.cli_name()))
+}
+
+/// Every cell of `schedule` in `dir`, sorted by λ, strategy name and seed.
+///
+/// A file that cannot be read or parsed (including an unknown strategy or
+/// precision name) is an error naming the file: a cell is never guessed.
+pub fn load_cells(dir: &Path, schedule: &Schedule) -> Result<Vec<Cell>, CellError> {
+    let mut cells = vec![];
+    let entries = std::fs::read_dir(dir).map_err(|source| CellError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    for entry in entries {
+        let path = entry
+            .map_err(|source| CellError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?
+            .path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let cell = read_cell(&path)?;
+        if cell.schedule == *schedule {
+            cells.push(cell);
+        }
+    }
+    cells.sort_by(|a, b| {
+        (a.lambda_exp, a.strategy.cli_name(), a.seed).cmp(&(b.lambda_exp, b.strategy.cli_name(), b.seed))
+    });
+    Ok(cells)
+}
+
+/// One cell file.
+pub fn read_cell(path: &Path) -> Result<Cell, CellError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CellError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    serde_json::from_str(&text).map_err(|source| CellError::Json {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Writes a finished cell as pretty JSON.
+pub(super) fn write_cell(path: &Path, cell: &Cell) -> Result<(), CellError> {
+    let text = serde_json::to_string_pretty(cell).map_err(|source| CellError::Json {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    std::fs::write(path, text).map_err(|source| CellError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A cell file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum CellError {
+    /// Reading or writing the file (or listing its directory) failed.
+    #[error("cell file {}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is not a cell (bad JSON, a missing field, an unknown
+    /// strategy or precision).
+    #[error("cell file {} is not a readable cell: {source}", path.display())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// What serde found wrong.
+        source: serde_json::Error,
+    },
+}
+
+/// Serde for [`Strategy`] as its command-line name (`"chol1"`), the form the
+/// committed cell files use; an unknown name is an error.
+mod strategy_name {
+    use linalg_core::ridge::Strategy;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(s: &Strategy, ser: S) -> Result<S::Ok, S::Error> {
+        ser.serialize_str(s.cli_name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Strategy, D::Error> {
+        let name = String::deserialize(de)?;
+        Strategy::ALL
+            .into_iter()
+            .find(|s| s.cli_name() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown strategy `{name}`")))
+    }
+}
+
+/// Cells made by hand for the tests of the report's parts.
+#[cfg(test)]
+pub(super) mod fixtures {
+    use linalg_core::ridge::Strategy;
+    use linalg_core::Precision;
+
+    use super::{Cell, Schedule};
+
+    /// A one-update Chol-1 cell of the full schedule at λ = 2^-10, seed 0.
+    pub(crate) fn timed_cell(flops: u64, seconds: f64, peak: Option<f64>) -> Cell {
+        Cell {
+            schedule: Schedule::FULL,
+            seed: 0,
+            lambda_exp: -10,
+            strategy: Strategy::Chol1,
+            precision: Precision::F64,
+            accuracy: vec![Some(98.0)],
+            failure: None,
+            solver_seconds: vec![seconds],
+            columns_seconds: vec![0.0],
+            flops: vec![flops],
+            state_bytes: 0,
+            peak_rss_bytes: None,
+            ran_at: String::new(),
+            dgemm_peak_gflops: peak,
+            initial_a_taken: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cell JSON written before the peak was stored still loads.
+    #[test]
+    fn old_cell_json_without_peak_loads() {
+        let mut v = serde_json::to_value(fixtures::timed_cell(1, 1.0, Some(1.0))).unwrap();
+        v.as_object_mut().unwrap().remove("dgemm_peak_gflops");
+        let c: Cell = serde_json::from_value(v).unwrap();
+        assert_eq!(c.dgemm_peak_gflops, None);
+    }
+
+    /// Every committed cell file loads, with its strategy and precision
+    /// typed, and writes back to the same names.
+    #[test]
+    fn committed_cells_load_with_typed_strategy_and_precision() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/results/bls-ridge/cells");
+        let cells = load_cells(&dir, &Schedule::FULL).expect("committed cells load");
+        let files = std::fs::read_dir(&dir).expect("cells dir").count();
+        assert_eq!(cells.len(), files);
+        for c in &cells {
+            let file = cell_file(&dir, &c.schedule, c.seed, c.lambda_exp, c.strategy, c.precision);
+            assert!(file.is_file(), "{} is not where the cell says", file.display());
+        }
+        assert!(cells
+            .iter()
+            .any(|c| c.strategy == Strategy::DRdg && c.precision == Precision::F32));
+        let v = serde_json::to_value(&cells[0]).expect("serialize");
+        assert_eq!(v["strategy"], cells[0].strategy.cli_name());
+        assert!(v["precision"] == "F64" || v["precision"] == "F32");
+    }
+
+    /// A cell whose strategy is not a known name, or that is not JSON, is an
+    /// error naming its file, never a D-Rdg cell.
+    #[test]
+    fn unreadable_cell_is_an_error_naming_the_file() {
+        let dir = std::env::temp_dir().join(format!("bls-ridge-bad-cell-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let mut v = serde_json::to_value(fixtures::timed_cell(1, 1.0, None)).expect("serialize");
+        v["strategy"] = "chol-3".into();
+        let bad = dir.join("full-seed0-lambda2^-10-chol-3.json");
+        std::fs::write(&bad, v.to_string()).expect("write");
+        let err = load_cells(&dir, &Schedule::FULL).expect_err("unknown strategy");
+        let msg = err.to_string();
+        assert!(matches!(err, CellError::Json { .. }), "{msg}");
+        assert!(msg.contains("full-seed0-lambda2^-10-chol-3.json"), "{msg}");
+        assert!(msg.contains("unknown strategy `chol-3`"), "{msg}");
+        v["strategy"] = "d-rdg".into();
+        v["precision"] = "F16".into();
+        std::fs::write(&bad, v.to_string()).expect("write");
+        assert!(load_cells(&dir, &Schedule::FULL).is_err());
+        std::fs::write(&bad, "{ not json").expect("write");
+        let msg = read_cell(&bad).expect_err("not JSON").to_string();
+        assert!(msg.contains("chol-3.json"), "{msg}");
+        let missing = dir.join("missing.json");
+        let msg = read_cell(&missing).expect_err("missing").to_string();
+        assert!(matches!(read_cell(&missing), Err(CellError::Io { .. })));
+        assert!(msg.contains("missing.json"), "{msg}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,203 @@
+//! Tables II–III's analogue (testing accuracy after each update, one table
+//! per λ, with the paper's closest block), the failures, and the quick
+//! run's f32-against-f64 comparison.
+
+use std::fmt::Write as _;
+
+use super::super::analysis::fmt_acc;
+use super::super::cell::Cell;
+use super::super::protocol::{Schedule, STRATEGIES};
+use super::super::published::PAPER_BLOCKS;
+use super::{precision_name, Summary};
+use crate::report::Table;
+
+/// The accuracy section (Markdown) and `accuracy.csv`.
+pub(super) fn accuracy_tables(s: &Summary<'_>) -> (String, Table) {
+    let sch = s.opts.schedule;
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "## Testing accuracy after each update (analogue of Tables II–III)\n"
+    );
+    let _ = writeln!(
+        md,
+        "Mean (standard deviation) over seeds, %; the standard deviation is left out where one seed ran. NA: the strategy failed (its typed error is listed below). The paper's blocks give the λ only as lost symbols; they are listed in increasing λ, and the block whose initial accuracy is closest to ours is shown beside each of our tables.\n"
+    );
+    let mut csv = Table::new(&[
+        "lambda_exp",
+        "strategy",
+        "precision",
+        "seeds",
+        "update",
+        "feature_nodes",
+        "enhancement_nodes",
+        "mean_accuracy",
+        "std_accuracy",
+    ]);
+    let mut header = vec!["strategy".to_string(), "seeds".into()];
+    for u in 0..s.nu {
+        let (f, e) = sch.nodes_after(u);
+        header.push(format!("{f}/{e}"));
+    }
+    for &e in &s.lambdas {
+        let (t, ours_initial) = lambda_table(s, e, &header, &mut csv);
+        let _ = writeln!(md, "### λ = 2^{e}\n");
+        let _ = writeln!(md, "{}", t.markdown());
+        if sch == Schedule::FULL {
+            if let Some(init) = ours_initial {
+                md.push_str(&closest_paper_block(&header, init));
+            }
+        }
+    }
+    (md, csv)
+}
+
+/// Our table at λ = 2^e (one row per strategy, `—` where no cell ran), its
+/// rows appended to `csv` in long form, and our initial accuracy (the first
+/// strategy's that ran).
+fn lambda_table(s: &Summary<'_>, e: i32, header: &[String], csv: &mut Table) -> (Table, Option<f64>) {
+    let sch = s.opts.schedule;
+    let mut t = Table {
+        header: header.to_vec(),
+        rows: vec![],
+    };
+    let mut ours_initial = None;
+    for &strategy in &s.opts.strategies {
+        let p = s.opts.precision(strategy);
+        let prec = precision_name(p);
+        let Some((n, per)) = s.stats(e, strategy, p) else {
+            t.push(
+                std::iter::once(strategy.paper_name().to_string())
+                    .chain(std::iter::once("0".into()))
+                    .chain((0..s.nu).map(|_| "—".into()))
+                    .collect(),
+            );
+            continue;
+        };
+        ours_initial = ours_initial.or(per[0].map(|p| p.0));
+        let mut row = vec![
+            format!(
+                "{}{}",
+                strategy.paper_name(),
+                if prec == "F32" { " (f32 A)" } else { "" }
+            ),
+            n.to_string(),
+        ];
+        for (u, v) in per.iter().enumerate() {
+            row.push(fmt_acc(*v));
+            let (f, en) = sch.nodes_after(u);
+            csv.push(vec![
+                e.to_string(),
+                strategy.cli_name().into(),
+                prec.into(),
+                n.to_string(),
+                u.to_string(),
+                f.to_string(),
+                en.to_string(),
+                v.map_or("NA".into(), |x| format!("{:.4}", x.0)),
+                v.map_or("NA".into(), |x| x.1.map_or(String::new(), |sd| format!("{sd:.4}"))),
+            ]);
+        }
+        t.push(row);
+    }
+    (t, ours_initial)
+}
+
+/// The paper's block (of the 8 in Tables II–III) whose initial accuracy is
+/// closest to ours, as a table with our header.
+fn closest_paper_block(header: &[String], init: f64) -> String {
+    let (k, block) = PAPER_BLOCKS
+        .iter()
+        .enumerate()
+        .min_by(|a, b| (a.1[0][0] - init).abs().total_cmp(&(b.1[0][0] - init).abs()))
+        .unwrap_or((0, &PAPER_BLOCKS[0]));
+    let mut md = String::new();
+    let _ = writeln!(md, "Paper, block {} of 8 (closest initial accuracy):\n", k + 1);
+    let mut pt = Table {
+        header: header.to_vec(),
+        rows: vec![],
+    };
+    for (r, s) in STRATEGIES.iter().enumerate() {
+        let mut row = vec![s.paper_name().to_string(), "100".into()];
+        row.extend(
+            block[r]
+                .iter()
+                .map(|v| if v.is_nan() { "NA".into() } else { format!("{v:.2}") }),
+        );
+        pt.push(row);
+    }
+    let _ = writeln!(md, "{}", pt.markdown());
+    md
+}
+
+/// The failures with their typed errors (empty when none failed).
+pub(super) fn failures(cells: &[Cell]) -> String {
+    let failures: Vec<&Cell> = cells.iter().filter(|c| c.failure.is_some()).collect();
+    if failures.is_empty() {
+        return String::new();
+    }
+    let mut md = String::new();
+    let _ = writeln!(md, "### Failures (typed errors)\n");
+    let mut ft = Table::new(&["λ", "strategy", "seed", "update", "error"]);
+    for c in failures {
+        if let Some((u, msg)) = &c.failure {
+            ft.push(vec![
+                format!("2^{}", c.lambda_exp),
+                c.strategy.cli_name().into(),
+                c.seed.to_string(),
+                u.to_string(),
+                msg.replace('|', "/"),
+            ]);
+        }
+    }
+    let _ = writeln!(md, "{}", ft.markdown());
+    md
+}
+
+/// Storing `A` in f32 against f64 on the same networks (the quick run's
+/// comparison cells; empty when there are none).
+pub(super) fn f32_against_f64(cells: &[Cell]) -> String {
+    let pairs: Vec<(&Cell, &Cell)> = cells
+        .iter()
+        .filter(|c| c.is_f32())
+        .filter_map(|c32| {
+            cells
+                .iter()
+                .find(|c| {
+                    !c.is_f32() && c.seed == c32.seed && c.lambda_exp == c32.lambda_exp && c.strategy == c32.strategy
+                })
+                .map(|c64| (c32, c64))
+        })
+        .collect();
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let mut md = String::new();
+    let _ = writeln!(md, "## Storing A in f32 against f64 (same networks)\n");
+    let mut t = Table::new(&[
+        "strategy",
+        "λ",
+        "seed",
+        "largest accuracy difference over the updates (points)",
+        "state bytes f64",
+        "state bytes f32",
+    ]);
+    for (a, b) in pairs {
+        let d = a
+            .accuracy
+            .iter()
+            .zip(&b.accuracy)
+            .filter_map(|(x, y)| Some((x.as_ref()? - y.as_ref()?).abs()))
+            .fold(0.0f64, f64::max);
+        t.push(vec![
+            a.strategy.cli_name().into(),
+            format!("2^{}", a.lambda_exp),
+            a.seed.to_string(),
+            format!("{d:.3}"),
+            b.state_bytes.to_string(),
+            a.state_bytes.to_string(),
+        ]);
+    }
+    let _ = writeln!(md, "{}", t.markdown());
+    md
+}

@@ -1,0 +1,281 @@
+//! Table VI's analogue: solver time per update and accumulated, Chol-1's
+//! speedups (overall and within each code version), and the flops and
+//! achieved rate per update against the DGEMM peak.
+
+use std::fmt::Write as _;
+
+use super::super::analysis::{accumulated_by_version, mean_times, MeanTime};
+use super::super::cell::Cell;
+use super::super::protocol::Schedule;
+use super::super::published::{PAPER_TABLE6, TABLE6};
+use super::Summary;
+use crate::report::Table;
+
+/// The timing section (Markdown) and `times.csv`.
+pub(super) fn time_per_update(s: &Summary<'_>, peak: f64) -> (String, Table) {
+    let (cells, nu) = (s.cells, s.nu);
+    let means = mean_times(cells, nu, peak);
+    let mut md = String::new();
+    let _ = writeln!(md, "## Training time per update (analogue of Table VI)\n");
+    let _ = writeln!(
+        md,
+        "Solver seconds per update (mean over the cells of each strategy that completed the schedule, all λ and seeds); the columns of each update (feature maps, enhancement nodes) are computed outside the timed solver update and listed in `times.csv`. The paper (MATLAB, a Windows server) reports Chol-1 at 1.99× Orig. and 1.53× Exg-E accumulated, and 286 s in total.\n"
+    );
+    let _ = writeln!(md, "{}", table6(s.opts.schedule, &means).markdown());
+    let _ = writeln!(
+        md,
+        "The means above mix two code versions (see the note under the next heading). The accumulated time per version, with Chol-1's speedups computed within each version (cells run before 2026-11-22 21:30 UTC also include a finiteness check that walked `A` across its memory layout, about 6 s per cell; docs/performance.md):\n"
+    );
+    let _ = writeln!(md, "{}", accumulated_by_version(cells, nu).markdown());
+    let _ = writeln!(md, "### Flops and achieved rate per update\n");
+    let timed: Vec<Cell> = cells.iter().filter(|c| c.solver_seconds.len() == nu).cloned().collect();
+    let _ = writeln!(md, "{}\n", peak_note(&timed, peak));
+    let _ = writeln!(md, "{}", flops_table(s.opts.schedule, &means).markdown());
+    (md, times_csv(s, peak))
+}
+
+/// Every timed update of every cell, in long form (`times.csv`).
+fn times_csv(s: &Summary<'_>, peak: f64) -> Table {
+    let mut t = Table::new(&[
+        "lambda_exp",
+        "strategy",
+        "seed",
+        "update",
+        "nodes",
+        "solver_seconds",
+        "columns_seconds",
+        "flops",
+        "gflops",
+        "fraction_of_peak",
+    ]);
+    for c in s.cells {
+        for u in 0..c.solver_seconds.len() {
+            let (f, e) = s.opts.schedule.nodes_after(u);
+            let g = c.flops[u] as f64 / c.solver_seconds[u] / 1e9;
+            t.push(vec![
+                c.lambda_exp.to_string(),
+                c.strategy.cli_name().into(),
+                c.seed.to_string(),
+                u.to_string(),
+                (f + e).to_string(),
+                format!("{:.4}", c.solver_seconds[u]),
+                format!("{:.4}", c.columns_seconds[u]),
+                c.flops[u].to_string(),
+                format!("{g:.2}"),
+                format!("{:.3}", c.fraction_of_peak(u, peak)),
+            ]);
+        }
+    }
+    t
+}
+
+/// Mean seconds per update and accumulated for Table VI's strategies, with
+/// Chol-1's speedups and (on the full schedule) the paper's Chol-1 column.
+fn table6(sch: Schedule, means: &[Vec<Option<MeanTime>>]) -> Table {
+    let mut t6 = Table::new(&[
+        "update",
+        "nodes (feature/enh.)",
+        "Orig. s",
+        "R-Inv s",
+        "Exg-E s",
+        "Chol-2 s",
+        "Chol-1 s",
+        "Chol-1 vs Orig.",
+        "Chol-1 vs Exg-E",
+        "accum. Orig.",
+        "accum. R-Inv",
+        "accum. Exg-E",
+        "accum. Chol-2",
+        "accum. Chol-1",
+        "accum. vs Orig.",
+        "accum. vs Exg-E",
+        "paper Chol-1 s (accum.)",
+    ]);
+    let secs = |v: f64| if v.is_finite() { format!("{v:.2}") } else { "—".into() };
+    let ratio = |a: f64, b: f64| {
+        if a.is_finite() && b.is_finite() {
+            format!("{:.2}", a / b)
+        } else {
+            "—".into()
+        }
+    };
+    let mut acc = [0.0f64; 5];
+    let mut paper_acc = 0.0;
+    for (u, times) in means.iter().enumerate() {
+        let (f, e) = sch.nodes_after(u);
+        for (k, t) in times.iter().enumerate() {
+            acc[k] += t.map_or(f64::NAN, |x| x.seconds);
+        }
+        paper_acc += PAPER_TABLE6.get(u).map_or(f64::NAN, |r| r[4]);
+        let ts = |k: usize| times[k].map_or("—".into(), |x| format!("{:.2}", x.seconds));
+        let t = |k: usize| times[k].map_or(f64::NAN, |x| x.seconds);
+        let paper = if sch == Schedule::FULL {
+            PAPER_TABLE6
+                .get(u)
+                .map_or("—".into(), |r| format!("{:.2} ({paper_acc:.2})", r[4]))
+        } else {
+            "—".into()
+        };
+        t6.push(vec![
+            u.to_string(),
+            format!("{f}/{e}"),
+            ts(0),
+            ts(1),
+            ts(2),
+            ts(3),
+            ts(4),
+            ratio(t(0), t(4)),
+            ratio(t(2), t(4)),
+            secs(acc[0]),
+            secs(acc[1]),
+            secs(acc[2]),
+            secs(acc[3]),
+            secs(acc[4]),
+            ratio(acc[0], acc[4]),
+            ratio(acc[2], acc[4]),
+            paper,
+        ]);
+    }
+    t6
+}
+
+/// Flops, seconds, GFLOP/s and fraction of the DGEMM peak per update and
+/// strategy (the means of [`table6`]).
+fn flops_table(sch: Schedule, means: &[Vec<Option<MeanTime>>]) -> Table {
+    let mut ft = Table::new(&[
+        "update",
+        "nodes",
+        "strategy",
+        "flops",
+        "seconds",
+        "GFLOP/s",
+        "of DGEMM peak",
+    ]);
+    for (u, times) in means.iter().enumerate() {
+        let (f, e) = sch.nodes_after(u);
+        for (k, t) in times.iter().enumerate() {
+            if let Some(m) = t {
+                let g = m.flops / m.seconds / 1e9;
+                ft.push(vec![
+                    u.to_string(),
+                    (f + e).to_string(),
+                    TABLE6[k].paper_name().into(),
+                    format!("{:.3e}", m.flops),
+                    format!("{:.3}", m.seconds),
+                    format!("{g:.1}"),
+                    format!("{:.0}%", 100.0 * m.fraction_of_peak),
+                ]);
+            }
+        }
+    }
+    ft
+}
+
+/// What update 0's time includes: in cells run before `build_owned`, a copy
+/// of the initial `A` into the solver (first-touch page faults, about a third
+/// of update 0 at full size).
+pub(super) fn initial_copy_note(cells: &[Cell]) -> String {
+    let copied = cells.iter().filter(|c| !c.initial_a_taken).count();
+    let taken = cells.len() - copied;
+    let cost = "whose first-touch page faults are about a third of update 0's time at this size (docs/performance.md)";
+    // Taking `A` over saves the f64 copy; an f32 store still rounds it into
+    // a buffer of its own.
+    let f32_taken = if cells.iter().any(|c| c.initial_a_taken && c.is_f32()) {
+        " Where `A` is stored in f32, taking it over still rounds it into a new f32 buffer of half the size."
+    } else {
+        ""
+    };
+    match (copied, taken) {
+        (0, _) => format!("In every cell the solver took the initial `A` over without a copy (`Strategy::build_owned`); Orig. and R-Inv still copy it into `B`.{f32_taken}"),
+        (_, 0) => format!("In every cell update 0's time includes copying the initial `A` into the solver (and, for Orig. and R-Inv, into `B`), {cost}; the cells ran before `Strategy::build_owned` removed the first copy."),
+        _ => format!("In {copied} of {} cells (run before `Strategy::build_owned`) update 0's time includes copying the initial `A` into the solver, {cost}; in the other {taken} the solver took `A` over without a copy, so update 0 is not comparable between the two groups.{f32_taken}", cells.len()),
+    }
+}
+
+/// Which DGEMM peak the "of DGEMM peak" figures are relative to: each
+/// cell's own run's, or this run's for cells that did not store one
+/// (`cells`: those the flops table averages, the complete ones).
+pub(super) fn peak_note(cells: &[Cell], peak: f64) -> String {
+    let own: Vec<f64> = cells.iter().filter_map(|c| c.dgemm_peak_gflops).collect();
+    let old = cells.len() - own.len();
+    let mut note = String::from("GFLOP/s and seconds are means over the same cells as the table above. ");
+    note.push_str(&initial_copy_note(cells));
+    note.push_str(
+        " \"Of DGEMM peak\" is the mean, over those cells, of each cell's rate divided by the DGEMM peak measured by the invocation that ran the cell",
+    );
+    if !own.is_empty() {
+        let (lo, hi) = own
+            .iter()
+            .fold((f64::INFINITY, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+        let _ = write!(note, " ({} cells; their peaks {lo:.1}–{hi:.1} GFLOP/s)", own.len());
+    }
+    note.push('.');
+    if old > 0 {
+        let _ = write!(
+            note,
+            " {old} cells were written before cells stored their run's peak; they are divided by this invocation's peak, {peak:.1} GFLOP/s, which is not the peak of the machine state they ran in (n = 2048 best-of-3 peaks varied 90.7–104.5 GFLOP/s between invocations), so their percentages carry that ±7% uncertainty."
+        );
+    }
+    note
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::papers::bls_ridge::cell::fixtures::timed_cell;
+    use linalg_core::Precision;
+
+    /// A cell is compared with the peak of the run that produced it; only a
+    /// cell without one falls back to the current run's peak, and the
+    /// report says how many did.
+    #[test]
+    fn rate_is_relative_to_the_cells_own_peak() {
+        // 90 GFLOP in 1 s = 90 GFLOP/s.
+        let own = timed_cell(90_000_000_000, 1.0, Some(100.0));
+        let old = timed_cell(90_000_000_000, 1.0, None);
+        assert!((own.fraction_of_peak(0, 80.0) - 0.9).abs() < 1e-12);
+        assert!((old.fraction_of_peak(0, 80.0) - 1.125).abs() < 1e-12);
+        let note = peak_note(&[own.clone(), old], 80.0);
+        assert!(note.contains("(1 cells; their peaks 100.0–100.0 GFLOP/s)"), "{note}");
+        assert!(note.contains("1 cells were written before"), "{note}");
+        assert!(!peak_note(&[own], 80.0).contains("written before"));
+    }
+
+    /// The report says whether update 0 includes the copy of `A`, by what
+    /// the cells record; cells written before the field existed copied.
+    #[test]
+    fn initial_copy_note_follows_the_cells() {
+        let copied = timed_cell(1, 1.0, None);
+        let taken = Cell {
+            initial_a_taken: true,
+            ..timed_cell(1, 1.0, None)
+        };
+        assert!(initial_copy_note(&[copied.clone(), copied.clone()])
+            .starts_with("In every cell update 0's time includes copying"));
+        assert!(initial_copy_note(std::slice::from_ref(&taken)).starts_with("In every cell the solver took"));
+        let mixed = initial_copy_note(&[copied.clone(), copied.clone(), taken.clone()]);
+        assert!(mixed.starts_with("In 2 of 3 cells"), "{mixed}");
+        assert!(mixed.contains("in the other 1 the solver took"), "{mixed}");
+        // An f32 store is taken over too, but rounds `A` into its own buffer.
+        assert!(!mixed.contains("f32"), "{mixed}");
+        let taken_f32 = Cell {
+            precision: Precision::F32,
+            ..taken
+        };
+        let with_f32 = initial_copy_note(&[copied.clone(), taken_f32]);
+        assert!(
+            with_f32.contains("stored in f32, taking it over still rounds"),
+            "{with_f32}"
+        );
+        // A copying f32 cell is covered by the copy sentence alone.
+        let copied_f32 = Cell {
+            precision: Precision::F32,
+            ..copied.clone()
+        };
+        assert!(!initial_copy_note(&[copied_f32]).contains("taking it over"));
+        let mut v = serde_json::to_value(&copied).unwrap();
+        v.as_object_mut().unwrap().remove("initial_a_taken");
+        let old: Cell = serde_json::from_value(v).unwrap();
+        assert!(!old.initial_a_taken);
+    }
+}
