@@ -228,7 +228,8 @@ mod tests {
         let y = array![[0.5], [1.0], [0.0], [2.0]];
         let scaler = StandardScaler::fit(&x)?;
         let z = scaler.transform(&x)?;
-        let model = FittedModel::Elm(ElmParams::new(3, Activation::Tanh).fit(&models::Dataset::new(z.view(), y.view()))?);
+        let model =
+            FittedModel::Elm(ElmParams::new(3, Activation::Tanh).fit(&models::Dataset::new(z.view(), y.view()))?);
         let file = PipelineFile {
             magic: PIPELINE_MAGIC,
             format_version: 3,

@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use models::{BlsParams, BlsValidParams, Elm, ElmParams, ElmValidParams, Fit, IncrementalElm, ParamGuard, ReadoutSolver};
+use models::{
+    BlsParams, BlsValidParams, Elm, ElmParams, ElmValidParams, Fit, IncrementalElm, ParamGuard, ReadoutSolver,
+};
 use ndarray::Array2;
 
 use super::args::{FitArgs, ModelKind};

@@ -137,7 +137,7 @@ impl UpdateReport {
 /// assert_eq!((report.nodes, bls.feature_nodes(), bls.enhancement_nodes()), (45, 8, 37));
 /// // The weights are the ridge solution on the expanded matrix A of the grown network.
 /// let a = bls.hidden_outputs(x.view())?;
-/// let direct = Strategy::DRdg.build(a.view(), y.view(), 1e-3)?;
+/// let direct = Strategy::DRdg.build(a.view(), y.view(), 1e-3, linalg_core::Precision::F64)?;
 /// let diff = (&bls.weights() - &direct.weights()).mapv(f64::abs).sum();
 /// assert!(diff < 1e-8);
 /// # Ok::<(), models::ModelError>(())
