@@ -61,3 +61,9 @@ pub use hidden_store::Precision;
 pub use inverse_cholesky::InverseCholesky;
 pub use inverse_ldl::{DivisionFreeLdl, InverseLdl};
 pub use ridge::{IncrementalRidge, Strategy};
+
+/// The README's Rust example, compiled and run as a doc test so that the
+/// first code a user copies cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
