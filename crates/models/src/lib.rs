@@ -1,7 +1,7 @@
 //! # models — networks and their trainers
 //!
-//! This crate will hold the models of the five papers and the trainers that
-//! fit them (a model predicts; a trainer fits):
+//! The models of the five papers and the trainers that fit them (a model
+//! predicts; a trainer fits); the last three come with their issues:
 //!
 //! - activations (value, derivative, inverse where it exists);
 //! - the extreme learning machine, batch and incremental (**Zhu & Wei**,
