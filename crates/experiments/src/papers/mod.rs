@@ -10,9 +10,40 @@ use std::path::{Path, PathBuf};
 
 use linalg_core::ridge::Strategy;
 
-/// The error of a reproduction run: data, model, metric or I/O failures,
-/// each with its own message.
-pub type ReproError = Box<dyn std::error::Error + Send + Sync>;
+/// The error of a reproduction run: the typed error of the layer that
+/// failed, with its own message.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReproError {
+    /// A dataset could not be read or prepared.
+    #[error(transparent)]
+    Data(#[from] crate::datasets::DataError),
+    /// A model could not be built, fitted or used.
+    #[error(transparent)]
+    Model(#[from] models::ModelError),
+    /// The ridge engine failed (e.g. a loss of positive definiteness).
+    #[error(transparent)]
+    Linalg(#[from] linalg_core::Error),
+    /// A metric got unusable inputs.
+    #[error(transparent)]
+    Metric(#[from] crate::metrics::MetricError),
+    /// A stored bls-ridge cell could not be read or written.
+    #[error(transparent)]
+    Cell(#[from] bls_ridge::CellError),
+    /// A result file could not be written.
+    #[error("writing results: {0}")]
+    Io(#[from] std::io::Error),
+    /// The parts of a dataset could not be stacked.
+    #[error("stacking the parts of a dataset: {0}")]
+    Shape(#[from] ndarray::ShapeError),
+    /// A check of the protocol itself failed (e.g. a computed condition
+    /// number on a matrix that lost definiteness).
+    #[error("{0}")]
+    Protocol(String),
+    /// A JSON result could not be encoded.
+    #[error("encoding results as JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
 
 /// What a caller can choose about a run, for every paper; each runner uses
 /// the part that concerns it.

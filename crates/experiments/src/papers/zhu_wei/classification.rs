@@ -92,7 +92,9 @@ pub fn table4(opts: &Options) -> Result<Vec<ClassRow>, ReproError> {
     let mut rows = vec![];
     for (d, (names, label, positive)) in SETS.iter().enumerate() {
         let ds = load(names)?;
-        let classes = ds.infer_classes().ok_or("classification labels must be integers")?;
+        let classes = ds
+            .infer_classes()
+            .ok_or_else(|| ReproError::Protocol("classification labels must be integers".into()))?;
         let folds = k_fold(ds.n_samples(), 5, 20_241_000 + d as u64)?;
         eprintln!(
             "zhu-wei: Table IV, {label}: {} samples, {} folds × 5 activations, {} nodes",

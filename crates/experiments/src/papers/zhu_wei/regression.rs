@@ -108,10 +108,10 @@ fn ridge_condition(a: ndarray::ArrayView2<'_, f64>, lambda: f64) -> Result<f64, 
     let mut data: Vec<f64> = r.iter().copied().collect();
     let mut fl = linalg_core::kernels::Flops::default();
     let mu = linalg_core::kernels::syevd(&mut fl, linalg_core::kernels::MatMut::new(&mut data, n, n, n))
-        .map_err(|info| ReproError::from(format!("dsyevd failed to converge (info {info})")))?;
+        .map_err(|info| ReproError::Protocol(format!("dsyevd failed to converge (info {info})")))?;
     match (mu.first(), mu.last()) {
         (Some(&lo), Some(&hi)) if lo > 0.0 => Ok(hi / lo),
-        _ => Err(ReproError::from("AᵀA + λI is not positive definite")),
+        _ => Err(ReproError::Protocol("AᵀA + λI is not positive definite".into())),
     }
 }
 
