@@ -7,8 +7,11 @@ use linalg_core::ridge::Strategy;
 
 #[test]
 fn tiny_schedule_writes_the_report_and_reuses_cells() {
-    let dir = std::env::temp_dir().join(format!("bls-ridge-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = tempfile::Builder::new()
+        .prefix("bls-ridge-test-")
+        .tempdir()
+        .expect("a temporary directory");
+    let dir = tmp.path().to_path_buf();
     let mut opts = Options::quick(dir.clone());
     opts.schedule = Schedule {
         train: 600,
@@ -80,5 +83,4 @@ fn tiny_schedule_writes_the_report_and_reuses_cells() {
     run(&opts).expect("second run");
     let after: Vec<_> = cell_files.iter().map(|p| stamp(p)).collect();
     assert_eq!(before, after, "finished cells must be reused, not rerun");
-    let _ = std::fs::remove_dir_all(&dir);
 }

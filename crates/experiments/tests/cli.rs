@@ -19,10 +19,15 @@ fn data(rel: &str) -> String {
         .to_string()
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("nn-cli-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir.join(name)
+/// A path `name` in a fresh temporary directory, which is removed when the
+/// returned guard drops.
+fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("nn-cli-test-")
+        .tempdir()
+        .expect("a temporary directory");
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 /// A BLS of 2 × 3 feature nodes and 10 enhancement nodes.
@@ -73,7 +78,7 @@ fn predictions(model: &PathBuf, file: &str) -> Vec<f64> {
 #[test]
 fn regression_fit_prints_the_documented_json_and_predict_agrees() {
     let file = data("airfoil/airfoil.csv.gz");
-    let model = temp("airfoil.model");
+    let (_tmp_model, model) = temp("airfoil.model");
     let j = run_fit(&[
         "--model",
         "elm",
@@ -178,7 +183,7 @@ fn errors_are_one_readable_line_and_a_failure_exit() {
     assert_eq!(err.lines().count(), 1, "one line: {err}");
     assert!(out.stdout.is_empty());
 
-    let bad = temp("bad.csv");
+    let (_tmp_bad, bad) = temp("bad.csv");
     std::fs::write(&bad, "a,b,target\n1,2,3\n4,x,6\n").unwrap();
     let bad_s = bad.to_str().unwrap();
     let out = nn()
@@ -217,7 +222,7 @@ fn errors_are_one_readable_line_and_a_failure_exit() {
 #[test]
 fn bls_fit_with_increments_prints_updates_and_predict_agrees() {
     let file = data("pima/pima.csv.gz");
-    let model = temp("pima-bls.model");
+    let (_tmp_model, model) = temp("pima-bls.model");
     let base = [
         "--model",
         "bls",
@@ -425,7 +430,7 @@ fn threads_and_scale_are_reported() {
 /// predictions equal those of the fit's report (the accuracy recomputed).
 #[test]
 fn a_saved_minmax_model_predicts_with_its_scaler() {
-    let model = temp("pima-minmax.model");
+    let (_tmp_model, model) = temp("pima-minmax.model");
     let path = model.to_str().expect("utf-8 path");
     let j = run_fit(&pima(&[
         "--model", "elm", "--hidden", "25", "--scale", "minmax", "--save", path,

@@ -2,7 +2,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use experiments::datasets::{
     argmax_rows, k_fold, load_any, load_csv, load_idx, load_libsvm, load_shipped, names, one_hot, read_idx_labels,
@@ -16,27 +15,20 @@ use proptest::prelude::*;
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// A fresh, unique directory under the system's temp dir; removed when dropped.
-struct TempDir(PathBuf);
+struct TempDir(tempfile::TempDir);
 
 impl TempDir {
     fn new(tag: &str) -> std::io::Result<Self> {
-        static COUNTER: AtomicUsize = AtomicUsize::new(0);
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("experiments-datasets-{}-{tag}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir)?;
-        Ok(Self(dir))
+        tempfile::Builder::new()
+            .prefix(&format!("experiments-datasets-{tag}-"))
+            .tempdir()
+            .map(Self)
     }
 
     fn write(&self, name: &str, bytes: &[u8]) -> std::io::Result<PathBuf> {
-        let path = self.0.join(name);
+        let path = self.0.path().join(name);
         std::fs::write(&path, bytes)?;
         Ok(path)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 

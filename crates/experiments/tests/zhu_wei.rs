@@ -6,7 +6,11 @@ use experiments::papers::zhu_wei::{run, Options, DATASETS};
 
 #[test]
 fn tiny_run_writes_the_report_the_tables_and_the_figures() {
-    let out = std::env::temp_dir().join(format!("zhu-wei-test-{}", std::process::id()));
+    let tmp = tempfile::Builder::new()
+        .prefix("zhu-wei-test-")
+        .tempdir()
+        .expect("a temporary directory");
+    let out = tmp.path().to_path_buf();
     let opts = Options {
         folds: 1,
         max_nodes: 10,
@@ -60,5 +64,4 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
     }
     let study = json["table2_zscore_protein"].as_array().expect("study rows");
     assert_eq!(study.len(), 1);
-    let _ = std::fs::remove_dir_all(&out);
 }

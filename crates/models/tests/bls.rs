@@ -46,9 +46,14 @@ fn data(seed: u64, k: usize, d: usize) -> (Array2<f64>, Array2<f64>) {
     (x, y)
 }
 
-/// A per-test file path in the temporary directory.
-fn temp_path(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("models-bls-test-{}-{name}.bin", std::process::id()))
+/// A fresh file in the temporary directory, removed when dropped.
+fn temp_path(name: &str) -> tempfile::TempPath {
+    tempfile::Builder::new()
+        .prefix(&format!("models-bls-test-{name}-"))
+        .suffix(".bin")
+        .tempfile()
+        .expect("a temporary file")
+        .into_temp_path()
 }
 
 /// The largest violation of the lasso's optimality conditions at `o`, for

@@ -47,9 +47,14 @@ fn data(seed: u64, k: usize) -> (Array2<f64>, Array2<f64>) {
     (x, y)
 }
 
-/// A per-test file path in the temporary directory.
-fn temp_path(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("models-elm-test-{}-{name}.bin", std::process::id()))
+/// A fresh file in the temporary directory, removed when dropped.
+fn temp_path(name: &str) -> tempfile::TempPath {
+    tempfile::Builder::new()
+        .prefix(&format!("models-elm-test-{name}-"))
+        .suffix(".bin")
+        .tempfile()
+        .expect("a temporary file")
+        .into_temp_path()
 }
 
 // ---------------------------------------------------------------------------
