@@ -1,4 +1,7 @@
-//! Input checks shared by every public entry point.
+//! Input checks shared by every public entry point (and by `models`, whose
+//! inputs are checked the same way): non-empty, finite, agreeing shapes, an
+//! admissible λ, well-formed bordering columns and blocks. Each returns the
+//! [`Error`] that names the input at fault.
 
 use ndarray::ArrayView2;
 
@@ -49,6 +52,18 @@ pub fn rows(what: &'static str, m: &ArrayView2<'_, f64>, rows: usize) -> Result<
         return Err(Error::Shape {
             what,
             expected: format!("{rows} rows (one per sample)"),
+            found: format!("{}×{}", m.nrows(), m.ncols()),
+        });
+    }
+    Ok(())
+}
+
+/// Fail with [`Error::Shape`] unless `m` has `cols` columns.
+pub fn cols(what: &'static str, m: &ArrayView2<'_, f64>, cols: usize) -> Result<()> {
+    if m.ncols() != cols {
+        return Err(Error::Shape {
+            what,
+            expected: format!("{cols} columns"),
             found: format!("{}×{}", m.nrows(), m.ncols()),
         });
     }

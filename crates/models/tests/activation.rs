@@ -259,7 +259,13 @@ fn apply_with_bias_equals_value_of_shifted_entries() {
     }
     let mut z = Array2::<f64>::zeros((3, 4));
     let err = Activation::Sigmoid.apply_with_bias_inplace(&mut z, Array1::zeros(3).view());
-    assert!(matches!(err, Err(ModelError::Shape { what: "bias", .. })), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Err(ModelError::Linalg(linalg_core::Error::Shape { what: "bias", .. }))
+        ),
+        "{err:?}"
+    );
 }
 
 #[test]

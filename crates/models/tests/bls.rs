@@ -186,7 +186,7 @@ fn lasso_admm_refuses_invalid_inputs() {
     let b = Array2::<f64>::ones((3, 2));
     assert!(matches!(
         lasso_admm(a.view(), b.view(), 0.1, 5),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
     assert!(matches!(
         lasso_admm(a.view(), a.view(), -1.0, 5),
@@ -196,7 +196,7 @@ fn lasso_admm_refuses_invalid_inputs() {
     nan[[1, 1]] = f64::NAN;
     assert!(matches!(
         lasso_admm(nan.view(), a.view(), 0.1, 5),
-        Err(ModelError::NonFinite { .. })
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { .. }))
     ));
 }
 
@@ -852,29 +852,29 @@ fn invalid_inputs_give_typed_errors() {
     // Empty data.
     assert!(matches!(
         start(&cfg, Array2::zeros((0, 4)), Array2::zeros((0, 3))),
-        Err(ModelError::Empty { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Empty { .. }))
     ));
     assert!(matches!(
         start(&cfg, Array2::zeros((50, 0)), y.clone()),
-        Err(ModelError::Empty { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Empty { .. }))
     ));
     // NaN in X or Y.
     let mut x_nan = x.clone();
     x_nan[[3, 1]] = f64::NAN;
     assert!(matches!(
         start(&cfg, x_nan.clone(), y.clone()),
-        Err(ModelError::NonFinite { row: 3, col: 1, .. })
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { row: 3, col: 1, .. }))
     ));
     let mut y_inf = y.clone();
     y_inf[[7, 2]] = f64::INFINITY;
     assert!(matches!(
         start(&cfg, x.clone(), y_inf),
-        Err(ModelError::NonFinite { row: 7, col: 2, .. })
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { row: 7, col: 2, .. }))
     ));
     // K mismatch.
     assert!(matches!(
         start(&cfg, x.clone(), y.slice(s![..49, ..]).to_owned()),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
     // Configurations.
     for (bad, name) in [
@@ -909,24 +909,27 @@ fn invalid_inputs_give_typed_errors() {
     assert_eq!(bls.nodes(), 9);
     assert!(matches!(
         bls.predict(x.slice(s![.., ..3])),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
-    assert!(matches!(bls.predict(x_nan.view()), Err(ModelError::NonFinite { .. })));
+    assert!(matches!(
+        bls.predict(x_nan.view()),
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { .. }))
+    ));
     assert!(matches!(
         bls.hidden_outputs(x_nan.view()),
-        Err(ModelError::NonFinite { .. })
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { .. }))
     ));
     assert!(matches!(
         bls.predict(Array2::zeros((0, 4)).view()),
-        Err(ModelError::Empty { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Empty { .. }))
     ));
     let fitted = bls.to_bls();
     assert!(matches!(
         fitted.predict(x.slice(s![.., 1..])),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
     assert!(matches!(
         Bls::from_parts(fitted.expansion().clone(), Array2::zeros((8, 3)), 1e-3, Strategy::Chol2),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
 }

@@ -134,20 +134,26 @@ fn outputs_range_matches_the_columns_of_outputs() {
 fn hidden_layer_refuses_bad_shapes() {
     let layer = HiddenLayer::random(4, 5, Activation::Tanh, 0);
     let x = Array2::<f64>::zeros((3, 5));
-    assert!(matches!(layer.outputs(x.view()), Err(ModelError::Shape { .. })));
+    assert!(matches!(
+        layer.outputs(x.view()),
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
+    ));
     let x = Array2::<f64>::zeros((3, 4));
     assert!(matches!(
         layer.outputs_range(x.view(), 3..6),
         Err(ModelError::InvalidParameter { name: "nodes", .. })
     ));
     let bad = HiddenLayer::new(Array2::zeros((4, 5)), ndarray::Array1::zeros(4), Activation::Tanh);
-    assert!(matches!(bad, Err(ModelError::Shape { .. })));
+    assert!(matches!(bad, Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))));
     let nan = HiddenLayer::new(
         Array2::from_elem((2, 2), f64::NAN),
         ndarray::Array1::zeros(2),
         Activation::Tanh,
     );
-    assert!(matches!(nan, Err(ModelError::NonFinite { .. })));
+    assert!(matches!(
+        nan,
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { .. }))
+    ));
 }
 
 // ---------------------------------------------------------------------------
@@ -390,29 +396,32 @@ fn fit_refuses_invalid_configurations_and_data() {
     .is_ok());
     assert!(matches!(
         fit(base, x.view(), y.slice(s![..19, ..])),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
     assert!(matches!(
         fit(base, x.slice(s![..0, ..]), y.slice(s![..0, ..])),
-        Err(ModelError::Empty { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Empty { .. }))
     ));
     let mut bad = x.clone();
     bad[[3, 2]] = f64::NAN;
     assert!(matches!(
         fit(base, bad.view(), y.view()),
-        Err(ModelError::NonFinite {
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite {
             row: 3,
             col: 2,
             count: 1,
             ..
-        })
+        }))
     ));
     let elm = fit(base, x.view(), y.view()).expect("valid");
     assert!(matches!(
         elm.predict(Array2::zeros((2, 3)).view()),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
-    assert!(matches!(elm.predict(bad.view()), Err(ModelError::NonFinite { .. })));
+    assert!(matches!(
+        elm.predict(bad.view()),
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { .. }))
+    ));
 }
 
 #[test]
@@ -591,7 +600,10 @@ fn incremental_refuses_invalid_arguments() {
     bad[[0, 0]] = f64::INFINITY;
     assert!(matches!(
         start_inc(bad.view(), y.view(), Activation::Sigmoid, 2, 0.1, Strategy::Alg1, 0),
-        Err(ModelError::NonFinite { what: "samples X", .. })
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite {
+            what: "samples X",
+            ..
+        }))
     ));
     let mut inc = start(2, 0.1).expect("valid");
     assert!(matches!(
