@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, spectrum, sym_eigenvalues, Rng, U};
+use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, rng, spectrum, sym_eigenvalues, U};
 use linalg_core::ridge::Strategy;
 use models::bls::io::{FORMAT_VERSION, MAGIC};
 use models::bls::{
@@ -32,7 +32,7 @@ const BLS_STRATEGIES: [Strategy; 6] = [
 
 /// K samples of d inputs uniform on [−1, 1], M = 3 smooth targets.
 fn data(seed: u64, k: usize, d: usize) -> (Array2<f64>, Array2<f64>) {
-    let mut rng = Rng::new(seed);
+    let mut rng = rng(seed);
     let x = rng.uniform_matrix(k, d, -1.0, 1.0);
     let y = Array2::from_shape_fn((k, 3), |(i, c)| {
         let r = x.row(i);
@@ -120,7 +120,7 @@ fn chen_sparse_bls(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>, lam: f64, itr
 fn lasso_admm_converges_to_the_lasso_optimality_conditions() {
     let (x, _) = data(1, 80, 6);
     let xt = concatenate![Axis(1), x, Array2::from_elem((80, 1), BIAS_INPUT)];
-    let mut rng = Rng::new(2);
+    let mut rng = rng(2);
     let mut a = xt.dot(&rng.uniform_matrix(7, 5, -1.0, 1.0));
     for mut c in a.columns_mut() {
         let (lo, hi) = c
@@ -147,7 +147,7 @@ fn lasso_admm_converges_to_the_lasso_optimality_conditions() {
 /// normal-equations solution.
 #[test]
 fn lasso_admm_without_penalty_is_least_squares() {
-    let mut rng = Rng::new(3);
+    let mut rng = rng(3);
     let a = rng.uniform_matrix(40, 5, -1.0, 1.0);
     let b = rng.uniform_matrix(40, 3, -1.0, 1.0);
     let o = lasso_admm(a.view(), b.view(), 0.0, 3000).expect("valid lasso");
@@ -163,7 +163,7 @@ fn lasso_admm_without_penalty_is_least_squares() {
 fn lasso_admm_matches_chens_recurrence() {
     let (x, _) = data(4, 120, 5);
     let xt = concatenate![Axis(1), x, Array2::from_elem((120, 1), BIAS_INPUT)];
-    let mut rng = Rng::new(5);
+    let mut rng = rng(5);
     let a = xt.dot(&rng.uniform_matrix(6, 8, -1.0, 1.0));
     for (mu, iterations) in [
         (BlsParams::DEFAULT_SPARSE_MU, BlsParams::DEFAULT_ADMM_ITERATIONS),

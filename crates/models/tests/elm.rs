@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, spectrum, Rng, U};
+use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, rng, spectrum, Rng, U};
 use linalg_core::ridge::Strategy;
 use models::elm::io::{FORMAT_VERSION, MAGIC};
 use models::elm::lstsq::lstsq;
@@ -34,7 +34,7 @@ fn start_inc(
 /// uniform on [−3, 3] (wide enough that 30 sigmoid nodes stay well
 /// conditioned: κ(A) ≈ 4e2), M = 2 smooth targets.
 fn data(seed: u64, k: usize) -> (Array2<f64>, Array2<f64>) {
-    let mut rng = Rng::new(seed);
+    let mut rng = rng(seed);
     let x = rng.uniform_matrix(k, 4, -3.0, 3.0);
     let y = Array2::from_shape_fn((k, 2), |(i, c)| {
         let r = x.row(i);
@@ -275,7 +275,7 @@ fn incremental_solver_in_a_batch_fit_is_the_ridge_solution() {
 /// covers both.
 #[test]
 fn lstsq_equals_the_normal_equations_on_a_full_rank_problem() {
-    let mut rng = Rng::new(6);
+    let mut rng = rng(6);
     let a = rng.gaussian(60, 8);
     let y = rng.gaussian(60, 3);
     let sol = lstsq(a.view(), y.view()).expect("valid problem");
@@ -293,7 +293,7 @@ fn lstsq_equals_the_normal_equations_on_a_full_rank_problem() {
 /// minimum-norm one: orthogonal to the null space `{[−Tz; z]}`.
 #[test]
 fn lstsq_is_optimal_and_minimum_norm_on_a_rank_deficient_problem() {
-    let mut rng = Rng::new(7);
+    let mut rng = rng(7);
     let (k, r, extra) = (50, 7, 5);
     let b = rng.gaussian(k, r);
     let t = rng.gaussian(r, extra);
@@ -327,7 +327,7 @@ fn lstsq_is_optimal_and_minimum_norm_on_a_rank_deficient_problem() {
 
 #[test]
 fn lstsq_splits_the_weight_of_duplicated_columns() {
-    let mut rng = Rng::new(8);
+    let mut rng = rng(8);
     let b = rng.gaussian(30, 4);
     let y = rng.gaussian(30, 1);
     let a = concatenate(Axis(1), &[b.view(), b.view()]).expect("same rows");
@@ -345,7 +345,7 @@ fn lstsq_splits_the_weight_of_duplicated_columns() {
 /// `AAᵀ`; bound as for the normal equations, with `A` and `Aᵀ` swapped).
 #[test]
 fn lstsq_on_an_underdetermined_problem_is_the_minimum_norm_solution() {
-    let mut rng = Rng::new(9);
+    let mut rng = rng(9);
     let a = rng.gaussian(6, 15);
     let y = rng.gaussian(6, 2);
     let sol = lstsq(a.view(), y.view()).expect("valid problem");
@@ -777,7 +777,7 @@ fn inconsistent_model_in_a_file_is_corrupt() {
 /// give 0.5).
 #[test]
 fn sine_regression_reaches_a_small_test_error() {
-    let mut rng = Rng::new(2024);
+    let mut rng = rng(2024);
     let x = Array2::from_shape_fn((200, 1), |_| rng.range(-1.0, 1.0));
     let target = |v: f64| (std::f64::consts::PI * v).sin();
     let y = x.mapv(target);
@@ -801,7 +801,7 @@ fn sine_regression_reaches_a_small_test_error() {
 /// and no linear classifier beats about 0.5 on XOR).
 #[test]
 fn xor_classification_reaches_a_high_accuracy() {
-    let mut rng = Rng::new(3);
+    let mut rng = rng(3);
     let sample = |rng: &mut Rng, k: usize| {
         let x = rng.uniform_matrix(k, 2, -1.0, 1.0);
         let y = Array2::from_shape_fn((k, 2), |(i, c)| {

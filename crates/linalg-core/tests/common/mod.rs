@@ -7,34 +7,8 @@
 use ndarray::{s, Array1, Array2, ArrayView2, Axis};
 use ndarray_linalg::{QR, SVD};
 
-/// SplitMix64: a tiny seeded generator (no dependence on rand's API).
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> Self {
-        SplitMix(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform on [0, 1).
-    pub fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Standard normal (Box–Muller).
-    pub fn normal(&mut self) -> f64 {
-        let u1 = self.uniform().max(1e-300);
-        let u2 = self.uniform();
-        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-    }
-    pub fn gaussian(&mut self, rows: usize, cols: usize) -> Array2<f64> {
-        Array2::from_shape_fn((rows, cols), |_| self.normal())
-    }
-}
+#[allow(unused_imports)] // each test binary uses its own subset
+pub use test_support::{fro, fro_diff, TestRng as SplitMix};
 
 /// A K×n matrix with singular values log-spaced from 1 down to `10^-decades`
 /// (random orthonormal singular vectors). `decades = 0` gives a Gaussian
@@ -95,19 +69,6 @@ pub fn reference(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) ->
         norm_a: smax,
         sigma_min: smin,
     }
-}
-
-pub fn fro(m: ArrayView2<'_, f64>) -> f64 {
-    m.iter().map(|v| v * v).sum::<f64>().sqrt()
-}
-
-pub fn fro_diff(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> f64 {
-    assert_eq!(a.dim(), b.dim());
-    a.iter()
-        .zip(b.iter())
-        .map(|(x, y)| (x - y) * (x - y))
-        .sum::<f64>()
-        .sqrt()
 }
 
 /// Split `n` columns into an initial block and appended blocks of the sizes
