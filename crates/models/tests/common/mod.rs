@@ -165,3 +165,19 @@ pub fn ridge_tolerance(
     let gamma = (k + n) as f64 * U;
     2.0 * steps as f64 * gamma * (kappa_r.powi(kappa_power) * fro(w) + norm_rinv * sp.norm_a * fro(y))
 }
+
+/// The BLS tests' data: K samples of d inputs uniform on [−1, 1], M = 3 smooth targets.
+pub fn bls_data(seed: u64, k: usize, d: usize) -> (Array2<f64>, Array2<f64>) {
+    let mut rng = rng(seed);
+    let x = rng.uniform_matrix(k, d, -1.0, 1.0);
+    let y = Array2::from_shape_fn((k, 3), |(i, c)| {
+        let r = x.row(i);
+        let v = |j: usize| r[j % d];
+        match c {
+            0 => (2.0 * v(0) + v(1)).sin(),
+            1 => v(2) * v(3) - 0.5 * v(4),
+            _ => (3.0 * (v(5) - v(1))).tanh(),
+        }
+    });
+    (x, y)
+}
