@@ -17,16 +17,6 @@ fn start_bls(params: &BlsParams, x: Array2<f64>, y: Array2<f64>) -> Result<Incre
     IncrementalBls::start(params.check_ref()?, x, y)
 }
 
-/// The six strategies the BLS paper compares.
-const BLS_STRATEGIES: [Strategy; 6] = [
-    Strategy::Orig,
-    Strategy::ExgE,
-    Strategy::Chol1,
-    Strategy::Chol2,
-    Strategy::RInv,
-    Strategy::DRdg,
-];
-
 /// A fresh file in the temporary directory, removed when dropped.
 fn temp_path(name: &str) -> tempfile::TempPath {
     tempfile::Builder::new()
@@ -196,7 +186,7 @@ impl Sequence {
 fn increments_equal_a_from_scratch_ridge_solve_for_every_strategy() {
     let (x, y) = data(7, 300, 10);
     for seq in [Sequence::Enhancements, Sequence::FeatureGroups] {
-        for strategy in BLS_STRATEGIES {
+        for strategy in Strategy::BLS_PAPER {
             let shrink = if strategy.is_ridge() {
                 BlsParams::DEFAULT_SHRINK
             } else {
