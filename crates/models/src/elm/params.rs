@@ -137,31 +137,21 @@ impl ElmParams {
         })
     }
 
-    /// With `nodes` hidden nodes.
-    pub fn with_nodes(mut self, nodes: usize) -> Self {
-        self.0.nodes = nodes;
-        self
-    }
-
-    /// With activation `activation`.
-    pub fn with_activation(mut self, activation: Activation) -> Self {
-        self.0.activation = activation;
-        self
-    }
+    crate::readout::field_setters!(
+        /// With `nodes` hidden nodes.
+        with_nodes(nodes: usize),
+        /// With activation `activation`.
+        with_activation(activation: Activation),
+    );
 
     crate::readout::readout_setters!();
 
-    /// With hidden-layer seed `seed`.
-    pub fn with_seed(mut self, seed: u64) -> Self {
-        self.0.seed = seed;
-        self
-    }
-
-    /// With the input weights scaled by `input_scale`.
-    pub fn with_input_scale(mut self, input_scale: InputScale) -> Self {
-        self.0.input_scale = input_scale;
-        self
-    }
+    crate::readout::field_setters!(
+        /// With hidden-layer seed `seed`.
+        with_seed(seed: u64),
+        /// With the input weights scaled by `input_scale`.
+        with_input_scale(input_scale: InputScale),
+    );
 }
 
 impl ParamGuard for ElmParams {
