@@ -130,16 +130,7 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     let y_cm = Owned::from_view(y.view());
     let mut aty = Owned::zeros(l, m);
     let aty_t = time(reps, || {
-        kernels::gemm(
-            &mut Flops::default(),
-            1.0,
-            a_t,
-            Op::N,
-            y_cm.as_ref(),
-            Op::N,
-            0.0,
-            aty.as_mut(),
-        )
+        kernels::matmul(&mut Flops::default(), a_t, Op::N, y_cm.as_ref(), Op::N, aty.as_mut())
     });
     for i in 0..l {
         gram.set(i, i, gram.at(i, i) + LAMBDA);

@@ -83,7 +83,7 @@ pub fn ridge_solve(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) 
     // AᵀY.
     let y_owned = Owned::from_view(y);
     let mut w = Owned::zeros(n, m);
-    kernels::gemm(&mut fl, 1.0, a_ref, at_op, y_owned.as_ref(), Op::N, 0.0, w.as_mut());
+    kernels::matmul(&mut fl, a_ref, at_op, y_owned.as_ref(), Op::N, w.as_mut());
     kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).map_err(|pivot| Error::NotPositiveDefinite {
         strategy: Strategy::DRdg,
         matrix: "AᵀA + λI",

@@ -139,7 +139,7 @@ impl Problem {
     pub fn weights_from_ridge_inverse_t(&self, fl: &mut Flops, b: &GrowMat) -> GrowMat {
         let n = self.n();
         let mut w = GrowMat::with_row_capacity(n, self.m(), 2 * n);
-        kernels::gemm(fl, 1.0, b.as_ref(), Op::T, self.y.as_ref(), Op::N, 0.0, w.as_mut());
+        kernels::matmul(fl, b.as_ref(), Op::T, self.y.as_ref(), Op::N, w.as_mut());
         w
     }
 
