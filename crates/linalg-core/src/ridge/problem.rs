@@ -111,26 +111,19 @@ impl Problem {
     pub fn initial_ridge_inverse_t(&self, fl: &mut Flops, f: &Owned) -> GrowMat {
         let mut b = self.a.to_grow_f64();
         let n = self.n();
-        kernels::trmm(
-            fl,
-            kernels::Side::Right,
-            Tri::Upper,
-            Op::N,
-            kernels::Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            b.as_mut(),
-        );
-        kernels::trmm(
-            fl,
-            kernels::Side::Right,
-            Tri::Upper,
-            Op::T,
-            kernels::Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            b.as_mut(),
-        );
+        // B ← A·F, then B ← B·Fᵀ.
+        for op in [Op::N, Op::T] {
+            kernels::trmm(
+                fl,
+                kernels::Side::Right,
+                Tri::Upper,
+                op,
+                kernels::Diag::NonUnit,
+                1.0,
+                f.as_ref(),
+                b.as_mut(),
+            );
+        }
         debug_assert_eq!(b.cols(), n);
         b
     }
