@@ -83,6 +83,20 @@ pub fn fro_diff(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> f64 {
         .sqrt()
 }
 
+/// Panics, naming every one that is missing, unless `text` (`what`: a
+/// report, a help text) contains each of `needles`.
+pub fn assert_contains_all(what: &str, text: &str, needles: &[&str]) {
+    let missing: Vec<&str> = needles.iter().copied().filter(|n| !text.contains(n)).collect();
+    assert!(missing.is_empty(), "{what} lacks {missing:?}:\n{text}");
+}
+
+/// Panics, naming every one that is missing, unless each of `names` is a
+/// file in `dir`.
+pub fn assert_files(dir: &std::path::Path, names: &[&str]) {
+    let missing: Vec<&str> = names.iter().copied().filter(|f| !dir.join(f).is_file()).collect();
+    assert!(missing.is_empty(), "{} lacks the files {missing:?}", dir.display());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +120,14 @@ mod tests {
         let mean = xs.iter().sum::<f64>() / xs.len() as f64;
         // Standard error of the mean of U[0,1): 1/√(12·10⁴) ≈ 0.0029.
         assert!((mean - 0.5).abs() < 0.015, "{mean}");
+    }
+
+    #[test]
+    fn contains_all_names_what_is_missing() {
+        assert_contains_all("text", "a b c", &["a", "c"]);
+        let missing = std::panic::catch_unwind(|| assert_contains_all("text", "a b", &["a", "z", "y"]));
+        let message = missing.err().and_then(|e| e.downcast::<String>().ok()).map(|s| *s);
+        assert!(message.is_some_and(|m| m.contains(r#"["z", "y"]"#)));
     }
 
     #[test]
