@@ -73,6 +73,14 @@ pub fn square(what: &'static str, m: &ArrayView2<'_, f64>) -> Result<()> {
     dimension(what, m, m.nrows() == m.ncols(), || "a square matrix".into())
 }
 
+/// A non-empty, square, finite matrix (the SPD input of a factorization),
+/// or the [`Error`] of the first check that fails.
+pub fn square_finite(what: &'static str, m: &ArrayView2<'_, f64>) -> Result<()> {
+    non_empty(what, m)?;
+    square(what, m)?;
+    finite(what, m)
+}
+
 /// Fail with [`Error::InvalidLambda`] unless `lambda` is finite and > 0.
 pub fn lambda(strategy: Strategy, lambda: f64) -> Result<()> {
     if !(lambda.is_finite() && lambda > 0.0) {
