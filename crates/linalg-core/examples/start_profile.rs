@@ -137,7 +137,11 @@ fn main() {
             let fl = r.as_ref().map_or(0, |r| r.last_flops());
             println!(
                 "{s:?} {}: {sec:.3} s, {fl:.3e} flops, {:.1} GFLOP/s",
-                if by_value { "build_owned" } else { "build (copies A)" },
+                if by_value {
+                    "build (takes an owned A over)"
+                } else {
+                    "build (copies a view of A)"
+                },
                 fl as f64 / sec / 1e9
             );
         }
