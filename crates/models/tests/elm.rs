@@ -207,22 +207,44 @@ fn ridge_fit_equals_the_closed_form() {
     }
 }
 
-/// By default the input weights are scaled by `1/√N` (here N = 4: by 1/2),
-/// the biases not; a fixed scale is used as given, and a grown ELM with the
-/// default scale has the batch fit's layer.
+/// By default the input weights are scaled by `s = √(3 / mean‖x_k‖²)`
+/// (computed here by a plain loop), the biases not, so that `xᵀw` has unit
+/// variance on average over the draw of `w`: checked by the sample variance
+/// of the pre-activations over many nodes. `1/√N` (here N = 4: 1/2) and a
+/// fixed scale are used as given, and a grown ELM with the default scale has
+/// the batch fit's layer.
 #[test]
-fn default_input_scale_is_one_over_the_root_of_the_inputs() {
+fn default_input_scale_gives_unit_pre_activation_variance() {
     let (x, y) = data(6, 50);
     let data = Dataset::new(x.view(), y.view());
     let params = ElmParams::new(12, Activation::Tanh).with_seed(5);
     let elm = params.fit(&data).expect("fit");
     let unscaled = HiddenLayer::random(4, 12, Activation::Tanh, 5);
+    let mut sum_sq = 0.0;
+    for row in x.rows() {
+        sum_sq += row.iter().map(|v| v * v).sum::<f64>();
+    }
+    let s = (3.0 / (sum_sq / 50.0)).sqrt();
+    // Uniform on [−3, 3): mean ‖x‖² = 4·3 = 12, s ≈ 1/2 — not 1/√N by chance only.
+    assert!((s - 0.5).abs() < 0.1 && s != 0.5, "{s}");
+    let scaled = elm.hidden().weights();
+    let want = unscaled.weights().mapv(|w| s * w);
+    assert!(fro_diff(scaled, want.view()) <= 4.0 * f64::EPSILON * fro(want.view()));
+    assert_eq!(elm.hidden().biases(), unscaled.biases());
+    // The variance of xᵀw over 4000 nodes' weights and the 50 samples:
+    // within 10% of 1 (sampling error ≈ 1/√4000 per sample, averaged).
+    let wide = HiddenLayer::random_scaled(4, 4000, Activation::Linear, 9, s);
+    let z = x.dot(&wide.weights());
+    let var = z.iter().map(|v| v * v).sum::<f64>() / z.len() as f64;
+    assert!((var - 1.0).abs() < 0.1, "pre-activation variance {var}");
+    let inverse_sqrt = params
+        .with_input_scale(InputScale::InverseSqrtInputs)
+        .fit(&data)
+        .expect("fit");
     assert_eq!(
-        elm.hidden(),
+        inverse_sqrt.hidden(),
         &HiddenLayer::random_scaled(4, 12, Activation::Tanh, 5, 0.5)
     );
-    assert_eq!(elm.hidden().weights(), unscaled.weights().mapv(|w| 0.5 * w));
-    assert_eq!(elm.hidden().biases(), unscaled.biases());
     let fixed = params.with_input_scale(InputScale::Fixed(1.0)).fit(&data).expect("fit");
     assert_eq!(fixed.hidden(), &unscaled);
     let start = params

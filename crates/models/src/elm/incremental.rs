@@ -88,7 +88,7 @@ impl IncrementalElm {
         params.readout().strategy()?;
         data.check()?;
         let (x, y, seed) = (data.features(), data.targets(), params.seed());
-        let scale = params.input_scale().factor(x.ncols());
+        let scale = params.input_scale().factor(x);
         let hidden = HiddenLayer::random_scaled(x.ncols(), params.nodes(), params.activation(), seed, scale);
         let t0 = Instant::now();
         let a = hidden.outputs(x)?;

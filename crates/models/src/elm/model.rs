@@ -172,14 +172,14 @@ impl Fit for ElmValidParams {
 
     /// Fit an ELM to the samples (K×N, one row per sample) and targets (K×M,
     /// e.g. one-hot class indicators) of `data`: draw the hidden layer
-    /// ([`HiddenLayer::random_scaled`] with the seed and the input scale for
+    /// ([`HiddenLayer::random_scaled`] with the seed and the input scale of
     /// `N` inputs), compute the hidden outputs
     /// `A` (K×l) and solve for the output weights with the
     /// [`Readout`](crate::Readout).
     fn fit(&self, data: &Dataset<'_>) -> Result<Elm> {
         data.check()?;
         let (x, y) = (data.features(), data.targets());
-        let scale = self.input_scale().factor(x.ncols());
+        let scale = self.input_scale().factor(x);
         let hidden = HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), scale);
         let a = hidden.outputs(x)?;
         let readout = self.readout();
