@@ -50,3 +50,25 @@ pub(crate) fn read_text(path: &Path) -> Result<String, DataError> {
         }
     }
 }
+
+/// The memory the system can still give (`MemAvailable` of `/proc/meminfo`) in bytes, if known.
+pub(crate) fn available_memory_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb.saturating_mul(1024))
+}
+
+/// A byte count for messages: `12.3 GB`, `512.0 MB`, `900 bytes`.
+pub(crate) fn human_bytes(bytes: u64) -> String {
+    const GB: f64 = 1e9;
+    const MB: f64 = 1e6;
+    let b = bytes as f64;
+    if b >= GB {
+        format!("{:.1} GB", b / GB)
+    } else if b >= MB {
+        format!("{:.1} MB", b / MB)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
