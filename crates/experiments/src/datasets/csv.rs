@@ -138,7 +138,9 @@ pub(crate) fn parse_csv_table(path: &Path, text: &str, header_mode: HeaderMode) 
         _ => Some(first.iter().map(str::to_string).collect()),
     };
     let rows_hint = lines.saturating_sub(usize::from(header.is_some()));
-    let mut x = Vec::with_capacity(rows_hint.saturating_mul(m - 1));
+    // A wide first row over many short lines must not reserve rows × columns
+    // cells up front: every cell takes at least one byte of the file.
+    let mut x = Vec::with_capacity(rows_hint.saturating_mul(m - 1).min(body.len()));
     let mut y = Vec::with_capacity(rows_hint);
     let mut row_lines = Vec::with_capacity(rows_hint);
     let mut pending = if header.is_none() { Some(first) } else { None };
