@@ -282,6 +282,53 @@ mod tests {
         model: &'a FittedModel,
     }
 
+    /// A format-4 file: the fields of format 5 without the class labels.
+    #[derive(Serialize)]
+    struct WrittenV4<'a> {
+        task: TaskKind,
+        classes: Option<usize>,
+        scaler: &'a InputScaler,
+        target_scale: Option<(f64, f64)>,
+        model: &'a FittedModel,
+    }
+
+    #[test]
+    fn format_4_files_load_with_classes_as_labels() -> Result<(), Box<dyn std::error::Error>> {
+        let x = array![[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [3.0, 5.0]];
+        let y = array![[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]];
+        let scaler = InputScaler::None;
+        let model = FittedModel::Elm(ElmParams::new(3, Activation::Tanh).fit(&models::Dataset::new(x.view(), y.view()))?);
+        let file = PipelineFile {
+            magic: PIPELINE_MAGIC,
+            format_version: 4,
+            pipeline: WrittenV4 {
+                task: TaskKind::Classification,
+                classes: Some(2),
+                scaler: &scaler,
+                target_scale: None,
+                model: &model,
+            },
+        };
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("v4.model");
+        std::fs::write(&path, bincode::serde::encode_to_vec(&file, bincode::config::standard())?)?;
+        let loaded = FittedPipeline::load(&path)?;
+        assert_eq!((loaded.labels.clone(), loaded.classes, loaded.n_inputs()), (None, Some(2), 2));
+        let indices: Vec<String> = loaded.predict(&x)?.iter().map(|c| c.to_string()).collect();
+        assert_eq!(loaded.predict_labels(&x)?, indices);
+        // Saved again, it is format 5 and keeps labels given to it.
+        let relabelled = FittedPipeline {
+            labels: Some(ClassLabels::Text(vec!["no".into(), "yes".into()])),
+            ..loaded
+        };
+        relabelled.save(&path)?;
+        let again = FittedPipeline::load(&path)?;
+        assert_eq!(again.labels, relabelled.labels);
+        let words = again.predict_labels(&x)?;
+        assert!(words.iter().all(|w| w == "no" || w == "yes"), "{words:?}");
+        Ok(())
+    }
+
     #[test]
     fn format_3_files_load_as_zscored_pipelines() -> Result<(), Box<dyn std::error::Error>> {
         let x = array![[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [3.0, 5.0]];

@@ -110,32 +110,8 @@ pub(crate) fn parse_libsvm_table(path: &Path, text: &str, n_features: Option<usi
     } else {
         format!(" (the largest feature index, {max_index}, is on line {max_line})")
     };
-    let cells = rows.len().checked_mul(d).filter(|&c| c <= LIBSVM_MAX_DENSE_CELLS);
-    let Some(cells) = cells else {
-        return Err(DataError::format(
-            path,
-            None,
-            format!(
-                "{} rows × {d} features is too large to hold densely (limit {LIBSVM_MAX_DENSE_CELLS} values){largest}",
-                rows.len()
-            ),
-        ));
-    };
-    let need = (cells as u64).saturating_mul(8);
-    if let Some(available) = available_memory_bytes() {
-        if need > available {
-            return Err(DataError::format(
-                path,
-                None,
-                format!(
-                    "{} rows × {d} features need {} as a dense matrix, more than the {} of memory available{largest}",
-                    rows.len(),
-                    human_bytes(need),
-                    human_bytes(available)
-                ),
-            ));
-        }
-    }
+    dense_fits(rows.len(), d, available_memory_bytes())
+        .map_err(|problem| DataError::format(path, None, format!("{problem}{largest}")))?;
     let mut x = Array2::zeros((rows.len(), d));
     let mut y = Vec::with_capacity(rows.len());
     for (r, (label, features)) in rows.into_iter().enumerate() {
@@ -145,6 +121,26 @@ pub(crate) fn parse_libsvm_table(path: &Path, text: &str, n_features: Option<usi
         }
     }
     Ok(Table::new(path, x, Targets::Numbers(y), Some(lines)))
+}
+
+/// Whether a dense `rows × d` matrix of `f64` may be allocated: at most [`LIBSVM_MAX_DENSE_CELLS`]
+/// values, and no more bytes than `available` (the machine's available memory, when known).
+fn dense_fits(rows: usize, d: usize, available: Option<u64>) -> Result<(), String> {
+    let cells = rows.checked_mul(d).filter(|&c| c <= LIBSVM_MAX_DENSE_CELLS);
+    let Some(cells) = cells else {
+        return Err(format!(
+            "{rows} rows × {d} features is too large to hold densely (limit {LIBSVM_MAX_DENSE_CELLS} values)"
+        ));
+    };
+    let need = (cells as u64).saturating_mul(8);
+    match available {
+        Some(available) if need > available => Err(format!(
+            "{rows} rows × {d} features need {} as a dense matrix, more than the {} of memory available",
+            human_bytes(need),
+            human_bytes(available)
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Whether the first data line of `text` carries `index:value` tokens, i.e. looks like LIBSVM.
@@ -174,6 +170,17 @@ mod tests {
         let huge = parse_libsvm(Path::new("t.svm"), "1 1:1\n0 18446744073709551615:1\n", None);
         assert!(matches!(huge, Err(DataError::Format { line: None, .. })));
         Ok(())
+    }
+
+    #[test]
+    fn dense_size_is_checked_against_memory() {
+        assert_eq!(dense_fits(1000, 1000, Some(8_000_000)), Ok(()));
+        assert_eq!(dense_fits(1000, 1000, None), Ok(()));
+        assert_eq!(
+            dense_fits(100_000, 10_000, Some(2_000_000_000)),
+            Err("100000 rows × 10000 features need 8.0 GB as a dense matrix, more than the 2.0 GB of memory available".into())
+        );
+        assert!(dense_fits(usize::MAX, 2, None).is_err_and(|e| e.contains("too large to hold densely")));
     }
 
     #[test]
