@@ -36,7 +36,9 @@ impl Dir {
 fn rows(label: impl Fn(usize, bool) -> String) -> Vec<String> {
     let mut state = 12_345u64;
     let mut next = || {
-        state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         ((state >> 33) as f64 / (1u64 << 31) as f64) * 2.0 - 1.0
     };
     (0..40)
@@ -86,7 +88,11 @@ fn report(out: &Output) -> serde_json::Value {
 fn error(out: &Output, code: i32) -> String {
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert_eq!(out.status.code(), Some(code), "exit code; stderr: {err}");
-    assert!(out.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let line = err
         .lines()
         .find(|l| l.starts_with("nn: error: "))
@@ -116,7 +122,10 @@ fn lines(out: &Output) -> Vec<String> {
         "nn predict failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
 }
 
 // ------------------------------------------------------------- header rows
@@ -225,7 +234,10 @@ fn an_unseen_integer_label_is_an_error_too() {
     t.push("0.1,0.2,0.3,2".into());
     let test = d.write("test.csv", csv(Some("a,b,c,y"), &t));
     let msg = error(&fit("classification", &train, &test, &[]), 1);
-    assert_has(&msg, &["test.csv line 5: class label \"2\" does not occur", "its labels: 0, 1"]);
+    assert_has(
+        &msg,
+        &["test.csv line 5: class label \"2\" does not occur", "its labels: 0, 1"],
+    );
 }
 
 #[test]
@@ -250,7 +262,10 @@ fn huge_integer_labels_are_two_classes_and_print_back() {
 fn labels_1e18_and_1000000_are_two_classes() {
     let d = Dir::new();
     for big in ["1e18", "1000000"] {
-        let f = d.write("big.csv", csv(Some("a,b,c,y"), &rows(|_, p| if p { big } else { "0" }.into())));
+        let f = d.write(
+            "big.csv",
+            csv(Some("a,b,c,y"), &rows(|_, p| if p { big } else { "0" }.into())),
+        );
         let j = report(&fit("classification", &f, &f, &[]));
         assert_eq!(j["classes"], 2, "{big}");
     }
@@ -277,7 +292,10 @@ fn a_fractional_label_is_not_a_class() {
     let msg = error(&fit("classification", &f, &f, &[]), 1);
     assert_has(
         &msg,
-        &["frac.csv line 4: class label \"1.5\" is not an integer", "--task regression"],
+        &[
+            "frac.csv line 4: class label \"1.5\" is not an integer",
+            "--task regression",
+        ],
     );
 }
 
@@ -347,7 +365,10 @@ fn idx_images_without_labels_predict() {
     report(&fit("classification", &images, &images, &["--save", &model_arg]));
     let bytes = std::fs::read(&images).expect("read images");
     let alone = d.write("new-images-idx3-ubyte", bytes);
-    assert_eq!(lines(&predict(&model, &alone, &[])), lines(&predict(&model, &images, &[])));
+    assert_eq!(
+        lines(&predict(&model, &alone, &[])),
+        lines(&predict(&model, &images, &[]))
+    );
     // Fitting still needs the labels, and says which file it looked for.
     let msg = error(&fit("classification", &alone, &alone, &[]), 1);
     assert_has(&msg, &["new-labels-idx1-ubyte", "not found"]);
@@ -376,7 +397,10 @@ fn a_width_mismatch_names_both_files_and_widths() {
     let msg = error(&fit("classification", &train, &test, &[]), 1);
     assert_has(
         &msg,
-        &["test.csv has 2 features per sample, but the training file", "train.csv has 3"],
+        &[
+            "test.csv has 2 features per sample, but the training file",
+            "train.csv has 3",
+        ],
     );
 }
 
@@ -436,7 +460,10 @@ fn a_libsvm_test_index_beyond_the_training_width_names_file_and_line() {
         &["test.svm line 3: feature index 3 in token \"3:0.25\" is beyond the 2 features expected"],
     );
     let msg = error(&fit("classification", &train, &train, &["--n-features", "1"]), 1);
-    assert_has(&msg, &["train.svm line 1: feature index 2", "beyond the 1 features expected"]);
+    assert_has(
+        &msg,
+        &["train.svm line 1: feature index 2", "beyond the 1 features expected"],
+    );
 }
 
 #[test]
@@ -463,7 +490,10 @@ fn predict_reads_features_only_csv() {
     let model = d.path("m.bin");
     let model_arg = model.display().to_string();
     report(&fit("classification", &train, &train, &["--save", &model_arg]));
-    let features: Vec<String> = r.iter().map(|l| l.rsplit_once(',').map_or(l.clone(), |(f, _)| f.into())).collect();
+    let features: Vec<String> = r
+        .iter()
+        .map(|l| l.rsplit_once(',').map_or(l.clone(), |(f, _)| f.into()))
+        .collect();
     let f = d.write("features.csv", csv(Some("a,b,c"), &features));
     assert_eq!(lines(&predict(&model, &f, &[])), lines(&predict(&model, &train, &[])));
 }

@@ -4,12 +4,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use experiments::datasets::{
-    read_table, ClassLabels, HeaderMode, ReadOptions, Targets,
-};
-use experiments::datasets::{
     argmax_rows, k_fold, load_any, load_csv, load_idx, load_libsvm, load_shipped, names, one_hot, read_idx_labels,
     shipped, shuffled_indices, train_test_split, DataError, Dataset, MinMaxScaler, StandardScaler,
 };
+use experiments::datasets::{read_table, ClassLabels, HeaderMode, ReadOptions, Targets};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use ndarray::{array, Array1, Array2};
@@ -640,7 +638,10 @@ fn csv_header_modes() -> TestResult {
         Some(1),
         "the first row looks like data",
     );
-    assert!(message.contains("--no-header") && message.contains("\"1,2,0\""), "{message}");
+    assert!(
+        message.contains("--no-header") && message.contains("\"1,2,0\""),
+        "{message}"
+    );
     let t = read_table(&path, &with_header(HeaderMode::Absent))?;
     assert_eq!(t.x, array![[1.0, 2.0], [3.0, 4.0]]);
     assert_eq!(t.targets, Targets::Text(vec!["0".into(), "1".into()]));
@@ -664,7 +665,12 @@ fn csv_header_modes() -> TestResult {
 fn csv_single_column_names_the_separator() -> TestResult {
     let dir = TempDir::new("sep")?;
     let path = dir.write("s.csv", b"a;b;y\n1;2;0\n")?;
-    assert_format(load_csv(&path), &path, Some(1), "seems to be separated by semicolons (';')");
+    assert_format(
+        load_csv(&path),
+        &path,
+        Some(1),
+        "seems to be separated by semicolons (';')",
+    );
     let path = dir.write("t.csv", b"a\tb\ty\n1\t2\t0\n")?;
     assert_format(load_csv(&path), &path, Some(1), "seems to be separated by tabs");
     Ok(())
@@ -686,7 +692,12 @@ fn class_labels_sort_integers_numerically_and_names_by_bytes() -> TestResult {
     // A label training never saw: file, line and value.
     let other = dir.write("o.csv", b"a,y\n1,cat\n2,cow\n")?;
     let e = labels.encode(&read_table(&other, &ReadOptions::default())?, None);
-    assert_format(e, &other, Some(3), "class label \"cow\" does not occur in the training file");
+    assert_format(
+        e,
+        &other,
+        Some(3),
+        "class label \"cow\" does not occur in the training file",
+    );
     Ok(())
 }
 
@@ -699,7 +710,10 @@ fn class_labels_of_libsvm_and_idx() -> TestResult {
     let images = dir.write("x-images-idx3-ubyte", &idx_images(3, 1, 2, &[1, 2, 3, 4, 5, 6]))?;
     dir.write("x-labels-idx1-ubyte", &idx_labels(&[255, 0, 255]))?;
     let (labels, y) = ClassLabels::fit(&read_table(&images, &ReadOptions::default())?)?;
-    assert_eq!((labels, y), (ClassLabels::Integers(vec![0, 255]), array![1.0, 0.0, 1.0]));
+    assert_eq!(
+        (labels, y),
+        (ClassLabels::Integers(vec![0, 255]), array![1.0, 0.0, 1.0])
+    );
     // Without a labels file: an error, unless labels are optional.
     let alone = dir.write("y-images-idx3-ubyte", &idx_images(3, 1, 2, &[1, 2, 3, 4, 5, 6]))?;
     assert!(matches!(
@@ -747,6 +761,11 @@ fn libsvm_width_from_the_caller() -> TestResult {
         n_features: Some(1),
         ..ReadOptions::default()
     };
-    assert_format(read_table(&path, &options), &path, Some(1), "feature index 2 in token \"2:1\" is beyond the 1 features expected");
+    assert_format(
+        read_table(&path, &options),
+        &path,
+        Some(1),
+        "feature index 2 in token \"2:1\" is beyond the 1 features expected",
+    );
     Ok(())
 }

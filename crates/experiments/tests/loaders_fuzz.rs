@@ -197,16 +197,29 @@ proptest! {
 #[test]
 fn idx_header_counts_beyond_the_file_are_errors() {
     let d = dir();
-    let images = write(d.path(), "h-images-idx3-ubyte", &idx_images(u32::MAX, u32::MAX, u32::MAX, &[1, 2, 3]));
-    let e = read_idx_images(&images).err().map(|e| e.to_string()).unwrap_or_default();
+    let images = write(
+        d.path(),
+        "h-images-idx3-ubyte",
+        &idx_images(u32::MAX, u32::MAX, u32::MAX, &[1, 2, 3]),
+    );
+    let e = read_idx_images(&images)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(e.contains("too many to address") || e.contains("truncated"), "{e}");
     let images = write(d.path(), "g-images-idx3-ubyte", &idx_images(1 << 30, 28, 28, &[0; 16]));
-    let e = read_idx_images(&images).err().map(|e| e.to_string()).unwrap_or_default();
+    let e = read_idx_images(&images)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(e.contains("truncated file"), "{e}");
     let mut labels = idx_labels(&[1, 2]);
     labels[4..8].copy_from_slice(&u32::MAX.to_be_bytes());
     let labels = write(d.path(), "h-labels-idx1-ubyte", &labels);
-    let e = read_idx_labels(&labels).err().map(|e| e.to_string()).unwrap_or_default();
+    let e = read_idx_labels(&labels)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
     assert!(e.contains("truncated file"), "{e}");
 }
 

@@ -297,7 +297,8 @@ mod tests {
         let x = array![[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [3.0, 5.0]];
         let y = array![[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]];
         let scaler = InputScaler::None;
-        let model = FittedModel::Elm(ElmParams::new(3, Activation::Tanh).fit(&models::Dataset::new(x.view(), y.view()))?);
+        let model =
+            FittedModel::Elm(ElmParams::new(3, Activation::Tanh).fit(&models::Dataset::new(x.view(), y.view()))?);
         let file = PipelineFile {
             magic: PIPELINE_MAGIC,
             format_version: 4,
@@ -311,9 +312,15 @@ mod tests {
         };
         let dir = tempfile::tempdir()?;
         let path = dir.path().join("v4.model");
-        std::fs::write(&path, bincode::serde::encode_to_vec(&file, bincode::config::standard())?)?;
+        std::fs::write(
+            &path,
+            bincode::serde::encode_to_vec(&file, bincode::config::standard())?,
+        )?;
         let loaded = FittedPipeline::load(&path)?;
-        assert_eq!((loaded.labels.clone(), loaded.classes, loaded.n_inputs()), (None, Some(2), 2));
+        assert_eq!(
+            (loaded.labels.clone(), loaded.classes, loaded.n_inputs()),
+            (None, Some(2), 2)
+        );
         let indices: Vec<String> = loaded.predict(&x)?.iter().map(|c| c.to_string()).collect();
         assert_eq!(loaded.predict_labels(&x)?, indices);
         // Saved again, it is format 5 and keeps labels given to it.

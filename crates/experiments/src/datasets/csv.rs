@@ -110,7 +110,11 @@ pub(crate) fn parse_csv_table(path: &Path, text: &str, header_mode: HeaderMode) 
     };
     let first_line = first.position().map_or(1, line_of);
     let m = first.len();
-    let what = if header_mode == HeaderMode::Absent { "first row" } else { "header" };
+    let what = if header_mode == HeaderMode::Absent {
+        "first row"
+    } else {
+        "header"
+    };
     if m < 2 {
         return Err(DataError::format(
             path,

@@ -66,7 +66,11 @@ impl ClassLabels {
     /// is not an integer, not finite or too large; a file without labels or without rows.
     pub fn fit(table: &Table) -> Result<(ClassLabels, Array1<f64>), DataError> {
         if table.n_samples() == 0 {
-            return Err(DataError::format(&table.target_source, None, "no samples: the file is empty"));
+            return Err(DataError::format(
+                &table.target_source,
+                None,
+                "no samples: the file is empty",
+            ));
         }
         let labels = match &table.targets {
             Targets::None => {

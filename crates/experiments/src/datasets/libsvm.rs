@@ -178,7 +178,10 @@ mod tests {
         assert_eq!(dense_fits(1000, 1000, None), Ok(()));
         assert_eq!(
             dense_fits(100_000, 10_000, Some(2_000_000_000)),
-            Err("100000 rows × 10000 features need 8.0 GB as a dense matrix, more than the 2.0 GB of memory available".into())
+            Err(
+                "100000 rows × 10000 features need 8.0 GB as a dense matrix, more than the 2.0 GB of memory available"
+                    .into()
+            )
         );
         assert!(dense_fits(usize::MAX, 2, None).is_err_and(|e| e.contains("too large to hold densely")));
     }

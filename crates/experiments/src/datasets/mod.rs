@@ -48,8 +48,8 @@ use ndarray::{Array1, Array2, Axis};
 
 pub use self::csv::load_csv;
 pub use self::error::DataError;
-pub use self::labels::ClassLabels;
 pub use self::idx::{load_idx, read_idx_images, read_idx_labels, IdxImages, IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC};
+pub use self::labels::ClassLabels;
 pub use self::libsvm::{load_libsvm, LIBSVM_MAX_DENSE_CELLS};
 pub use self::preprocess::{
     argmax_rows, k_fold, one_hot, shuffled_indices, train_test_split, MinMaxScaler, StandardScaler,

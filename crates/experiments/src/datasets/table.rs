@@ -105,14 +105,14 @@ impl Table {
                     .enumerate()
                     .map(|(i, cell)| match cell.parse::<f64>() {
                         Ok(v) if v.is_finite() => Ok(v),
-                        Ok(_) => Err(self.target_error(
-                            i,
-                            format!("non-finite value {} in column {column}{name}", quote(cell)),
-                        )),
-                        Err(_) => Err(self.target_error(
-                            i,
-                            format!("non-numeric cell {} in column {column}{name}", quote(cell)),
-                        )),
+                        Ok(_) => {
+                            Err(self
+                                .target_error(i, format!("non-finite value {} in column {column}{name}", quote(cell))))
+                        }
+                        Err(_) => {
+                            Err(self
+                                .target_error(i, format!("non-numeric cell {} in column {column}{name}", quote(cell))))
+                        }
                     })
                     .collect()
             }
