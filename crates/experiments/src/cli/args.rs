@@ -78,7 +78,7 @@ pub struct FitFlags {
     /// Test file (same formats as --train).
     #[arg(long, value_name = "FILE")]
     pub test: PathBuf,
-    /// Classification (integer labels, accuracy) or regression (RMSE).
+    /// Classification (integer or named labels, accuracy) or regression (RMSE).
     #[arg(long, value_enum)]
     pub task: TaskKind,
     /// Ridge parameter λ (default: [`ModelKind::default_lambda`]).
@@ -240,7 +240,8 @@ fn increments(text: &str) -> Result<Increments, String> {
 /// Classification or regression, as given by `--task`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
 pub enum TaskKind {
-    /// Integer class labels `0..C`; one-hot targets; metric accuracy.
+    /// Class labels (integers or names, mapped to classes in sorted
+    /// order); one-hot targets; metric accuracy.
     Classification,
     /// Real targets; metric RMSE.
     Regression,

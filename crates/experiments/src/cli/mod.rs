@@ -6,10 +6,12 @@
 //! nn fit --model elm --train TRAIN --test TEST --task classification|regression --hidden N
 //!        [--lambda L] [--activation NAME] [--solver ridge|lstsq|STRATEGY] [--seed S]
 //!        [--initial-nodes N0] [--scale zscore|minmax|none] [--threads T] [--save FILE]
+//!        [--no-header | --header] [--n-features N]
 //! nn fit --model bls --train TRAIN --test TEST --task classification|regression
 //!        [--feature-groups G] [--feature-nodes N] [--enhancement E] [--lambda L]
 //!        [--strategy S] [--increments SPEC] [--f32] [--seed S]
 //!        [--scale zscore|minmax|none] [--threads T] [--save FILE]
+//!        [--no-header | --header] [--n-features N]
 //! nn predict --model-file FILE --data DATA [--no-header | --header] [--threads T]
 //! ```
 //!

@@ -8,7 +8,13 @@
 //!   [`read_idx_labels`] read one file each);
 //! * [`load_csv`] reads a numeric CSV with a header and the target in the last column;
 //! * [`load_libsvm`] reads the sparse LIBSVM format into a dense matrix;
-//! * [`load_any`] picks one of them from the file name and contents.
+//! * [`load_any`] picks one of them from the file name and contents;
+//! * [`read_table`] reads like [`load_any`] but leaves the targets as the file has them (a CSV's
+//!   last column as text) and keeps each row's line, for the command line: [`ClassLabels`] maps
+//!   the labels that occur (integers or names) to classes, and names the file, line and label of
+//!   one training never saw. Its [`ReadOptions`] say how a CSV's first row is read
+//!   ([`HeaderMode`]: a first row of numbers only is refused unless the caller says what it is),
+//!   the width of a LIBSVM file, and whether IDX images may come without labels.
 //!
 //! All loaders read gzipped files directly (recognised by the gzip magic bytes, not by the name).
 //! Every problem with a file is a [`DataError`] naming the file, the line and what is wrong; nothing
