@@ -673,6 +673,13 @@ fn csv_single_column_names_the_separator() -> TestResult {
     );
     let path = dir.write("t.csv", b"a\tb\ty\n1\t2\t0\n")?;
     assert_format(load_csv(&path), &path, Some(1), "seems to be separated by tabs");
+    let path = dir.write("u.csv", b"a,b,y\n1;2;0\n")?;
+    assert_format(
+        load_csv(&path),
+        &path,
+        Some(2),
+        "1 columns, header has 3; the row seems to be separated by semicolons (';')",
+    );
     Ok(())
 }
 

@@ -158,9 +158,14 @@ pub(crate) fn parse_csv_table(path: &Path, text: &str, header_mode: HeaderMode) 
         };
         let line_no = row.position().map_or(0, line_of);
         if row.len() != m {
+            let hint = if row.len() == 1 {
+                single_column_hint(row.get(0).unwrap_or(""))
+            } else {
+                String::new()
+            };
             let problem = match header {
-                Some(_) => format!("{} columns, header has {m}", row.len()),
-                None => format!("{} columns, the first row has {m}", row.len()),
+                Some(_) => format!("{} columns, header has {m}{hint}", row.len()),
+                None => format!("{} columns, the first row has {m}{hint}", row.len()),
             };
             return Err(DataError::format(path, Some(line_no), problem));
         }

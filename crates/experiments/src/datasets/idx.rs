@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use ndarray::{Array1, Array2};
 
 use super::error::DataError;
-use super::read::read_bytes;
+use super::read::{check_dense_memory, read_bytes};
 use super::table::{Table, Targets};
 use super::Dataset;
 
@@ -126,6 +126,7 @@ pub fn read_idx_images(path: impl AsRef<Path>) -> Result<IdxImages, DataError> {
         ));
     };
     check_payload(path, &bytes, header_len, expected, &what)?;
+    check_dense_memory(path, n, features)?;
     let data: Vec<f64> = bytes[header_len..].iter().map(|&b| f64::from(b)).collect();
     let pixels = Array2::from_shape_vec((n, features), data)
         .map_err(|e| DataError::format(path, None, format!("cannot shape the pixels: {e}")))?;

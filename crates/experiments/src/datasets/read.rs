@@ -21,11 +21,47 @@ pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, DataError> {
     if !is_gzip(&raw) {
         return Ok(raw);
     }
-    let mut out = Vec::with_capacity(raw.len().saturating_mul(4));
-    MultiGzDecoder::new(raw.as_slice())
+    // Half the available memory: the decompressed bytes and what is parsed from them must fit.
+    let limit = available_memory_bytes().map_or(u64::MAX, |a| a / 2);
+    gunzip(&raw, limit).map_err(|problem| DataError::format(path, None, problem))
+}
+
+/// Decompresses a gzip stream (members one after another) of at most `limit` bytes.
+fn gunzip(raw: &[u8], limit: u64) -> Result<Vec<u8>, String> {
+    let hint = raw
+        .len()
+        .saturating_mul(4)
+        .min(usize::try_from(limit).unwrap_or(usize::MAX));
+    let mut out = Vec::with_capacity(hint);
+    MultiGzDecoder::new(raw)
+        .take(limit.saturating_add(1))
         .read_to_end(&mut out)
-        .map_err(|e| DataError::format(path, None, format!("corrupt gzip data: {e}")))?;
+        .map_err(|e| format!("corrupt gzip data: {e}"))?;
+    if out.len() as u64 > limit {
+        return Err(format!(
+            "the gzip data decompresses to more than {}, half the memory available; decompress it elsewhere or use a larger machine",
+            human_bytes(limit)
+        ));
+    }
     Ok(out)
+}
+
+/// Checks that a dense `rows × cols` matrix of `f64` read from `path` fits in the available memory
+/// (when known), before it is allocated.
+pub(crate) fn check_dense_memory(path: &Path, rows: usize, cols: usize) -> Result<(), DataError> {
+    let need = (rows as u64).saturating_mul(cols as u64).saturating_mul(8);
+    match available_memory_bytes() {
+        Some(available) if need > available => Err(DataError::format(
+            path,
+            None,
+            format!(
+                "{rows} rows × {cols} features need {} as a dense matrix, more than the {} of memory available",
+                human_bytes(need),
+                human_bytes(available)
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The contents of `path` as UTF-8 text (gunzipped if needed), without a leading byte-order mark.
@@ -70,5 +106,24 @@ pub(crate) fn human_bytes(bytes: u64) -> String {
         format!("{:.1} MB", b / MB)
     } else {
         format!("{bytes} bytes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn gunzip_stops_at_the_limit() -> Result<(), Box<dyn std::error::Error>> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        enc.write_all(&[b'0'; 10_000])?;
+        let gz = enc.finish()?;
+        assert_eq!(gunzip(&gz, 10_000).map(|v| v.len()), Ok(10_000));
+        let e = gunzip(&gz, 9_999).err().unwrap_or_default();
+        assert!(e.contains("decompresses to more than 9999 bytes"), "{e}");
+        assert!(gunzip(&gz[..gz.len() - 3], 1 << 20).is_err());
+        assert_eq!(human_bytes(2_500_000_000), "2.5 GB");
+        Ok(())
     }
 }
