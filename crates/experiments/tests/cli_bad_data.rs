@@ -517,3 +517,22 @@ fn predict_on_the_wrong_width_names_file_and_widths() {
         ],
     );
 }
+
+#[test]
+fn predict_on_features_only_width_with_a_label_column_explains_the_reading() {
+    let d = Dir::new();
+    let r = rows(binary);
+    let train = d.write("t.csv", csv(Some("a,b,c,y"), &r));
+    let model = d.path("m.bin");
+    let model_arg = model.display().to_string();
+    report(&fit("classification", &train, &train, &["--save", &model_arg]));
+    let f = d.write("short.csv", "a,b,y\n0.1,0.2,cat\n");
+    let msg = error(&predict(&model, &f, &[]), 1);
+    assert_has(
+        &msg,
+        &[
+            "short.csv line 2: non-numeric cell \"cat\" in column 3 (\"y\")",
+            "the file has 3 columns, as many as the model has features, so its last column is read as a feature",
+        ],
+    );
+}

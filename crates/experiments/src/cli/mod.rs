@@ -340,7 +340,11 @@ pub fn predict(args: &PredictFlags) -> Result<Vec<String>, CliError> {
     };
     let table = datasets::read_table(&args.data, &options)?;
     let table = match &table.targets {
-        Targets::Text(_) if table.n_features() + 1 == width => table.with_target_as_feature()?,
+        Targets::Text(_) if table.n_features() + 1 == width => table.with_target_as_feature().map_err(|e| {
+            CliError::Usage(format!(
+                "{e} (the file has {width} columns, as many as the model has features, so its last column is read as a feature)"
+            ))
+        })?,
         _ => table,
     };
     if table.n_features() != width {
