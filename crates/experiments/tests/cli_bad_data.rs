@@ -536,3 +536,17 @@ fn predict_on_features_only_width_with_a_label_column_explains_the_reading() {
         ],
     );
 }
+
+#[test]
+fn an_empty_or_header_only_csv_says_what_is_missing() {
+    let d = Dir::new();
+    let good = d.write("good.csv", csv(Some("a,b,c,y"), &rows(binary)));
+    let empty = d.write("empty.csv", "");
+    let msg = error(&fit("classification", &empty, &good, &[]), 1);
+    assert_has(&msg, &["empty.csv: empty file (no header row)"]);
+    let msg = error(&fit("classification", &empty, &good, &["--no-header"]), 1);
+    assert_has(&msg, &["empty.csv: empty file (no data rows)"]);
+    let header_only = d.write("header.csv", "a,b,c,y\n");
+    let msg = error(&fit("classification", &good, &header_only, &[]), 1);
+    assert_has(&msg, &["header.csv: no data rows after the header"]);
+}
