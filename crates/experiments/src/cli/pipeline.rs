@@ -2,8 +2,10 @@
 //! task, the target scale and the model, in a bincode file with a magic and a
 //! format version checked on load.
 //!
-//! Format 4 records the input scaling (`--scale`); files of format 3 (saved
-//! before `--scale` existed, always z-scored) still load.
+//! Format 5 records the class labels of a classifier (the training file's
+//! labels in sorted order); format 4 the input scaling (`--scale`). Files of
+//! format 4 (classes were the labels themselves) and 3 (saved before
+//! `--scale` existed, always z-scored) still load.
 
 use std::path::Path;
 
@@ -15,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{Scale, TaskKind};
 use super::CliError;
-use crate::datasets::{argmax_rows, DataError, MinMaxScaler, StandardScaler};
+use crate::datasets::{argmax_rows, ClassLabels, DataError, MinMaxScaler, StandardScaler};
 
 /// The input scaling of a fitted pipeline, with its statistics from the
 /// training file.
@@ -75,6 +77,14 @@ pub enum FittedModel {
 }
 
 impl FittedModel {
+    /// The number of input features the model was fitted on.
+    pub fn n_inputs(&self) -> usize {
+        match self {
+            FittedModel::Elm(m) => m.n_inputs(),
+            FittedModel::Bls(m) => m.n_inputs(),
+        }
+    }
+
     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>, CliError> {
         Ok(match self {
             FittedModel::Elm(m) => m.predict(x)?,
@@ -100,6 +110,32 @@ pub struct FittedPipeline {
     pub target_scale: Option<(f64, f64)>,
     /// The model.
     pub model: FittedModel,
+    /// Classification: the label of each class (format 5; `None` in older
+    /// files, whose classes are their labels).
+    pub labels: Option<ClassLabels>,
+}
+
+/// Format 4: the pipeline before class labels were kept.
+#[derive(Deserialize)]
+struct PipelineV4 {
+    task: TaskKind,
+    classes: Option<usize>,
+    scaler: InputScaler,
+    target_scale: Option<(f64, f64)>,
+    model: FittedModel,
+}
+
+impl From<PipelineV4> for FittedPipeline {
+    fn from(p: PipelineV4) -> Self {
+        FittedPipeline {
+            task: p.task,
+            classes: p.classes,
+            scaler: p.scaler,
+            target_scale: p.target_scale,
+            model: p.model,
+            labels: None,
+        }
+    }
 }
 
 /// Format 3: the pipeline before `--scale` (features always z-scored).
@@ -120,12 +156,13 @@ impl From<PipelineV3> for FittedPipeline {
             scaler: InputScaler::Zscore(p.scaler),
             target_scale: p.target_scale,
             model: p.model,
+            labels: None,
         }
     }
 }
 
 const PIPELINE_MAGIC: [u8; 8] = *b"DNNPIPE\0";
-const PIPELINE_VERSION: u32 = 4;
+const PIPELINE_VERSION: u32 = 5;
 
 #[derive(Serialize, Deserialize)]
 struct PipelineFile<P> {
@@ -165,6 +202,28 @@ impl FittedPipeline {
         })
     }
 
+    /// The number of input features the model expects.
+    pub fn n_inputs(&self) -> usize {
+        self.model.n_inputs()
+    }
+
+    /// Predictions as printed by `nn predict`: the original class labels
+    /// for classification (class indices for files without labels),
+    /// values for regression.
+    ///
+    /// # Errors
+    /// As [`FittedPipeline::predict`].
+    pub fn predict_labels(&self, x: &Array2<f64>) -> Result<Vec<String>, CliError> {
+        let predictions = self.predict(x)?;
+        Ok(match (&self.task, &self.labels) {
+            (TaskKind::Classification, Some(labels)) => predictions
+                .iter()
+                .map(|&c| labels.label(c as usize).unwrap_or_else(|| c.to_string()))
+                .collect(),
+            _ => predictions.iter().map(f64::to_string).collect(),
+        })
+    }
+
     /// Save with magic and format version.
     ///
     /// # Errors
@@ -180,8 +239,8 @@ impl FittedPipeline {
         std::fs::write(path, bytes).map_err(|e| file_error(path, e.to_string()))
     }
 
-    /// Load, checking the magic and the format version (4, or 3 from before
-    /// `--scale`).
+    /// Load, checking the magic and the format version (5; 4 from before
+    /// class labels were kept; 3 from before `--scale`).
     ///
     /// # Errors
     /// [`CliError::File`] naming the file: unreadable, not a model file,
@@ -196,10 +255,11 @@ impl FittedPipeline {
                 .map_err(|e| file_error(path, format!("corrupt model file: {e}")))?;
         match version {
             PIPELINE_VERSION => decode(path, &bytes),
+            4 => decode::<PipelineV4>(path, &bytes).map(FittedPipeline::from),
             3 => decode::<PipelineV3>(path, &bytes).map(FittedPipeline::from),
             other => Err(file_error(
                 path,
-                format!("format version {other} (this build reads 3 and {PIPELINE_VERSION})"),
+                format!("format version {other} (this build reads 3 to {PIPELINE_VERSION})"),
             )),
         }
     }
@@ -220,6 +280,60 @@ mod tests {
         scaler: &'a StandardScaler,
         target_scale: Option<(f64, f64)>,
         model: &'a FittedModel,
+    }
+
+    /// A format-4 file: the fields of format 5 without the class labels.
+    #[derive(Serialize)]
+    struct WrittenV4<'a> {
+        task: TaskKind,
+        classes: Option<usize>,
+        scaler: &'a InputScaler,
+        target_scale: Option<(f64, f64)>,
+        model: &'a FittedModel,
+    }
+
+    #[test]
+    fn format_4_files_load_with_classes_as_labels() -> Result<(), Box<dyn std::error::Error>> {
+        let x = array![[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [3.0, 5.0]];
+        let y = array![[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]];
+        let scaler = InputScaler::None;
+        let model =
+            FittedModel::Elm(ElmParams::new(3, Activation::Tanh).fit(&models::Dataset::new(x.view(), y.view()))?);
+        let file = PipelineFile {
+            magic: PIPELINE_MAGIC,
+            format_version: 4,
+            pipeline: WrittenV4 {
+                task: TaskKind::Classification,
+                classes: Some(2),
+                scaler: &scaler,
+                target_scale: None,
+                model: &model,
+            },
+        };
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("v4.model");
+        std::fs::write(
+            &path,
+            bincode::serde::encode_to_vec(&file, bincode::config::standard())?,
+        )?;
+        let loaded = FittedPipeline::load(&path)?;
+        assert_eq!(
+            (loaded.labels.clone(), loaded.classes, loaded.n_inputs()),
+            (None, Some(2), 2)
+        );
+        let indices: Vec<String> = loaded.predict(&x)?.iter().map(|c| c.to_string()).collect();
+        assert_eq!(loaded.predict_labels(&x)?, indices);
+        // Saved again, it is format 5 and keeps labels given to it.
+        let relabelled = FittedPipeline {
+            labels: Some(ClassLabels::Text(vec!["no".into(), "yes".into()])),
+            ..loaded
+        };
+        relabelled.save(&path)?;
+        let again = FittedPipeline::load(&path)?;
+        assert_eq!(again.labels, relabelled.labels);
+        let words = again.predict_labels(&x)?;
+        assert!(words.iter().all(|w| w == "no" || w == "yes"), "{words:?}");
+        Ok(())
     }
 
     #[test]
