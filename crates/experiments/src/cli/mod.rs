@@ -36,7 +36,8 @@
 //! names — map to classes in sorted order, as in scikit-learn; the saved
 //! model keeps them and `predict` prints them. Features are scaled with statistics of the
 //! training part only (`--scale`; by default z-scores for the ELM and `[0, 1]`
-//! for the BLS, the scaling each method expects); regression targets are
+//! for the BLS, the scaling each method expects, and `[0, 1]` for IDX images
+//! with either model: [`args::ModelKind::default_scale_for`]); regression targets are
 //! standardized. With an incremental `--solver` (a strategy name such as
 //! `alg3`), the network grows one node at a time from `--initial-nodes`
 //! (default 2, as in Zhu & Wei's protocol) to `--hidden`.

@@ -185,6 +185,14 @@ pub fn load_any(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
     read_table(path, &ReadOptions::default())?.into_dataset()
 }
 
+/// Whether [`read_table`] reads `path` as IDX images (MNIST's
+/// `…idx3-ubyte` files): pixel intensities, all in one unit and range.
+pub fn is_idx_images(path: impl AsRef<Path>) -> bool {
+    path.as_ref()
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().to_lowercase().contains("idx3-ubyte"))
+}
+
 /// The formats [`read_table`] tells apart.
 enum Format {
     Idx,
@@ -206,7 +214,7 @@ pub fn read_table(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Table
         .extension()
         .map(|e| e.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let format = if name.contains("idx3-ubyte") {
+    let format = if is_idx_images(path) {
         Format::Idx
     } else if matches!(extension.as_str(), "libsvm" | "svm") {
         Format::Libsvm
