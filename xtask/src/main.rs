@@ -20,10 +20,11 @@ use std::process::ExitCode;
 
 use flags::Command;
 
-/// Runs the command and turns an error into `xtask: error: …` and exit code 1.
+/// Runs the command and turns an error into `xtask: error: …` and exit code
+/// 1; `fit` and `predict` exit with `nn`'s status.
 fn main() -> ExitCode {
     match try_main() {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(message) => {
             eprintln!("xtask: error: {message}");
             ExitCode::FAILURE
@@ -32,33 +33,40 @@ fn main() -> ExitCode {
 }
 
 /// Parses the arguments and dispatches to the command's module.
-fn try_main() -> Result<(), String> {
+fn try_main() -> Result<ExitCode, String> {
     let command = flags::parse(env::args_os().skip(1))?;
     if command == Command::Help {
         print!("{}", flags::usage());
-        return Ok(());
+        return Ok(ExitCode::SUCCESS);
     }
-
     let root = util::workspace_root()?;
     match command {
+        Command::Fit { args } => fit::run(&root, "fit", &args),
+        Command::Predict { args } => fit::run(&root, "predict", &args),
+        other => run(&root, other).map(|()| ExitCode::SUCCESS),
+    }
+}
+
+/// Runs a command whose failure is xtask's own error.
+fn run(root: &std::path::Path, command: Command) -> Result<(), String> {
+    match command {
         Command::Help => Ok(()),
-        Command::Setup => setup::run(&root, setup::Tools::Required),
-        Command::Test { test_args } => test::run(&root, &test_args),
+        Command::Setup => setup::run(root, setup::Tools::Required),
+        Command::Test { test_args } => test::run(root, &test_args),
         Command::Reproduce {
             paper,
             quick,
             list,
             extra,
-        } => reproduce::run(&root, paper.as_deref(), quick, list, &extra),
-        Command::Bench { quick, criterion } => bench::run(&root, quick, criterion),
-        Command::Fit { args } => fit::run(&root, "fit", &args),
-        Command::Predict { args } => fit::run(&root, "predict", &args),
+        } => reproduce::run(root, paper.as_deref(), quick, list, &extra),
+        Command::Bench { quick, criterion } => bench::run(root, quick, criterion),
+        Command::Fit { .. } | Command::Predict { .. } => Ok(()),
         Command::Fmt { check } => {
             let mut args = vec!["fmt", "--all"];
             if check {
                 args.push("--check");
             }
-            util::run(&mut util::cargo(&root, args))
+            util::run(&mut util::cargo(root, args))
         }
     }
 }

@@ -44,6 +44,32 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
+/// Prints `$ <command line>` to stderr, runs `cmd` with inherited stdio and
+/// returns its exit status as this process's (a signal becomes 128 + N, as
+/// in a shell; 1 when no code is known): for commands whose own message is
+/// the error.
+pub fn run_status(cmd: &mut Command) -> Result<std::process::ExitCode, String> {
+    let line = display(cmd);
+    eprintln!("$ {line}");
+    let status = cmd.status().map_err(|e| format!("could not start `{line}`: {e}"))?;
+    Ok(std::process::ExitCode::from(exit_code(status)))
+}
+
+/// The exit code a shell would report for `status`.
+fn exit_code(status: ExitStatus) -> u8 {
+    if let Some(code) = status.code() {
+        return u8::try_from(code).unwrap_or(1);
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            return u8::try_from(128 + signal).unwrap_or(1);
+        }
+    }
+    1
+}
+
 /// Runs `cmd` silently (no echo, no output) and tells whether it succeeded.
 /// A command that cannot be started counts as a failure.
 pub fn succeeds(cmd: &mut Command) -> bool {
@@ -131,6 +157,14 @@ fn describe(status: ExitStatus) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn exit_codes_are_passed_on_as_a_shell_reports_them() {
+        let sh = |script: &str| Command::new("sh").args(["-c", script]).status().expect("sh runs");
+        assert_eq!(exit_code(sh("exit 2")), 2);
+        assert_eq!(exit_code(sh("exit 0")), 0);
+        assert_eq!(exit_code(sh("kill -ABRT $$")), 128 + 6);
+    }
 
     #[test]
     fn display_quotes_and_shows_env() {
