@@ -17,7 +17,7 @@ use linalg_core::Precision;
 use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver};
 use serde::{Deserialize, Serialize};
 
-use super::bls::{self, BlsArgs, IncrementSpec};
+use super::bls::{self, BlsArgs};
 use super::CliError;
 use crate::datasets::HeaderMode;
 
@@ -231,7 +231,7 @@ fn at_least_one(text: &str) -> Result<usize, String> {
 
 /// An `--increments` schedule ([`bls::parse_increments`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Increments(pub Vec<IncrementSpec>);
+pub struct Increments(pub bls::Schedule);
 
 fn increments(text: &str) -> Result<Increments, String> {
     bls::parse_increments(text).map(Increments).map_err(|e| e.to_string())
@@ -487,11 +487,18 @@ impl FitArgs {
             precision: if flags.f32 { Precision::F32 } else { Precision::F64 },
         };
         let hidden = match flags.model {
-            ModelKind::Bls => {
-                bls.feature_groups * bls.feature_nodes
-                    + bls.enhancement
-                    + bls.increments.iter().map(IncrementSpec::nodes).sum::<usize>()
-            }
+            ModelKind::Bls => bls
+                .feature_groups
+                .checked_mul(bls.feature_nodes)
+                .and_then(|f| f.checked_add(bls.enhancement))
+                .and_then(|n| n.checked_add(bls.increments.nodes()))
+                .ok_or_else(|| {
+                    CliError::Usage(
+                        "the BLS's node count (--feature-groups × --feature-nodes + --enhancement + the increments) \
+                         overflows a 64-bit integer"
+                            .into(),
+                    )
+                })?,
             ModelKind::Elm => {
                 let hidden = flags
                     .hidden
@@ -528,20 +535,27 @@ pub fn threads_or_all(requested: Option<usize>) -> usize {
     requested.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
+/// `nn fit ARGS…` parsed and resolved as the binary does (for unit tests).
+#[cfg(test)]
+pub(crate) fn resolve_fit(args: &[&str]) -> Result<FitArgs, String> {
+    use clap::{CommandFactory, FromArgMatches};
+    let m = Cli::command()
+        .try_get_matches_from(["nn", "fit"].iter().chain(args))
+        .map_err(|e| e.to_string())?;
+    let Some(("fit", sub)) = m.subcommand() else {
+        return Err("no fit".into());
+    };
+    let flags = FitFlags::from_arg_matches(sub).map_err(|e| e.to_string())?;
+    FitArgs::resolve(flags, sub).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::CommandFactory;
 
     fn resolve(args: &[&str]) -> Result<FitArgs, String> {
-        let m = Cli::command()
-            .try_get_matches_from(["nn", "fit"].iter().chain(args))
-            .map_err(|e| e.to_string())?;
-        let Some(("fit", sub)) = m.subcommand() else {
-            return Err("no fit".into());
-        };
-        let flags = FitFlags::from_arg_matches(sub).map_err(|e| e.to_string())?;
-        FitArgs::resolve(flags, sub).map_err(|e| e.to_string())
+        resolve_fit(args)
     }
 
     const BASE: [&str; 6] = ["--train", "a.csv", "--test", "b.csv", "--task", "regression"];

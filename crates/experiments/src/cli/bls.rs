@@ -34,15 +34,59 @@ pub enum IncrementSpec {
 
 impl IncrementSpec {
     /// Nodes this increment adds.
+    ///
+    /// # Panics
+    /// If the count overflows (never for a parsed schedule: see
+    /// [`checked_nodes`](Self::checked_nodes)).
     pub fn nodes(&self) -> usize {
+        self.checked_nodes()
+            .expect("a parsed increment's node count fits in usize")
+    }
+
+    /// Nodes this increment adds, `None` if the count overflows.
+    pub fn checked_nodes(&self) -> Option<usize> {
         match *self {
-            IncrementSpec::Enhancement(p) => p,
+            IncrementSpec::Enhancement(p) => Some(p),
             IncrementSpec::FeatureGroup {
                 feature_nodes,
                 fed,
                 extra,
-            } => feature_nodes + fed + extra,
+            } => feature_nodes.checked_add(fed)?.checked_add(extra),
         }
+    }
+}
+
+/// An `--increments` schedule: runs of one [`IncrementSpec`] repeated, kept
+/// as runs (a schedule of 10⁸ one-node updates is two numbers, not 3.2 GB),
+/// with its update and node counts computed without overflow at parse time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    runs: Vec<(IncrementSpec, usize)>,
+    updates: usize,
+    nodes: usize,
+}
+
+impl Schedule {
+    /// The updates in order.
+    pub fn iter(&self) -> impl Iterator<Item = IncrementSpec> + '_ {
+        self.runs
+            .iter()
+            .flat_map(|&(inc, repeat)| std::iter::repeat_n(inc, repeat))
+    }
+
+    /// Number of updates.
+    pub fn len(&self) -> usize {
+        self.updates
+    }
+
+    /// Whether the schedule has no update (the initial network only).
+    pub fn is_empty(&self) -> bool {
+        self.updates == 0
+    }
+
+    /// Nodes the whole schedule adds.
+    pub fn nodes(&self) -> usize {
+        self.nodes
     }
 }
 
@@ -53,17 +97,19 @@ impl IncrementSpec {
 /// ```
 /// use experiments::cli::bls::{parse_increments, IncrementSpec};
 /// let s = parse_increments("e500x2,f10:750:1250")?;
-/// assert_eq!(s, vec![
+/// assert_eq!(s.iter().collect::<Vec<_>>(), vec![
 ///     IncrementSpec::Enhancement(500),
 ///     IncrementSpec::Enhancement(500),
 ///     IncrementSpec::FeatureGroup { feature_nodes: 10, fed: 750, extra: 1250 },
 /// ]);
+/// assert_eq!((s.len(), s.nodes()), (3, 3010));
 /// # Ok::<(), experiments::cli::CliError>(())
 /// ```
 ///
 /// # Errors
-/// [`CliError::Usage`] naming the malformed item.
-pub fn parse_increments(spec: &str) -> Result<Vec<IncrementSpec>, CliError> {
+/// [`CliError::Usage`] naming the malformed item, or the schedule whose node
+/// count does not fit in a machine word.
+pub fn parse_increments(spec: &str) -> Result<Schedule, CliError> {
     let bad = |item: &str, why: &str| {
         CliError::Usage(format!(
             "--increments item `{item}`: {why} (expected e<P> or f<N>:<FED>:<EXTRA>, optionally followed by x<R>)"
@@ -72,7 +118,8 @@ pub fn parse_increments(spec: &str) -> Result<Vec<IncrementSpec>, CliError> {
     let num = |item: &str, text: &str| -> Result<usize, CliError> {
         usize::from_str(text).map_err(|_| bad(item, &format!("`{text}` is not a whole number")))
     };
-    let mut out = vec![];
+    let too_many = |item: &str| bad(item, "the schedule's node count overflows a 64-bit integer");
+    let mut schedule = Schedule::default();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let (body, repeat) = match item.split_once('x') {
             Some((b, r)) => (b, num(item, r)?),
@@ -96,15 +143,21 @@ pub fn parse_increments(spec: &str) -> Result<Vec<IncrementSpec>, CliError> {
         } else {
             return Err(bad(item, "it must start with e or f"));
         };
-        if inc.nodes() == 0 {
+        let nodes = inc.checked_nodes().ok_or_else(|| too_many(item))?;
+        if nodes == 0 {
             return Err(bad(item, "it adds no nodes"));
         }
         if let IncrementSpec::FeatureGroup { feature_nodes: 0, .. } = inc {
             return Err(bad(item, "a feature group needs at least one feature node"));
         }
-        out.extend(std::iter::repeat_n(inc, repeat));
+        schedule.nodes = nodes
+            .checked_mul(repeat)
+            .and_then(|n| n.checked_add(schedule.nodes))
+            .ok_or_else(|| too_many(item))?;
+        schedule.updates += repeat; // ≤ nodes: each update adds at least one
+        schedule.runs.push((inc, repeat));
     }
-    Ok(out)
+    Ok(schedule)
 }
 
 /// The BLS flags of `nn fit --model bls`.
@@ -119,7 +172,7 @@ pub struct BlsArgs {
     /// `--strategy S`: how the output weights are updated ([`defaults::STRATEGY`]).
     pub strategy: Strategy,
     /// `--increments SPEC` (default none: the initial network only).
-    pub increments: Vec<IncrementSpec>,
+    pub increments: Schedule,
     /// `--f32`: the solver stores the expanded matrix `A` in single
     /// precision (half the memory; see `linalg_core::hidden_store`).
     pub precision: Precision,
@@ -132,7 +185,7 @@ impl Default for BlsArgs {
             feature_nodes: defaults::FEATURE_NODES,
             enhancement: defaults::ENHANCEMENT,
             strategy: defaults::STRATEGY,
-            increments: vec![],
+            increments: Schedule::default(),
             precision: Precision::F64,
         }
     }
@@ -175,17 +228,16 @@ impl From<&UpdateReport> for UpdateJson {
 /// progress on stderr. Returns the model and the update records.
 pub(crate) fn fit(
     params: &BlsValidParams,
-    increments: &[IncrementSpec],
+    increments: &Schedule,
     x: &Array2<f64>,
     y: &Array2<f64>,
 ) -> Result<(Bls, Vec<UpdateJson>), CliError> {
     let started = Instant::now();
     let mut bls = IncrementalBls::start(params, x.clone(), y.clone())?;
-    let more: usize = increments.iter().map(IncrementSpec::nodes).sum();
-    bls.reserve(more);
+    bls.reserve(increments.nodes());
     let mut progress = Progress::new(increments.len(), "updates", Duration::ZERO);
     for (i, inc) in increments.iter().enumerate() {
-        let r = match *inc {
+        let r = match inc {
             IncrementSpec::Enhancement(p) => bls.add_enhancement(p)?,
             IncrementSpec::FeatureGroup {
                 feature_nodes,

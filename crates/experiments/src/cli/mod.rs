@@ -44,6 +44,7 @@
 
 pub mod args;
 pub mod bls;
+pub mod budget;
 pub mod pipeline;
 mod progress;
 mod train;
@@ -205,6 +206,15 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             train.n_features()
         )));
     }
+    budget::check_fit(
+        args,
+        budget::FitSize {
+            train: train.n_samples(),
+            test: test.n_samples(),
+            features: train.n_features(),
+            nodes: args.hidden,
+        },
+    )?;
     let (labels, y_train_raw, y_test) = match args.task {
         TaskKind::Classification => {
             let (labels, y_train) = ClassLabels::fit(&train)?;

@@ -44,7 +44,7 @@ mod idx;
 mod labels;
 mod libsvm;
 mod preprocess;
-mod read;
+pub(crate) mod read;
 mod registry;
 mod table;
 

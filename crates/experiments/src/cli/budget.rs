@@ -1,0 +1,222 @@
+//! What a fit will need in memory, estimated before anything is allocated,
+//! so that `nn fit --hidden 1000000` is refused with the need, what the
+//! machine has and the flag that would reduce it — not aborted by the
+//! allocator (`memory allocation of 8000000000000 bytes failed`) or
+//! panicked on an overflowing size.
+//!
+//! The estimate counts the large arrays only, in 8-byte floats (4 for an
+//! `A` stored in f32), with every product checked:
+//!
+//! | array | size | when |
+//! |---|---|---|
+//! | hidden matrix `A` | K × n | always (the solver's copy, or the batch fit's) |
+//! | `B = (A⁺_λ)ᵀ` | K × n | Orig., R-Inv, Li et al., Alg. 1 |
+//! | a second `A` | K × n | least squares (LAPACK works on a copy) |
+//! | the n × n factor or Gram matrix | n² (×2 for the batch ridge and R-Inv) | all but least squares |
+//! | hidden outputs on the test file | K_test × n | evaluation after the fit |
+//! | the training features, kept to grow | K × N | incremental fits |
+//!
+//! Small terms (targets, biases, node maps) are left out; the estimate is a
+//! lower bound on the peak, close to it for large fits.
+
+use linalg_core::ridge::Strategy;
+use linalg_core::Precision;
+use models::ReadoutSolver;
+
+use super::args::{FitArgs, ModelKind};
+use super::CliError;
+use crate::datasets::read::{available_memory_bytes, human_bytes};
+
+/// The sizes of a fit: samples, features, outputs and nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FitSize {
+    /// Training samples K.
+    pub train: usize,
+    /// Test samples.
+    pub test: usize,
+    /// Input features N.
+    pub features: usize,
+    /// Hidden (ELM) or expanded (BLS) nodes n at the end of the fit.
+    pub nodes: usize,
+}
+
+/// Bytes the fit of `args` on data of size `size` needs (see the module
+/// docs), or `None` when the count overflows 128 bits.
+pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
+    let (k, kt, n_in, n) = (
+        size.train as u128,
+        size.test as u128,
+        size.features as u128,
+        size.nodes as u128,
+    );
+    let kn = k.checked_mul(n)?;
+    let nn = n.checked_mul(n)?;
+    let (a_bytes, strategy, incremental) = match args.model {
+        ModelKind::Elm => (
+            8,
+            args.solver.strategy(),
+            matches!(args.solver, ReadoutSolver::Strategy(_)),
+        ),
+        ModelKind::Bls => {
+            let a = if args.bls.precision == Precision::F32 { 4 } else { 8 };
+            (a, Some(args.bls.strategy), true)
+        }
+    };
+    let mut bytes = kn.checked_mul(a_bytes)?;
+    let copies_of_kn: u128 = match (args.solver, strategy) {
+        (ReadoutSolver::Lstsq, _) if args.model == ModelKind::Elm => 1,
+        (_, Some(Strategy::Orig | Strategy::RInv | Strategy::LiEtAl | Strategy::Alg1)) if incremental => 1,
+        _ => 0,
+    };
+    bytes = bytes.checked_add(kn.checked_mul(8 * copies_of_kn)?)?;
+    let squares: u128 = match (args.model, args.solver, strategy) {
+        (ModelKind::Elm, ReadoutSolver::Lstsq, _) => 0,
+        (ModelKind::Elm, ReadoutSolver::Ridge, _) => 2,
+        (_, _, Some(Strategy::RInv)) => 2,
+        _ => 1,
+    };
+    bytes = bytes.checked_add(nn.checked_mul(8 * squares)?)?;
+    bytes = bytes.checked_add(kt.checked_mul(n)?.checked_mul(8)?)?;
+    if incremental {
+        bytes = bytes.checked_add(k.checked_mul(n_in)?.checked_mul(8)?)?;
+    }
+    Some(bytes)
+}
+
+/// Refuse a fit that needs more memory than the machine has available (or
+/// whose size overflows), naming the need, the memory and the flags that
+/// reduce it. Without `/proc/meminfo` only overflow is refused.
+///
+/// # Errors
+/// [`CliError::Usage`] with that message.
+pub fn check_fit(args: &FitArgs, size: FitSize) -> Result<(), CliError> {
+    check_against(args, size, available_memory_bytes())
+}
+
+/// [`check_fit`] with the available memory given (`None`: unknown).
+pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64>) -> Result<(), CliError> {
+    let flags = match args.model {
+        ModelKind::Elm => "fewer hidden nodes (--hidden)".to_string(),
+        ModelKind::Bls => {
+            let f32 = if args.bls.precision == Precision::F64 {
+                ", or --f32"
+            } else {
+                ""
+            };
+            format!("fewer nodes (--feature-groups, --feature-nodes, --enhancement, --increments){f32}")
+        }
+    };
+    let what = format!("{} training samples and {} nodes", size.train, size.nodes);
+    let Some(need) = fit_bytes(args, size) else {
+        return Err(CliError::Usage(format!(
+            "this fit is too large to size: its memory for {what} overflows a 128-bit byte count; use {flags}"
+        )));
+    };
+    match available {
+        Some(have) if need > u128::from(have) => Err(CliError::Usage(format!(
+            "this fit needs about {} for {what}, more than the {} of memory available; use {flags}",
+            human_bytes(u64::try_from(need).unwrap_or(u64::MAX)),
+            human_bytes(have)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fit_args(extra: &[&str]) -> FitArgs {
+        let base = ["--train", "a.csv", "--test", "b.csv", "--task", "regression"];
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        crate::cli::args::resolve_fit(&args).expect("valid flags")
+    }
+
+    /// The ELM with ridge at K = 60000, n = 2000, 10000 test samples: A
+    /// (60000·2000), the Gram matrix and its factor (2·2000²), the test
+    /// outputs (10000·2000), 8 bytes each — by hand.
+    #[test]
+    fn ridge_elm_counts_a_two_squares_and_the_test_outputs() {
+        let args = fit_args(&["--model", "elm", "--hidden", "2000"]);
+        let size = FitSize {
+            train: 60000,
+            test: 10000,
+            features: 784,
+            nodes: 2000,
+        };
+        let want = 8 * (60000 * 2000 + 2 * 2000 * 2000 + 10000 * 2000) as u128;
+        assert_eq!(fit_bytes(&args, size), Some(want));
+    }
+
+    /// An incremental ELM with Alg. 1 keeps B beside A, one n² factor and the
+    /// training features.
+    #[test]
+    fn alg1_adds_b_and_the_training_features() {
+        let args = fit_args(&["--model", "elm", "--hidden", "100", "--solver", "alg1"]);
+        let size = FitSize {
+            train: 1000,
+            test: 10,
+            features: 5,
+            nodes: 100,
+        };
+        let want = 8 * (2 * 1000 * 100 + 100 * 100 + 10 * 100 + 1000 * 5) as u128;
+        assert_eq!(fit_bytes(&args, size), Some(want));
+    }
+
+    #[test]
+    fn a_million_nodes_is_refused_with_the_need_and_the_flag() {
+        let args = fit_args(&["--model", "elm", "--hidden", "1000000"]);
+        let size = FitSize {
+            train: 60000,
+            test: 10000,
+            features: 784,
+            nodes: 1_000_000,
+        };
+        let e = check_against(&args, size, Some(20_000_000_000))
+            .err()
+            .map(|e| e.to_string());
+        let e = e.unwrap_or_default();
+        assert!(e.contains("this fit needs about 16560.0 GB"), "{e}");
+        assert!(e.contains("more than the 20.0 GB of memory available"), "{e}");
+        assert!(e.contains("--hidden"), "{e}");
+        assert!(check_against(&args, size, None).is_ok(), "unknown memory: not refused");
+    }
+
+    #[test]
+    fn sizes_that_overflow_are_refused_even_without_meminfo() {
+        let args = fit_args(&["--model", "elm", "--hidden", "18446744073709551615"]);
+        let size = FitSize {
+            train: 100,
+            test: 100,
+            features: 3,
+            nodes: usize::MAX,
+        };
+        assert_eq!(fit_bytes(&args, size), None);
+        let e = check_against(&args, size, None)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("too large to size"), "{e}");
+    }
+
+    #[test]
+    fn a_bls_in_f32_stores_a_in_half_the_bytes_and_suggests_nothing_it_already_does() {
+        let f64_args = fit_args(&["--model", "bls", "--strategy", "chol2"]);
+        let f32_args = fit_args(&["--model", "bls", "--strategy", "chol2", "--f32"]);
+        let size = FitSize {
+            train: 1000,
+            test: 0,
+            features: 4,
+            nodes: 100,
+        };
+        let (Some(b64), Some(b32)) = (fit_bytes(&f64_args, size), fit_bytes(&f32_args, size)) else {
+            panic!("sizes fit")
+        };
+        assert_eq!(b64 - b32, 4 * 1000 * 100);
+        let e = check_against(&f32_args, size, Some(1))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("--increments") && !e.contains("--f32"), "{e}");
+    }
+}
