@@ -166,7 +166,8 @@ pub(crate) fn decode<T: DeserializeOwned>(
             expected: magic,
         });
     }
-    let (header, header_len): (Header, usize) = decode_bounded(bytes).map_err(|e| corrupt(format!("header: {e}")))?;
+    let (header, header_len): (Header, usize) =
+        decode_bounded(bytes).map_err(|_| corrupt("the format version does not decode".into()))?;
     if header.magic != magic {
         return Err(corrupt("header does not decode to the magic bytes".into()));
     }
@@ -190,7 +191,8 @@ pub(crate) fn decode<T: DeserializeOwned>(
                 }
                 return Err(corrupt(CHECKSUM_MISMATCH.into()));
             }
-            let (model, used) = decoded.map_err(|e| corrupt(e.to_string()))?;
+            let (model, used) =
+                decoded.map_err(|_| corrupt("its content does not decode (written by another program?)".into()))?;
             if used != body.len() {
                 return Err(corrupt(format!(
                     "{} trailing byte(s) after the model",
@@ -200,7 +202,8 @@ pub(crate) fn decode<T: DeserializeOwned>(
             model
         }
         1 => {
-            let (envelope, used): (Envelope<T>, usize) = decode_bounded(bytes).map_err(|e| corrupt(e.to_string()))?;
+            let (envelope, used): (Envelope<T>, usize) = decode_bounded(bytes)
+                .map_err(|_| corrupt("its content does not decode as format 1 (file damaged or truncated)".into()))?;
             if used != bytes.len() {
                 return Err(corrupt(format!(
                     "{} trailing byte(s) after the model",

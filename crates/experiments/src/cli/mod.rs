@@ -164,6 +164,56 @@ fn metric(task: TaskKind, truth: &Dataset, predicted: &[f64]) -> Result<f64, Cli
     })
 }
 
+/// The mean and standard deviation of the regression targets `y` (from the
+/// file `path`; a constant column gets deviation 1). Targets of any finite
+/// magnitude work: when the plain sums overflow (targets beyond about 1e154),
+/// both are computed on `y / max|y|` and scaled back.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the file and the targets' magnitude if the
+/// scale is still not finite.
+fn target_scale(y: &Array2<f64>, path: &std::path::Path) -> Result<(f64, f64), CliError> {
+    let n = y.len() as f64;
+    let mean = y.sum() / n;
+    let var = y.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+    let (mean, std) = if mean.is_finite() && var.is_finite() {
+        (mean, if var > 0.0 { var.sqrt() } else { 1.0 })
+    } else {
+        let largest = y.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+        let m = y.iter().map(|v| v / largest).sum::<f64>() / n;
+        let var = y.iter().map(|v| (v / largest - m) * (v / largest - m)).sum::<f64>() / n;
+        (m * largest, if var > 0.0 { var.sqrt() * largest } else { 1.0 })
+    };
+    if !(mean.is_finite() && std.is_finite() && std > 0.0) {
+        return Err(CliError::Usage(format!(
+            "{}: cannot standardize the regression targets (largest magnitude {:e}): mean {mean}, standard \
+             deviation {std}; rescale the target column",
+            path.display(),
+            y.iter().fold(0.0_f64, |a, v| a.max(v.abs()))
+        )));
+    }
+    Ok((mean, std))
+}
+
+/// [`metric`], refusing a value that is not finite (never reported as a
+/// result).
+fn finite_metric(task: TaskKind, truth: &Dataset, predicted: &[f64]) -> Result<f64, CliError> {
+    let value = metric(task, truth, predicted)?;
+    if !value.is_finite() {
+        return Err(CliError::File {
+            path: truth.source.clone().into(),
+            problem: format!(
+                "the {} is {value} (not finite): targets and predictions differ by more than a 64-bit float holds",
+                match task {
+                    TaskKind::Classification => "accuracy",
+                    TaskKind::Regression => "rmse",
+                }
+            ),
+        });
+    }
+    Ok(value)
+}
+
 /// Run `fit`: load, scale, fit, evaluate, optionally save. Progress goes to
 /// stderr; the report is returned (the binary prints it as JSON). The BLAS
 /// thread count is the caller's to set (the binary sets `--threads`); the
@@ -197,11 +247,16 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     let mut y_train = targets(&train, args.task, classes, "train")?;
     let target_scale = match args.task {
         TaskKind::Regression => {
-            let n = y_train.len() as f64;
-            let mean = y_train.sum() / n;
-            let var = y_train.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
-            let std = if var > 0.0 { var.sqrt() } else { 1.0 };
+            let (mean, std) = target_scale(&y_train, &args.train)?;
             y_train.mapv_inplace(|v| (v - mean) / std);
+            if y_train.iter().any(|v| !v.is_finite()) {
+                return Err(CliError::Usage(format!(
+                    "{}: the regression targets (largest magnitude {:e}) span more than a 64-bit float can \
+                     standardize; rescale the target column",
+                    args.train.display(),
+                    train.y.iter().fold(0.0_f64, |a, v| a.max(v.abs()))
+                )));
+            }
             Some((mean, std))
         }
         TaskKind::Classification => None,
@@ -249,8 +304,8 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         target_scale,
         model,
     };
-    let train_metric = metric(args.task, &train, &pipeline.predict(&train.x)?)?;
-    let test_metric = metric(args.task, &test, &pipeline.predict(&test.x)?)?;
+    let train_metric = finite_metric(args.task, &train, &pipeline.predict_data(&train)?)?;
+    let test_metric = finite_metric(args.task, &test, &pipeline.predict_data(&test)?)?;
     let saved_to = match &args.save {
         Some(path) => {
             pipeline.save(path)?;
@@ -303,5 +358,5 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
 pub fn predict(args: &PredictFlags) -> Result<Vec<f64>, CliError> {
     let pipeline = FittedPipeline::load(&args.model_file)?;
     let ds = datasets::load_any(&args.data)?;
-    pipeline.predict(&ds.x)
+    pipeline.predict_data(&ds)
 }
