@@ -491,3 +491,123 @@ fn predictions_that_overflow_are_errors_naming_file_and_line() {
         }
     }
 }
+
+mod fuzz {
+    //! The pipeline reader on arbitrary and mutated bytes: an `Err` (or, for
+    //! a mutated file of format 4, which has no checksum, possibly a model
+    //! that predicts), never a panic, an abort or a huge allocation.
+
+    use std::path::Path;
+
+    use experiments::cli::{FittedModel, FittedPipeline, InputScaler, Scale, TaskKind};
+    use models::prelude::*;
+    use models::{Activation, ElmParams};
+    use ndarray::Array2;
+    use proptest::prelude::*;
+
+    fn inputs() -> Array2<f64> {
+        Array2::from_shape_fn((10, 2), |(i, j)| ((i * 5 + j * 3) % 7) as f64 / 3.0)
+    }
+
+    fn pipeline() -> FittedPipeline {
+        let x = inputs();
+        let y = Array2::from_shape_fn((10, 1), |(i, _)| x[[i, 0]] - x[[i, 1]]);
+        let scaler = InputScaler::fit(Scale::Zscore, &x).expect("scaler");
+        let z = scaler.transform(&x).expect("scaled");
+        let elm = ElmParams::new(3, Activation::Tanh)
+            .with_seed(1)
+            .fit(&Dataset::new(z.view(), y.view()))
+            .expect("fit");
+        FittedPipeline {
+            task: TaskKind::Regression,
+            classes: None,
+            scaler,
+            target_scale: Some((0.5, 2.0)),
+            model: FittedModel::Elm(elm),
+        }
+    }
+
+    fn format_4(p: &FittedPipeline) -> Vec<u8> {
+        bincode::serde::encode_to_vec(
+            super::FormatFour {
+                magic: *b"DNNPIPE\0",
+                format_version: 4,
+                pipeline: p,
+            },
+            bincode::config::standard(),
+        )
+        .expect("encode")
+    }
+
+    /// Overwrite, insert, then cut `bytes`.
+    fn mutate(
+        bytes: &mut Vec<u8>,
+        writes: Vec<(prop::sample::Index, u8)>,
+        insert: Option<(prop::sample::Index, Vec<u8>)>,
+        cut: prop::sample::Index,
+    ) {
+        for (at, value) in writes {
+            let i = at.index(bytes.len());
+            bytes[i] = value;
+        }
+        if let Some((at, extra)) = insert {
+            let i = at.index(bytes.len());
+            bytes.splice(i..i, extra);
+        }
+        let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
+        bytes.truncate(keep);
+    }
+
+    #[test]
+    fn a_huge_length_prefix_is_refused() {
+        let bytes = format_4(&pipeline());
+        for at in 9..bytes.len().min(60) {
+            let mut huge = bytes[..at].to_vec();
+            huge.push(253); // varint tag of a u64
+            huge.extend_from_slice(&(1u64 << 60).to_le_bytes());
+            huge.extend_from_slice(&bytes[at..]);
+            assert!(FittedPipeline::from_bytes(Path::new("huge"), &huge).is_err(), "at {at}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn arbitrary_bytes_are_an_error(version in 0u8..8, body in proptest::collection::vec(any::<u8>(), 0..400)) {
+            let mut bytes = b"DNNPIPE\0".to_vec();
+            bytes.push(version);
+            bytes.extend_from_slice(&body);
+            prop_assert!(FittedPipeline::from_bytes(Path::new("fuzz"), &bytes).is_err());
+        }
+
+        #[test]
+        fn mutated_files_never_panic(
+            writes in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+            insert in proptest::option::of((any::<prop::sample::Index>(), proptest::collection::vec(any::<u8>(), 1..10))),
+            cut in any::<prop::sample::Index>(),
+        ) {
+            let p = pipeline();
+            let x = inputs();
+            // Format 5: anything changed is refused by the checksum.
+            let original = p.to_bytes(Path::new("fuzz")).expect("encode");
+            let mut bytes = original.clone();
+            mutate(&mut bytes, writes.clone(), insert.clone(), cut);
+            let got = FittedPipeline::from_bytes(Path::new("fuzz"), &bytes);
+            if bytes == original {
+                prop_assert!(got.is_ok());
+            } else {
+                prop_assert!(got.is_err());
+            }
+            // Format 4 has no checksum: whatever loads is a validated
+            // pipeline that predicts or errs without panicking.
+            let mut bytes = format_4(&p);
+            mutate(&mut bytes, writes, insert, cut);
+            if let Ok(loaded) = FittedPipeline::from_bytes(Path::new("fuzz"), &bytes) {
+                if let Ok(values) = loaded.predict(&x) {
+                    prop_assert!(values.iter().all(|v| v.is_finite()));
+                }
+            }
+        }
+    }
+}
