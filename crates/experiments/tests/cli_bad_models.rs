@@ -492,6 +492,44 @@ fn predictions_that_overflow_are_errors_naming_file_and_line() {
     }
 }
 
+/// Training features near the largest f64: z-scores are computed without
+/// overflow (the fit succeeds with finite metrics); min-max scaling of a
+/// column spanning ±1.7e308 overflows and is refused naming the line.
+#[test]
+fn huge_training_features_are_scaled_or_refused_by_line() {
+    let dir = tempdir();
+    let train = dir.path().join("train.csv");
+    let test = dir.path().join("test.csv");
+    // Lines 22 and 23: the header, 20 rows, then these.
+    write_csv(&train, 20, smooth, &["1.7e308,1,1,1", "-1.7e308,1,1,1"]);
+    write_csv(&test, 10, smooth, &[]);
+    let (t, v) = (train.to_str().expect("UTF-8"), test.to_str().expect("UTF-8"));
+    let base = [
+        "--model",
+        "elm",
+        "--train",
+        t,
+        "--test",
+        v,
+        "--task",
+        "regression",
+        "--hidden",
+        "10",
+        "--threads",
+        "1",
+    ];
+    let report = fit_ok(&[&base[..], &["--scale", "zscore"]].concat());
+    assert!(report["test_metric"].as_f64().is_some_and(f64::is_finite), "{report}");
+    let err = fails(&run(&[&["fit"], &base[..], &["--scale", "minmax"]].concat()));
+    assert_eq!(
+        err,
+        format!(
+            "nn: error: {t}: line 22: feature 1 (1.7e308) becomes inf (not finite) after minmax scaling; rescale \
+             the column or choose another --scale"
+        )
+    );
+}
+
 mod fuzz {
     //! The pipeline reader on arbitrary and mutated bytes: an `Err` (or, for
     //! a mutated file of format 4, which has no checksum, possibly a model

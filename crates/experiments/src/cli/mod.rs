@@ -244,6 +244,21 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     };
     let scaler = InputScaler::fit(args.scale, &train.x)?;
     let x_train = scaler.transform(&train.x)?;
+    if let Some(((row, col), value)) = x_train.indexed_iter().find(|(_, v)| !v.is_finite()) {
+        let place = if train.feature_names.is_some() {
+            format!("line {}", row + 2)
+        } else {
+            format!("sample {}", row + 1)
+        };
+        return Err(CliError::Usage(format!(
+            "{}: {place}: feature {} ({:e}) becomes {value} (not finite) after {} scaling; rescale the column \
+             or choose another --scale",
+            args.train.display(),
+            col + 1,
+            train.x[[row, col]],
+            args.scale.name()
+        )));
+    }
     let mut y_train = targets(&train, args.task, classes, "train")?;
     let target_scale = match args.task {
         TaskKind::Regression => {
