@@ -247,6 +247,31 @@ proptest! {
         prop_assert!(Bls::from_bytes(&bytes).is_err());
     }
 
+    /// Mutations of valid format-2 files (overwritten bytes, inserted
+    /// bytes, a cut end): anything changed is refused by the checksum.
+    #[test]
+    fn mutated_format_2_files_are_refused(
+        cut in any::<prop::sample::Index>(),
+        writes in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+        insert in proptest::option::of((any::<prop::sample::Index>(), proptest::collection::vec(any::<u8>(), 1..10))),
+        bls in any::<bool>(),
+    ) {
+        let original = if bls { small_bls().to_bytes() } else { small_elm().to_bytes() }.expect("encode");
+        let mut bytes = original.clone();
+        for (at, value) in writes {
+            let i = at.index(bytes.len());
+            bytes[i] = value;
+        }
+        if let Some((at, extra)) = insert {
+            let i = at.index(bytes.len());
+            bytes.splice(i..i, extra);
+        }
+        let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
+        bytes.truncate(keep);
+        let loaded = if bls { Bls::from_bytes(&bytes).is_ok() } else { Elm::from_bytes(&bytes).is_ok() };
+        prop_assert_eq!(loaded, bytes == original);
+    }
+
     /// Mutations of a valid format-1 file (no checksum to stop them): cut,
     /// bytes overwritten, bytes inserted. Loading returns, with an error or
     /// a model, and never panics; a loaded model predicts.
