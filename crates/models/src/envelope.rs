@@ -94,6 +94,40 @@ pub fn decode_bounded<T: DeserializeOwned>(
     bincode::serde::decode_from_slice(bytes, config().with_limit::<{ 1usize << 48 }>())
 }
 
+/// The content of a checksummed file: `bytes` is the whole file, whose
+/// first `header_len` bytes are the header (magic and version); then come
+/// the 4 checksum bytes (CRC-32 of every other byte, little-endian) and the
+/// value, which must end the file.
+///
+/// # Errors
+/// Why the file is corrupt, in words: [`CHECKSUM_MISMATCH`] (damaged or cut
+/// short), `N trailing byte(s) after the model` (bytes appended to an intact
+/// file), or a content that does not decode although its checksum holds.
+pub fn decode_checked<T: DeserializeOwned>(bytes: &[u8], header_len: usize) -> std::result::Result<T, String> {
+    let (head, rest) = bytes.split_at(header_len.min(bytes.len()));
+    let Some((stored, body)) = rest.split_first_chunk::<4>() else {
+        return Err(CHECKSUM_MISMATCH.into());
+    };
+    let stored = u32::from_le_bytes(*stored);
+    let trailing = |used: usize| format!("{} trailing byte(s) after the model", body.len() - used);
+    let decoded = decode_bounded::<T>(body);
+    if crc32(&[head, body]) != stored {
+        // Bytes appended to an intact file: say so rather than "damaged".
+        if let Ok((_, used)) = &decoded {
+            if *used < body.len() && crc32(&[head, &body[..*used]]) == stored {
+                return Err(trailing(*used));
+            }
+        }
+        return Err(CHECKSUM_MISMATCH.into());
+    }
+    let (value, used) =
+        decoded.map_err(|_| String::from("its content does not decode (written by another program?)"))?;
+    if used != body.len() {
+        return Err(trailing(used));
+    }
+    Ok(value)
+}
+
 /// Encode `model` behind `magic` and `version` as a file's bytes: format 2
 /// and later with the checksum, format 1 without (kept to write old files in
 /// tests).
@@ -172,35 +206,7 @@ pub(crate) fn decode<T: DeserializeOwned>(
         return Err(corrupt("header does not decode to the magic bytes".into()));
     }
     let model = match header.format_version {
-        v if v == version && v >= FIRST_CHECKSUMMED_VERSION => {
-            let (head, rest) = bytes.split_at(header_len);
-            let Some((stored, body)) = rest.split_first_chunk::<4>() else {
-                return Err(corrupt(CHECKSUM_MISMATCH.into()));
-            };
-            let stored = u32::from_le_bytes(*stored);
-            let decoded = decode_bounded::<T>(body);
-            if crc32(&[head, body]) != stored {
-                // Bytes appended to an intact file: say so rather than "damaged".
-                if let Ok((_, used)) = &decoded {
-                    if *used < body.len() && crc32(&[head, &body[..*used]]) == stored {
-                        return Err(corrupt(format!(
-                            "{} trailing byte(s) after the model",
-                            body.len() - used
-                        )));
-                    }
-                }
-                return Err(corrupt(CHECKSUM_MISMATCH.into()));
-            }
-            let (model, used) =
-                decoded.map_err(|_| corrupt("its content does not decode (written by another program?)".into()))?;
-            if used != body.len() {
-                return Err(corrupt(format!(
-                    "{} trailing byte(s) after the model",
-                    body.len() - used
-                )));
-            }
-            model
-        }
+        v if v == version && v >= FIRST_CHECKSUMMED_VERSION => decode_checked(bytes, header_len).map_err(corrupt)?,
         1 => {
             let (envelope, used): (Envelope<T>, usize) = decode_bounded(bytes)
                 .map_err(|_| corrupt("its content does not decode as format 1 (file damaged or truncated)".into()))?;

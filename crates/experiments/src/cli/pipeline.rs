@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use super::args::{Scale, TaskKind};
 use super::CliError;
 use crate::datasets::{argmax_rows, DataError, Dataset, MinMaxScaler, StandardScaler};
-use models::envelope::{crc32, decode_bounded, CHECKSUM_MISMATCH};
+use models::envelope::{crc32, decode_bounded, decode_checked};
 
 /// The input scaling of a fitted pipeline, with its statistics from the
 /// training file.
@@ -181,32 +181,6 @@ fn decode_unchecked<P: DeserializeOwned>(path: &Path, bytes: &[u8], version: u32
     Ok(file.pipeline)
 }
 
-/// A file of format 5: the header (`header_len` bytes), the CRC-32 of the
-/// rest of the file, the pipeline.
-fn decode_checked<P: DeserializeOwned>(path: &Path, bytes: &[u8], header_len: usize) -> Result<P, CliError> {
-    let (head, rest) = bytes.split_at(header_len.min(bytes.len()));
-    let Some((stored, body)) = rest.split_first_chunk::<4>() else {
-        return Err(corrupt(path, CHECKSUM_MISMATCH));
-    };
-    let stored = u32::from_le_bytes(*stored);
-    let decoded = decode_bounded::<P>(body);
-    if crc32(&[head, body]) != stored {
-        // Bytes appended to an intact file: say so rather than "damaged".
-        if let Ok((_, used)) = &decoded {
-            if *used < body.len() && crc32(&[head, &body[..*used]]) == stored {
-                return Err(trailing(path, body.len() - used));
-            }
-        }
-        return Err(corrupt(path, CHECKSUM_MISMATCH));
-    }
-    let (pipeline, used) =
-        decoded.map_err(|_| corrupt(path, "its content does not decode (written by another program?)"))?;
-    if used != body.len() {
-        return Err(trailing(path, body.len() - used));
-    }
-    Ok(pipeline)
-}
-
 impl FittedPipeline {
     /// Predictions on raw features (K×N): class indices as f64 for
     /// classification, values for regression. A prediction that is not
@@ -352,7 +326,7 @@ impl FittedPipeline {
         let ((_, version), header_len): (([u8; 8], u32), usize) =
             decode_bounded(bytes).map_err(|_| corrupt(path, "the format version does not decode"))?;
         let pipeline = match version {
-            PIPELINE_VERSION => decode_checked(path, bytes, header_len)?,
+            PIPELINE_VERSION => decode_checked(bytes, header_len).map_err(|reason| corrupt(path, reason))?,
             4 => decode_unchecked(path, bytes, 4)?,
             3 => decode_unchecked::<PipelineV3>(path, bytes, 3).map(FittedPipeline::from)?,
             other => {
