@@ -30,9 +30,11 @@
 //! beside them) or LIBSVM text. Features are scaled with statistics of the
 //! training part only (`--scale`; by default z-scores for the ELM and `[0, 1]`
 //! for the BLS, the scaling each method expects); regression targets are
-//! standardized. With an incremental `--solver` (a strategy name such as
-//! `alg3`), the network grows one node at a time from `--initial-nodes`
-//! (default 2, as in Zhu & Wei's protocol) to `--hidden`.
+//! standardized (overflow-free, so targets of any finite magnitude work).
+//! A prediction or metric that is not finite is an error naming the file, the
+//! line and the cause, never a result. With an incremental `--solver` (a
+//! strategy name such as `alg3`), the network grows one node at a time from
+//! `--initial-nodes` (default 2, as in Zhu & Wei's protocol) to `--hidden`.
 
 pub mod args;
 pub mod bls;
