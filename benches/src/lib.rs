@@ -217,3 +217,37 @@ mod tests {
         assert!(read_once_seconds(&vec![1.0; 1 << 12], 2, 2) >= 0.0);
     }
 }
+
+/// The head of a Markdown report: its `## title`, then the machine, the UTC
+/// date and the command that wrote it (`cargo xtask bench [--quick]`, the
+/// `binary` and what `detail` adds).
+pub fn report_header(title: &str, binary: &str, quick: bool, detail: &str) -> String {
+    use experiments::machine::{description_with_blas, utc_now};
+    format!(
+        "## {title}\n\n- Machine: {}\n- Date (UTC): {}\n- Command: `cargo xtask bench{}` (release build, `{binary}`); {detail}\n",
+        description_with_blas(),
+        utc_now(),
+        if quick { " --quick" } else { "" },
+    )
+}
+
+/// The flags every report binary takes (`cargo xtask bench` passes them).
+#[derive(Clone, Debug, clap::Args)]
+pub struct ReportArgs {
+    /// Smaller sizes, for a quick look.
+    #[arg(long)]
+    pub quick: bool,
+    /// Also write the Markdown report to this file.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<std::path::PathBuf>,
+    /// Repetitions per timing (the median and the best are reported).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub reps: Option<u32>,
+}
+
+impl ReportArgs {
+    /// `--reps`, or `default` when it was not given.
+    pub fn reps_or(&self, default: usize) -> usize {
+        self.reps.map_or(default, |r| r as usize)
+    }
+}

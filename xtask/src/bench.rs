@@ -18,21 +18,18 @@ const ELM_REPORT: &str = "target/elm-report.md";
 pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
     setup::run(root, Tools::Optional)?;
 
-    let mut report = vec!["run", "--release", "-p", "benches", "--bin", "perf-report", "--"];
-    if quick {
-        report.push("--quick");
+    for (binary, out, what) in [
+        ("perf-report", REPORT, "report"),
+        ("elm-report", ELM_REPORT, "ELM report"),
+    ] {
+        let mut args = vec!["run", "--release", "-p", "benches", "--bin", binary, "--"];
+        if quick {
+            args.push("--quick");
+        }
+        args.extend(["--out", out]);
+        util::run(&mut util::cargo(root, args))?;
+        eprintln!("xtask bench: {what} written to {}", root.join(out).display());
     }
-    report.extend(["--out", REPORT]);
-    util::run(&mut util::cargo(root, report))?;
-    eprintln!("xtask bench: report written to {}", root.join(REPORT).display());
-
-    let mut elm = vec!["run", "--release", "-p", "benches", "--bin", "elm-report", "--"];
-    if quick {
-        elm.push("--quick");
-    }
-    elm.extend(["--out", ELM_REPORT]);
-    util::run(&mut util::cargo(root, elm))?;
-    eprintln!("xtask bench: ELM report written to {}", root.join(ELM_REPORT).display());
 
     if criterion {
         let mut bench = vec!["bench", "-p", "benches", "--bench", "ridge_append"];

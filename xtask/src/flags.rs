@@ -178,15 +178,8 @@ where
             if wants_help(&rest) {
                 return Ok(Command::Help);
             }
-            let mut quick = false;
-            let mut criterion = true;
-            for arg in rest {
-                match arg.as_str() {
-                    "--quick" => quick = true,
-                    "--no-criterion" => criterion = false,
-                    other => return Err(format!("unexpected argument `{other}` for `bench`")),
-                }
-            }
+            let [quick, no_criterion] = switches("bench", &rest, ["--quick", "--no-criterion"])?;
+            let criterion = !no_criterion;
             Ok(Command::Bench { quick, criterion })
         }
         "fit" => Ok(Command::Fit { args: rest }),
@@ -195,13 +188,7 @@ where
             if wants_help(&rest) {
                 return Ok(Command::Help);
             }
-            let mut check = false;
-            for arg in rest {
-                match arg.as_str() {
-                    "--check" => check = true,
-                    other => return Err(format!("unexpected argument `{other}` for `fmt`")),
-                }
-            }
+            let [check] = switches("fmt", &rest, ["--check"])?;
             Ok(Command::Fmt { check })
         }
         other => Err(format!(
@@ -213,6 +200,19 @@ where
 /// True if `-h` or `--help` is among `args`.
 fn wants_help(args: &[String]) -> bool {
     args.iter().any(|arg| arg == "-h" || arg == "--help")
+}
+
+/// Which of the boolean flags `names` are among `args`; any other argument
+/// is an error naming `command`.
+fn switches<const N: usize>(command: &str, args: &[String], names: [&str; N]) -> Result<[bool; N], String> {
+    let mut on = [false; N];
+    for arg in args {
+        match names.iter().position(|name| name == arg) {
+            Some(i) => on[i] = true,
+            None => return Err(format!("unexpected argument `{arg}` for `{command}`")),
+        }
+    }
+    Ok(on)
 }
 
 /// Errors if a command that takes no arguments was given some.

@@ -23,10 +23,9 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Instant;
 
-use benches::{median, read_once_seconds};
+use benches::{median, read_once_seconds, report_header, ReportArgs};
 use experiments::datasets::{self, one_hot, StandardScaler};
-use experiments::machine::{description_with_blas, utc_now};
-use linalg_core::kernels::{self, Diag, Flops, MatMut, MatRef, Op, Owned, Side, Tri};
+use linalg_core::kernels::{self, Flops, MatMut, MatRef, Op, Owned, Tri};
 use linalg_core::ridge::Strategy;
 use linalg_core::threads::set_blas_threads;
 use models::prelude::*;
@@ -37,41 +36,12 @@ const LAMBDA: f64 = 0.1;
 const SEED: u64 = 7;
 const THREADS: usize = 2;
 
+/// Times the ELM's batch fit and its incremental growth on MNIST, beside numpy.
+#[derive(clap::Parser)]
+#[command(name = "elm-report")]
 struct Args {
-    quick: bool,
-    out: Option<String>,
-    reps: usize,
-}
-
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        quick: false,
-        out: None,
-        reps: 5,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--quick" => args.quick = true,
-            "--out" => args.out = Some(it.next().ok_or("--out needs a file name")?),
-            "--reps" => {
-                args.reps = it
-                    .next()
-                    .ok_or("--reps needs a number")?
-                    .parse()
-                    .map_err(|e| format!("--reps: {e}"))?
-            }
-            "-h" | "--help" => {
-                println!("elm-report [--quick] [--out FILE] [--reps N]");
-                std::process::exit(0);
-            }
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    if args.reps == 0 {
-        return Err("--reps must be at least 1".into());
-    }
-    Ok(args)
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
 /// Median and best of `reps` timings of `f`.
@@ -87,20 +57,15 @@ fn time(reps: usize, mut f: impl FnMut()) -> (f64, f64) {
 }
 
 fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("elm-report: {e}");
-            std::process::exit(2);
-        }
-    };
-    if let Err(e) = run(&args) {
+    let cli = <Args as clap::Parser>::parse();
+    if let Err(e) = run(&cli.report) {
         eprintln!("elm-report: {e}");
         std::process::exit(1);
     }
 }
 
-fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
+fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let reps = args.reps_or(5);
     let started = Instant::now();
     let (samples, l) = if args.quick { (10_000, 500) } else { (60_000, 2000) };
     eprintln!("elm-report: loading MNIST…");
@@ -113,15 +78,14 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let m = y.ncols();
     set_blas_threads(THREADS);
 
-    let mut out = String::new();
-    let _ = writeln!(out, "## ELM on MNIST (issue 3, §5)\n");
-    let _ = writeln!(out, "- Machine: {}", description_with_blas());
-    let _ = writeln!(out, "- Date (UTC): {}", utc_now());
-    let _ = writeln!(
-        out,
-        "- Command: `cargo xtask bench{}` (release build, `elm-report`); {THREADS} OpenBLAS threads, {} repetitions per timing (median, best)",
-        if args.quick { " --quick" } else { "" },
-        args.reps
+    let mut out = report_header(
+        "ELM on MNIST (issue 3, §5)",
+        "elm-report",
+        args.quick,
+        &format!(
+            "{THREADS} OpenBLAS threads, {} repetitions per timing (median, best)",
+            reps
+        ),
     );
     let _ = writeln!(
         out,
@@ -138,7 +102,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     };
     // Pre-touched K×l buffer (row-major: column-major l×K), reused by every part.
     let mut z = vec![0.0; k * l];
-    let gemm = time(args.reps, || {
+    let gemm = time(reps, || {
         kernels::gemm(
             &mut Flops::default(),
             1.0,
@@ -152,7 +116,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     });
     let mut za = Array2::from_shape_vec((k, l), z)?;
     let biases = hidden.biases().to_owned();
-    let activation = time(args.reps, || {
+    let activation = time(reps, || {
         // Values stay in (0, 1) after the first pass; the cost of the
         // sigmoid does not depend on them.
         let _ = Activation::Sigmoid.apply_with_bias_inplace(&mut za, biases.view());
@@ -160,44 +124,24 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let zd = za.as_slice().ok_or("hidden matrix not contiguous")?;
     let a_t = MatRef::new(zd, l, k, l); // Aᵀ, column-major.
     let mut gram = Owned::zeros(l, l);
-    let syrk = time(args.reps, || {
+    let syrk = time(reps, || {
         kernels::syrk(&mut Flops::default(), 1.0, a_t, Op::N, 0.0, gram.as_mut())
     });
     let y_cm = Owned::from_view(y.view());
     let mut aty = Owned::zeros(l, m);
-    let aty_t = time(args.reps, || {
-        kernels::gemm(
-            &mut Flops::default(),
-            1.0,
-            a_t,
-            Op::N,
-            y_cm.as_ref(),
-            Op::N,
-            0.0,
-            aty.as_mut(),
-        )
+    let aty_t = time(reps, || {
+        kernels::matmul(&mut Flops::default(), a_t, Op::N, y_cm.as_ref(), Op::N, aty.as_mut())
     });
     for i in 0..l {
         gram.set(i, i, gram.at(i, i) + LAMBDA);
     }
     let mut chol_ok = true;
-    let solve = time(args.reps, || {
+    let solve = time(reps, || {
         let mut r = gram.clone();
         let mut w = aty.clone();
         let mut fl = Flops::default();
         chol_ok &= kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).is_ok();
-        for op in [Op::T, Op::N] {
-            kernels::trsm(
-                &mut fl,
-                Side::Left,
-                Tri::Upper,
-                op,
-                Diag::NonUnit,
-                1.0,
-                r.as_ref(),
-                w.as_mut(),
-            );
-        }
+        kernels::potrs_upper(&mut fl, r.as_ref(), w.as_mut());
     });
     if !chol_ok {
         return Err("AᵀA + λI is not positive definite".into());
@@ -210,7 +154,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         .with_seed(SEED)
         .with_input_scale(InputScale::Fixed(1.0));
     let mut fit_err = None;
-    let whole = time(args.reps.min(3), || {
+    let whole = time(reps.min(3), || {
         if let Err(e) = config.fit(&Dataset::new(x.view(), y.view())) {
             fit_err = Some(e);
         }
@@ -278,7 +222,7 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
     // ---- 2. Adding one node at l.
     eprintln!("elm-report: one-node update at l = {l}…");
     let grown = HiddenLayer::random(n_in, l + 1, Activation::Sigmoid, SEED);
-    let column = time(args.reps, || {
+    let column = time(reps, || {
         let _ = grown.outputs_range(x.view(), l..l + 1);
     });
     let a = grown.outputs(x.view())?;
@@ -297,9 +241,9 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
         let mut ts = vec![];
         let mut flops = 0;
         let reps = if strategy == Strategy::LiEtAl {
-            args.reps.min(3)
+            reps.min(3)
         } else {
-            args.reps.max(9)
+            reps.max(9)
         };
         for _ in 0..reps {
             let mut sv = base.clone_box();
@@ -342,8 +286,8 @@ fn run(args: &Args) -> Result<(), Box<dyn std::error::Error>> {
 
     println!("{out}");
     if let Some(path) = &args.out {
-        std::fs::write(path, &out).map_err(|e| format!("cannot write {path}: {e}"))?;
-        eprintln!("elm-report: wrote {path}");
+        std::fs::write(path, &out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("elm-report: wrote {}", path.display());
     }
     Ok(())
 }

@@ -17,81 +17,33 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use benches::{
-    median, new_columns, prepared_with, read_once_seconds, single_column_passes, time_one_append, uniform_matrix, Size,
+    median, new_columns, prepared_with, read_once_seconds, report_header, single_column_passes, time_one_append,
+    uniform_matrix, ReportArgs, Size,
 };
-use experiments::machine::{description_with_blas, dgemm_peak_gflops, utc_now};
+use experiments::machine::dgemm_peak_gflops;
 use linalg_core::kernels::{self, Flops, MatRef, Op};
 use linalg_core::ridge::Strategy;
 use linalg_core::threads::set_blas_threads;
 use linalg_core::Precision;
 
+/// Times every strategy's append against the DGEMM peak and the memory floor.
+#[derive(clap::Parser)]
+#[command(name = "perf-report")]
 struct Args {
-    quick: bool,
-    out: Option<String>,
-    reps: usize,
+    #[command(flatten)]
+    report: ReportArgs,
+    /// Only these strategies (comma-separated CLI names).
+    #[arg(long, value_delimiter = ',', value_name = "NAME,NAME")]
     only: Option<Vec<Strategy>>,
-    size: Option<usize>,
+    /// Only size 1 or 2 of the table.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    size: Option<u8>,
+    /// OpenBLAS threads for every run (default: 1 and 2 for single columns, 2 for blocks).
+    #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    precision: Precision,
-}
-
-fn parse_args() -> Result<Args, String> {
-    let mut args = Args {
-        quick: false,
-        out: None,
-        reps: 7,
-        only: None,
-        size: None,
-        threads: None,
-        precision: Precision::F64,
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "--quick" => args.quick = true,
-            "--out" => args.out = Some(it.next().ok_or("--out needs a file name")?),
-            "--reps" => {
-                args.reps = it
-                    .next()
-                    .ok_or("--reps needs a number")?
-                    .parse()
-                    .map_err(|e| format!("--reps: {e}"))?
-            }
-            "--only" => {
-                let list = it.next().ok_or("--only needs strategy names")?;
-                let parsed: Result<Vec<_>, _> = list.split(',').map(|s| s.parse::<Strategy>()).collect();
-                args.only = Some(parsed.map_err(|e| e.to_string())?);
-            }
-            "--size" => {
-                let v: usize = it
-                    .next()
-                    .ok_or("--size needs 1 or 2")?
-                    .parse()
-                    .map_err(|e| format!("--size: {e}"))?;
-                if !(1..=2).contains(&v) {
-                    return Err("--size must be 1 or 2".into());
-                }
-                args.size = Some(v - 1);
-            }
-            "--f32" => args.precision = Precision::F32,
-            "--threads" => {
-                args.threads = Some(
-                    it.next()
-                        .ok_or("--threads needs a number")?
-                        .parse()
-                        .map_err(|e| format!("--threads: {e}"))?,
-                )
-            }
-            "-h" | "--help" => {
-                println!(
-                    "perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2] [--threads N] [--f32]"
-                );
-                std::process::exit(0);
-            }
-            other => return Err(format!("unknown argument `{other}`")),
-        }
-    }
-    Ok(args)
+    /// Store `A` in single precision.
+    #[arg(long)]
+    f32: bool,
 }
 
 struct Row {
@@ -107,16 +59,13 @@ struct Row {
 }
 
 fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("perf-report: {e}");
-            std::process::exit(2);
-        }
-    };
+    let cli = <Args as clap::Parser>::parse();
+    let args = &cli.report;
+    let reps = args.reps_or(7);
+    let precision = if cli.f32 { Precision::F32 } else { Precision::F64 };
     let started = Instant::now();
     let sizes = if args.quick { Size::QUICK } else { Size::FULL };
-    let strategies: Vec<Strategy> = args.only.clone().unwrap_or_else(|| Strategy::ALL.to_vec());
+    let strategies: Vec<Strategy> = cli.only.clone().unwrap_or_else(|| Strategy::ALL.to_vec());
 
     eprintln!("perf-report: measuring DGEMM peak (n = 2048)…");
     let gemm_n = if args.quick { 1024 } else { 2048 };
@@ -126,15 +75,11 @@ fn main() {
     let peak2 = dgemm_peak_gflops(gemm_n, 5);
     eprintln!("perf-report: DGEMM peak {peak1:.1} GFLOP/s (1 thread), {peak2:.1} GFLOP/s (2 threads)");
 
-    let mut out = String::new();
-    let _ = writeln!(out, "## Measured on this machine\n");
-    let _ = writeln!(out, "- Machine: {}", description_with_blas());
-    let _ = writeln!(out, "- Date (UTC): {}", utc_now());
-    let _ = writeln!(
-        out,
-        "- Command: `cargo xtask bench{}` (release build, `perf-report`); solvers store `A` in {:?}",
-        if args.quick { " --quick" } else { "" },
-        args.precision
+    let mut out = report_header(
+        "Measured on this machine",
+        "perf-report",
+        args.quick,
+        &format!("solvers store `A` in {:?}", precision),
     );
     let _ = writeln!(
         out,
@@ -145,10 +90,10 @@ fn main() {
     // appends on 2 (unless --threads says otherwise).
     let mut plan = vec![];
     for (index, size) in sizes.into_iter().enumerate() {
-        if args.size.is_some_and(|only| only != index) {
+        if cli.size.is_some_and(|only| usize::from(only) != index + 1) {
             continue;
         }
-        match (args.threads, size.q) {
+        match (cli.threads, size.q) {
             (Some(t), _) => plan.push((size, t)),
             (None, 1) => plan.extend([(size, 1), (size, 2)]),
             (None, _) => plan.push((size, 2)),
@@ -201,10 +146,10 @@ fn main() {
 
         let mut rows = vec![];
         for &s in &strategies {
-            let reps = if size.q == 1 || s.blocks() { args.reps } else { 1 };
+            let reps = if size.q == 1 || s.blocks() { reps } else { 1 };
             eprintln!("perf-report: {} — {s}: setting up…", size.label());
             set_blas_threads(2);
-            let base = prepared_with(s, size, size.q, args.precision);
+            let base = prepared_with(s, size, size.q, precision);
             set_blas_threads(threads);
             let mut times = vec![];
             let mut flops = 0;
@@ -244,12 +189,12 @@ fn main() {
     let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
 
     println!("{out}");
-    if let Some(path) = args.out {
-        if let Err(e) = std::fs::write(&path, &out) {
-            eprintln!("perf-report: cannot write {path}: {e}");
+    if let Some(path) = &args.out {
+        if let Err(e) = std::fs::write(path, &out) {
+            eprintln!("perf-report: cannot write {}: {e}", path.display());
             std::process::exit(1);
         }
-        eprintln!("perf-report: wrote {path}");
+        eprintln!("perf-report: wrote {}", path.display());
     }
 }
 

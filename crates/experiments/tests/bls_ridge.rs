@@ -4,6 +4,7 @@
 
 use experiments::papers::bls_ridge::{run, Cell, Options, Schedule};
 use linalg_core::ridge::Strategy;
+use test_support::{assert_contains_all, assert_files};
 
 #[test]
 fn tiny_schedule_writes_the_report_and_reuses_cells() {
@@ -28,26 +29,29 @@ fn tiny_schedule_writes_the_report_and_reuses_cells() {
     opts.strategies = vec![Strategy::Chol2, Strategy::DRdg, Strategy::Orig];
     let report = run(&opts).expect("reproduction runs");
     let md = std::fs::read_to_string(&report).expect("report");
-    for needle in [
-        "### λ = 2^-20",
-        "### λ = 2^-5",
-        "Chol-2",
-        "D-Rdg",
-        "Orig.",
-        "analogue of Table VI",
-        "NORB",
-    ] {
-        assert!(md.contains(needle), "report lacks {needle}");
-    }
-    for f in [
-        "accuracy.csv",
-        "times.csv",
-        "cells.json",
-        "fig1_max_accuracy.svg",
-        "accuracy_vs_nodes.svg",
-    ] {
-        assert!(dir.join(f).is_file(), "{f} missing");
-    }
+    assert_contains_all(
+        "the report",
+        &md,
+        &[
+            "### λ = 2^-20",
+            "### λ = 2^-5",
+            "Chol-2",
+            "D-Rdg",
+            "Orig.",
+            "analogue of Table VI",
+            "NORB",
+        ],
+    );
+    assert_files(
+        &dir,
+        &[
+            "accuracy.csv",
+            "times.csv",
+            "cells.json",
+            "fig1_max_accuracy.svg",
+            "accuracy_vs_nodes.svg",
+        ],
+    );
     let cells: Vec<Cell> =
         serde_json::from_str(&std::fs::read_to_string(dir.join("cells.json")).expect("cells")).expect("json");
     assert_eq!(cells.len(), 2 * 3);

@@ -269,18 +269,18 @@ fn nn_predict_refuses_damaged_truncated_and_extended_files() {
     assert_eq!(predictions(&bad, &saved.train), expected);
 }
 
-/// A format-4 file (before the checksum): the same fields, no checksum.
+/// A format-5 file (before the checksum): the same fields, no checksum.
 #[derive(serde::Serialize)]
-struct FormatFour<'a> {
+struct FormatFive<'a> {
     magic: [u8; 8],
     format_version: u32,
     pipeline: &'a FittedPipeline,
 }
 
-fn write_format_4(path: &Path, pipeline: &FittedPipeline) {
-    let file = FormatFour {
+fn write_format_5(path: &Path, pipeline: &FittedPipeline) {
+    let file = FormatFive {
         magic: *b"DNNPIPE\0",
-        format_version: 4,
+        format_version: 5,
         pipeline,
     };
     let bytes = bincode::serde::encode_to_vec(&file, bincode::config::standard()).expect("encode");
@@ -288,12 +288,12 @@ fn write_format_4(path: &Path, pipeline: &FittedPipeline) {
 }
 
 #[test]
-fn format_4_files_without_checksum_still_load_but_trailing_bytes_do_not() {
+fn format_5_files_without_checksum_still_load_but_trailing_bytes_do_not() {
     let saved = saved_elm_regression();
     let pipeline = FittedPipeline::load(&saved.model).expect("load");
     let dir = tempdir();
     let old = dir.path().join("old.model");
-    write_format_4(&old, &pipeline);
+    write_format_5(&old, &pipeline);
     assert_eq!(predictions(&old, &saved.train), predictions(&saved.model, &saved.train));
     let mut bytes = std::fs::read(&old).expect("read");
     bytes.push(7);
@@ -302,7 +302,7 @@ fn format_4_files_without_checksum_still_load_but_trailing_bytes_do_not() {
 }
 
 /// Loaded pipelines are validated: each inconsistent pipeline, saved with a
-/// valid checksum (and in format 4, which has none), is refused by name.
+/// valid checksum (and in format 5, which has none), is refused by name.
 #[test]
 fn inconsistent_pipelines_are_refused_naming_what_is_wrong() {
     let regression = saved_elm_regression();
@@ -345,13 +345,23 @@ fn inconsistent_pipelines_are_refused_naming_what_is_wrong() {
     cases.push((p, "a classifier of 2 classes with a model of 1 outputs", &regression));
     let mut p = cls.clone();
     p.classes = Some(4);
+    cases.push((p, "3 class labels for a classification model of 4 classes", &classifier));
+    let mut p = cls.clone();
+    p.classes = Some(4);
+    p.labels = None;
     cases.push((p, "a classifier of 4 classes with a model of 3 outputs", &classifier));
     let mut p = cls.clone();
     p.task = TaskKind::Regression;
     p.classes = None;
+    cases.push((p, "3 class labels for a regression model of no classes", &classifier));
+    let mut p = cls.clone();
+    p.task = TaskKind::Regression;
+    p.classes = None;
+    p.labels = None;
     cases.push((p, "a regression model of 3 outputs (one expected)", &classifier));
     let mut p = cls.clone();
     p.classes = None;
+    p.labels = None;
     cases.push((p, "a classifier without its number of classes", &classifier));
 
     let dir = tempdir();
@@ -363,9 +373,9 @@ fn inconsistent_pipelines_are_refused_naming_what_is_wrong() {
             err.contains("model file is corrupt: ") && err.contains(expected),
             "{expected}: {err}"
         );
-        write_format_4(&bad, pipeline);
+        write_format_5(&bad, pipeline);
         let err = fails(&predict(&bad, &saved.train));
-        assert!(err.contains(expected), "format 4, {expected}: {err}");
+        assert!(err.contains(expected), "format 5, {expected}: {err}");
     }
 }
 
@@ -398,7 +408,8 @@ fn targets_near_1e200_give_finite_metrics_and_predictions() {
         }
         fit_ok(&args)
     };
-    let small = fit(&plain, None);
+    let plain_model = dir.path().join("plain.model");
+    let small = fit(&plain, Some(&plain_model));
     let big = fit(&huge, Some(&model));
     for key in ["test_metric", "train_metric"] {
         let (s, b) = (small[key].as_f64(), big[key].as_f64());
@@ -408,9 +419,17 @@ fn targets_near_1e200_give_finite_metrics_and_predictions() {
         // The same fit in units 1e200 times larger.
         assert!(((b / 1e200) / s - 1.0).abs() < 1e-6, "{key}: {b} vs {s}·1e200");
     }
+    // The saved model predicts 1e200 times what the plain one does.
     let values = predictions(&model, &huge);
+    let reference = predictions(&plain_model, &plain);
     assert_eq!(values.len(), 40);
-    assert!(values.iter().all(|v| v.is_finite() && v.abs() > 1e199), "{values:?}");
+    let largest = reference.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+    for (v, r) in values.iter().zip(&reference) {
+        assert!(
+            v.is_finite() && (v / 1e200 - r).abs() <= 1e-6 * largest,
+            "{v} vs {r}·1e200"
+        );
+    }
 }
 
 /// Rows whose prediction overflows: the first beyond the z-score scaling
@@ -532,7 +551,7 @@ fn huge_training_features_are_scaled_or_refused_by_line() {
 
 mod fuzz {
     //! The pipeline reader on arbitrary and mutated bytes: an `Err` (or, for
-    //! a mutated file of format 4, which has no checksum, possibly a model
+    //! a mutated file of format 5, which has no checksum, possibly a model
     //! that predicts), never a panic, an abort or a huge allocation.
 
     use std::path::Path;
@@ -562,14 +581,15 @@ mod fuzz {
             scaler,
             target_scale: Some((0.5, 2.0)),
             model: FittedModel::Elm(elm),
+            labels: None,
         }
     }
 
-    fn format_4(p: &FittedPipeline) -> Vec<u8> {
+    fn format_5(p: &FittedPipeline) -> Vec<u8> {
         bincode::serde::encode_to_vec(
-            super::FormatFour {
+            super::FormatFive {
                 magic: *b"DNNPIPE\0",
-                format_version: 4,
+                format_version: 5,
                 pipeline: p,
             },
             bincode::config::standard(),
@@ -598,7 +618,7 @@ mod fuzz {
 
     #[test]
     fn a_huge_length_prefix_is_refused() {
-        let bytes = format_4(&pipeline());
+        let bytes = format_5(&pipeline());
         for at in 9..bytes.len().min(60) {
             let mut huge = bytes[..at].to_vec();
             huge.push(253); // varint tag of a u64
@@ -627,7 +647,7 @@ mod fuzz {
         ) {
             let p = pipeline();
             let x = inputs();
-            // Format 5: anything changed is refused by the checksum.
+            // Format 6: anything changed is refused by the checksum.
             let original = p.to_bytes(Path::new("fuzz")).expect("encode");
             let mut bytes = original.clone();
             mutate(&mut bytes, writes.clone(), insert.clone(), cut);
@@ -637,9 +657,9 @@ mod fuzz {
             } else {
                 prop_assert!(got.is_err());
             }
-            // Format 4 has no checksum: whatever loads is a validated
+            // Format 5 has no checksum: whatever loads is a validated
             // pipeline that predicts or errs without panicking.
-            let mut bytes = format_4(&p);
+            let mut bytes = format_5(&p);
             mutate(&mut bytes, writes, insert, cut);
             if let Ok(loaded) = FittedPipeline::from_bytes(Path::new("fuzz"), &bytes) {
                 if let Ok(values) = loaded.predict(&x) {

@@ -7,6 +7,7 @@ use experiments::datasets::{
     argmax_rows, k_fold, load_any, load_csv, load_idx, load_libsvm, load_shipped, names, one_hot, read_idx_labels,
     shipped, shuffled_indices, train_test_split, DataError, Dataset, MinMaxScaler, StandardScaler,
 };
+use experiments::datasets::{read_table, ClassLabels, HeaderMode, ReadOptions, Targets};
 use flate2::write::GzEncoder;
 use flate2::Compression;
 use ndarray::{array, Array1, Array2};
@@ -616,4 +617,162 @@ proptest! {
         }
         prop_assert!(seen.iter().all(|&c| c == 1));
     }
+}
+
+// ---------------------------------------------------------------- tables and class labels
+
+fn with_header(header: HeaderMode) -> ReadOptions {
+    ReadOptions {
+        header,
+        ..ReadOptions::default()
+    }
+}
+
+#[test]
+fn csv_header_modes() -> TestResult {
+    let dir = TempDir::new("header")?;
+    let path = dir.write("n.csv", b"1,2,0\n3,4,1\n")?;
+    let message = assert_format(
+        read_table(&path, &ReadOptions::default()),
+        &path,
+        Some(1),
+        "the first row looks like data",
+    );
+    assert!(
+        message.contains("--no-header") && message.contains("\"1,2,0\""),
+        "{message}"
+    );
+    let t = read_table(&path, &with_header(HeaderMode::Absent))?;
+    assert_eq!(t.x, array![[1.0, 2.0], [3.0, 4.0]]);
+    assert_eq!(t.targets, Targets::Text(vec!["0".into(), "1".into()]));
+    assert_eq!((t.feature_names.clone(), t.lines.clone()), (None, Some(vec![1, 2])));
+    let t = read_table(&path, &with_header(HeaderMode::Present))?;
+    assert_eq!(t.feature_names, Some(vec!["1".to_string(), "2".to_string()]));
+    assert_eq!(t.target_name.as_deref(), Some("0"));
+    assert_eq!(t.n_samples(), 1);
+    // Without a header, rows are checked against the first row's width.
+    let ragged = dir.write("r.csv", b"1,2,0\n3,1\n")?;
+    assert_format(
+        read_table(&ragged, &with_header(HeaderMode::Absent)),
+        &ragged,
+        Some(2),
+        "2 columns, the first row has 3",
+    );
+    Ok(())
+}
+
+#[test]
+fn csv_single_column_names_the_separator() -> TestResult {
+    let dir = TempDir::new("sep")?;
+    let path = dir.write("s.csv", b"a;b;y\n1;2;0\n")?;
+    assert_format(
+        load_csv(&path),
+        &path,
+        Some(1),
+        "seems to be separated by semicolons (';')",
+    );
+    let path = dir.write("t.csv", b"a\tb\ty\n1\t2\t0\n")?;
+    assert_format(load_csv(&path), &path, Some(1), "seems to be separated by tabs");
+    let path = dir.write("u.csv", b"a,b,y\n1;2;0\n")?;
+    assert_format(
+        load_csv(&path),
+        &path,
+        Some(2),
+        "1 columns, header has 3; the row seems to be separated by semicolons (';')",
+    );
+    Ok(())
+}
+
+#[test]
+fn class_labels_sort_integers_numerically_and_names_by_bytes() -> TestResult {
+    let dir = TempDir::new("labels")?;
+    let path = dir.write("l.csv", b"a,y\n1,10\n2,-3\n3,+10\n4,2e0\n")?;
+    let t = read_table(&path, &ReadOptions::default())?;
+    let (labels, y) = ClassLabels::fit(&t)?;
+    assert_eq!(labels, ClassLabels::Integers(vec![-3, 2, 10]));
+    assert_eq!(y, array![2.0, 0.0, 2.0, 1.0]);
+    assert_eq!(labels.label(2).as_deref(), Some("10"));
+    let path = dir.write("n.csv", b"a,y\n1,dog\n2,cat\n3,10\n")?;
+    let (labels, y) = ClassLabels::fit(&read_table(&path, &ReadOptions::default())?)?;
+    assert_eq!(labels, ClassLabels::Text(vec!["10".into(), "cat".into(), "dog".into()]));
+    assert_eq!(y, array![2.0, 1.0, 0.0]);
+    // A label training never saw: file, line and value.
+    let other = dir.write("o.csv", b"a,y\n1,cat\n2,cow\n")?;
+    let e = labels.encode(&read_table(&other, &ReadOptions::default())?, None);
+    assert_format(
+        e,
+        &other,
+        Some(3),
+        "class label \"cow\" does not occur in the training file",
+    );
+    Ok(())
+}
+
+#[test]
+fn class_labels_of_libsvm_and_idx() -> TestResult {
+    let dir = TempDir::new("labels-bin")?;
+    let svm = dir.write("a.svm", b"-1 1:1\n+1 2:1\n-1 1:2\n")?;
+    let (labels, y) = ClassLabels::fit(&read_table(&svm, &ReadOptions::default())?)?;
+    assert_eq!((labels, y), (ClassLabels::Integers(vec![-1, 1]), array![0.0, 1.0, 0.0]));
+    let images = dir.write("x-images-idx3-ubyte", &idx_images(3, 1, 2, &[1, 2, 3, 4, 5, 6]))?;
+    dir.write("x-labels-idx1-ubyte", &idx_labels(&[255, 0, 255]))?;
+    let (labels, y) = ClassLabels::fit(&read_table(&images, &ReadOptions::default())?)?;
+    assert_eq!(
+        (labels, y),
+        (ClassLabels::Integers(vec![0, 255]), array![1.0, 0.0, 1.0])
+    );
+    // Without a labels file: an error, unless labels are optional.
+    let alone = dir.write("y-images-idx3-ubyte", &idx_images(3, 1, 2, &[1, 2, 3, 4, 5, 6]))?;
+    assert!(matches!(
+        read_table(&alone, &ReadOptions::default()),
+        Err(DataError::Io { .. })
+    ));
+    let options = ReadOptions {
+        labels_optional: true,
+        ..ReadOptions::default()
+    };
+    let t = read_table(&alone, &options)?;
+    assert_eq!((t.targets.clone(), t.n_features()), (Targets::None, 2));
+    Ok(())
+}
+
+#[test]
+fn class_labels_that_are_not_classes() -> TestResult {
+    let dir = TempDir::new("labels-bad")?;
+    for (cell, problem) in [
+        ("1.5", "class label \"1.5\" is not an integer"),
+        ("1e30", "class label \"1e30\" is too large"),
+        ("inf", "class label \"inf\" is not a finite number"),
+    ] {
+        let path = dir.write("b.csv", format!("a,y\n1,0\n2,{cell}\n").as_bytes())?;
+        assert_format(
+            ClassLabels::fit(&read_table(&path, &ReadOptions::default())?),
+            &path,
+            Some(3),
+            problem,
+        );
+    }
+    Ok(())
+}
+
+#[test]
+fn libsvm_width_from_the_caller() -> TestResult {
+    let dir = TempDir::new("svm-width")?;
+    let path = dir.write("t.svm", b"1 1:1 2:1\n0 1:2\n")?;
+    let options = ReadOptions {
+        n_features: Some(5),
+        ..ReadOptions::default()
+    };
+    assert_eq!(read_table(&path, &options)?.n_features(), 5);
+    let options = ReadOptions {
+        n_features: Some(1),
+        ..ReadOptions::default()
+    };
+    assert_format(
+        read_table(&path, &options),
+        &path,
+        Some(1),
+        "feature index 2 in token \"2:1\" is beyond the 1 features expected",
+    );
+    Ok(())
 }

@@ -3,6 +3,7 @@
 //! written, Table II has a row per dataset, and the figures are sane.
 
 use experiments::papers::zhu_wei::{run, Options, DATASETS};
+use test_support::assert_files;
 
 #[test]
 fn tiny_run_writes_the_report_the_tables_and_the_figures() {
@@ -27,15 +28,16 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
     for (_, label, _) in DATASETS {
         assert!(md.contains(label), "{label} missing from the report");
     }
-    for f in [
-        "table2.csv",
-        "table3.csv",
-        "results.json",
-        "weight_error_vs_nodes.svg",
-        "time_per_node_vs_nodes.svg",
-    ] {
-        assert!(out.join(f).is_file(), "{f} not written");
-    }
+    assert_files(
+        &out,
+        &[
+            "table2.csv",
+            "table3.csv",
+            "results.json",
+            "weight_error_vs_nodes.svg",
+            "time_per_node_vs_nodes.svg",
+        ],
+    );
     assert!(
         md.contains("Protein + Triangular, z-scored features"),
         "scaling study missing"

@@ -38,14 +38,12 @@ fn main() {
             (k * n * n) as f64 / s / 1e9
         );
         let t = Instant::now();
-        kernels::gemm(
+        kernels::matmul(
             &mut Flops::default(),
-            1.0,
             own.as_ref(),
             Op::T,
             own.as_ref(),
             Op::N,
-            0.0,
             c.as_mut(),
         );
         let s = t.elapsed().as_secs_f64();
@@ -104,16 +102,7 @@ fn main() {
     let yo = Owned::from_view(y.view());
     let mut w = Owned::zeros(n, 10);
     let t = Instant::now();
-    kernels::gemm(
-        &mut Flops::default(),
-        1.0,
-        b.as_ref(),
-        Op::T,
-        yo.as_ref(),
-        Op::N,
-        0.0,
-        w.as_mut(),
-    );
+    kernels::matmul(&mut Flops::default(), b.as_ref(), Op::T, yo.as_ref(), Op::N, w.as_mut());
     let s = t.elapsed().as_secs_f64();
     println!(
         "R-Inv parts: W = BᵀY: {s:.3} s, {:.1} GFLOP/s (2 K n M flops)",
@@ -148,7 +137,11 @@ fn main() {
             let fl = r.as_ref().map_or(0, |r| r.last_flops());
             println!(
                 "{s:?} {}: {sec:.3} s, {fl:.3e} flops, {:.1} GFLOP/s",
-                if by_value { "build_owned" } else { "build (copies A)" },
+                if by_value {
+                    "build (takes an owned A over)"
+                } else {
+                    "build (copies a view of A)"
+                },
                 fl as f64 / sec / 1e9
             );
         }

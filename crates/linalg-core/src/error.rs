@@ -113,5 +113,5 @@ pub enum Error {
     },
 }
 
-/// `Result` with this crate's [`Error`].
+/// `Result` with this crate's [`Error`](enum@Error).
 pub type Result<T> = std::result::Result<T, Error>;

@@ -54,7 +54,7 @@ pub mod product;
 pub mod ridge;
 pub mod store;
 pub mod threads;
-mod validate;
+pub mod validate;
 
 pub use error::{Error, Result};
 pub use hidden_store::Precision;

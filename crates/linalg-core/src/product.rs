@@ -5,7 +5,7 @@
 //! the development machine the first touch of such a buffer costs 0.5–1 s
 //! per GB in page faults (docs/performance.md), about a third of the DGEMM
 //! itself for MNIST's 60000×2000 hidden layer. [`matmul`] allocates the
-//! result huge-page advised ([`crate::alloc`]) and runs one DGEMM into it.
+//! result huge-page advised (`crate::alloc`) and runs one DGEMM into it.
 
 use ndarray::{Array2, ArrayView2, CowArray, Ix2};
 

@@ -8,7 +8,7 @@
 //! amortized constant number of copies per entry. [`GrowMat::reserve_cols`]
 //! removes even that when the final size is known.
 
-use ndarray::{ArrayView2, ShapeBuilder};
+use ndarray::ArrayView2;
 
 use crate::kernels::{MatMut, MatRef, Owned};
 
@@ -104,13 +104,7 @@ impl GrowMat {
 
     /// The matrix as an ndarray view (strides `(1, ld)`).
     pub fn view(&self) -> ArrayView2<'_, f64> {
-        let len = if self.cols == 0 {
-            0
-        } else {
-            (self.cols - 1) * self.ld + self.rows
-        };
-        ArrayView2::from_shape((self.rows, self.cols).strides((1, self.ld)), &self.data[..len])
-            .expect("GrowMat invariant: ld >= rows and data holds cols columns")
+        MatRef::new(&self.data, self.rows, self.cols, self.ld).view()
     }
 
     /// Make room for `additional` more columns without reallocating later.

@@ -1,4 +1,7 @@
-//! Input checks shared by every public entry point.
+//! Input checks shared by every public entry point (and by `models`, whose
+//! inputs are checked the same way): non-empty, finite, agreeing shapes, an
+//! admissible λ, well-formed bordering columns and blocks. Each returns the
+//! [`Error`] that names the input at fault.
 
 use ndarray::ArrayView2;
 
@@ -45,26 +48,37 @@ pub fn finite(what: &'static str, m: &ArrayView2<'_, f64>) -> Result<()> {
 
 /// Fail with [`Error::Shape`] unless `m` has `rows` rows.
 pub fn rows(what: &'static str, m: &ArrayView2<'_, f64>, rows: usize) -> Result<()> {
-    if m.nrows() != rows {
-        return Err(Error::Shape {
-            what,
-            expected: format!("{rows} rows (one per sample)"),
-            found: format!("{}×{}", m.nrows(), m.ncols()),
-        });
+    dimension(what, m, m.nrows() == rows, || format!("{rows} rows (one per sample)"))
+}
+
+/// Fail with [`Error::Shape`] unless `m` has `cols` columns.
+pub fn cols(what: &'static str, m: &ArrayView2<'_, f64>, cols: usize) -> Result<()> {
+    dimension(what, m, m.ncols() == cols, || format!("{cols} columns"))
+}
+
+/// [`Error::Shape`] naming `what`, the `expected` shape and `m`'s, unless `ok`.
+fn dimension(what: &'static str, m: &ArrayView2<'_, f64>, ok: bool, expected: impl FnOnce() -> String) -> Result<()> {
+    if ok {
+        return Ok(());
     }
-    Ok(())
+    Err(Error::Shape {
+        what,
+        expected: expected(),
+        found: format!("{}×{}", m.nrows(), m.ncols()),
+    })
 }
 
 /// Fail with [`Error::Shape`] unless `m` is square.
 pub fn square(what: &'static str, m: &ArrayView2<'_, f64>) -> Result<()> {
-    if m.nrows() != m.ncols() {
-        return Err(Error::Shape {
-            what,
-            expected: "a square matrix".into(),
-            found: format!("{}×{}", m.nrows(), m.ncols()),
-        });
-    }
-    Ok(())
+    dimension(what, m, m.nrows() == m.ncols(), || "a square matrix".into())
+}
+
+/// A non-empty, square, finite matrix (the SPD input of a factorization),
+/// or the [`Error`] of the first check that fails.
+pub fn square_finite(what: &'static str, m: &ArrayView2<'_, f64>) -> Result<()> {
+    non_empty(what, m)?;
+    square(what, m)?;
+    finite(what, m)
 }
 
 /// Fail with [`Error::InvalidLambda`] unless `lambda` is finite and > 0.

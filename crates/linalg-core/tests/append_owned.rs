@@ -61,7 +61,7 @@ fn f_order(a: &Array2<f64>) -> Array2<f64> {
 }
 
 #[test]
-fn build_owned_equals_build_for_every_strategy() {
+fn build_on_an_owned_array_equals_build_on_a_view_for_every_strategy() {
     let mut rng = SplitMix::new(13);
     let (k, n0, m) = (300, 12, 3);
     let a0 = conditioned(&mut rng, k, n0, 2.0);
@@ -90,7 +90,7 @@ fn build_owned_equals_build_for_every_strategy() {
 }
 
 #[test]
-fn build_owned_takes_a_column_major_block_without_a_copy() {
+fn build_takes_an_owned_column_major_block_without_a_copy() {
     let mut rng = SplitMix::new(14);
     let a0 = f_order(&rng.gaussian(50, 4));
     let y = rng.gaussian(50, 2);
@@ -109,7 +109,7 @@ fn build_owned_takes_a_column_major_block_without_a_copy() {
 }
 
 #[test]
-fn build_owned_validates_like_build() {
+fn build_validates_an_owned_array_like_a_view() {
     let mut rng = SplitMix::new(15);
     let y = rng.gaussian(40, 1);
     for st in Strategy::ALL {

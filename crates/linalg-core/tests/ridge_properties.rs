@@ -94,6 +94,28 @@ fn check_non_vacuous(what: &str, tol: f64, w: ndarray::ArrayView2<'_, f64>) -> R
     Ok(())
 }
 
+/// `err = ‖W − reference‖ ≤ tol`, with a bound that could fail
+/// ([`check_non_vacuous`]); `what` names the case and `context` the
+/// reference and the conditioning in the failure message.
+fn check_within(
+    what: &str,
+    err: f64,
+    tol: f64,
+    reference: ndarray::ArrayView2<'_, f64>,
+    context: &str,
+) -> Result<(), TestCaseError> {
+    check_non_vacuous(what, tol, reference)?;
+    prop_assert!(
+        err <= tol,
+        "{}: error {:.3e} > bound {:.3e} (error = {})",
+        what,
+        err,
+        tol,
+        context
+    );
+    Ok(())
+}
+
 fn run(strategy: Strategy, c: &Case) -> Box<dyn IncrementalRidge> {
     let (s0, e0) = c.blocks[0];
     let mut solver = strategy
@@ -118,18 +140,17 @@ fn check_ridge_amplified(strategy: Strategy, c: &Case, kappa_power: i32) -> Resu
     let rf = reference(c.a.view(), c.y.view(), c.lambda);
     let err = fro_diff(solver.weights(), rf.w_ridge.view());
     let tol = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len()) * rf.kappa_r.powi(kappa_power - 1);
-    check_non_vacuous(&strategy.to_string(), tol, rf.w_ridge.view())?;
-    prop_assert!(
-        err <= tol,
-        "{}: ‖W − W*‖ = {:.3e} > bound {:.3e} (κ(R) = {:.2e}, K = {}, n = {}, steps = {})",
-        strategy,
+    check_within(
+        &strategy.to_string(),
         err,
         tol,
-        rf.kappa_r,
-        k,
-        n,
-        c.blocks.len()
-    );
+        rf.w_ridge.view(),
+        &format!(
+            "‖W − W*‖; κ(R) = {:.2e}, K = {k}, n = {n}, steps = {}",
+            rf.kappa_r,
+            c.blocks.len()
+        ),
+    )?;
     prop_assert_eq!(solver.hidden(), c.a.view());
     Ok(())
 }
@@ -190,15 +211,13 @@ fn check_generalized_inverse(strategy: Strategy, c: &Case) -> Result<(), TestCas
     let lambda_term =
         steps * lambda / (rf.sigma_min * rf.sigma_min) * (fro(rf.w_ls.view()) + fro(c.y.view()) / rf.sigma_min);
     let tol = rounding + lambda_term;
-    check_non_vacuous(&strategy.to_string(), tol, rf.w_ls.view())?;
-    prop_assert!(
-        err <= tol,
-        "{}: ‖W − A⁺Y‖ = {:.3e} > {:.3e} (κ(A)² = {:.2e})",
-        strategy,
+    check_within(
+        &strategy.to_string(),
         err,
         tol,
-        rf.kappa_r
-    );
+        rf.w_ls.view(),
+        &format!("‖W − A⁺Y‖; κ(A)² = {:.2e}", rf.kappa_r),
+    )?;
     Ok(())
 }
 
@@ -273,15 +292,13 @@ fn check_ridge_f32(strategy: Strategy, c: &Case) -> Result<(), TestCaseError> {
     let rf = reference(a32.view(), c.y.view(), c.lambda);
     let err = fro_diff(solver.weights(), rf.w_ridge.view());
     let tol = ridge_tolerance(&rf, c.y.view(), k, n, c.blocks.len());
-    check_non_vacuous(&format!("{strategy} (f32 store)"), tol, rf.w_ridge.view())?;
-    prop_assert!(
-        err <= tol,
-        "{} (f32 store): ‖W − W*‖ = {:.3e} > bound {:.3e} (κ(R) = {:.2e})",
-        strategy,
+    check_within(
+        &format!("{strategy} (f32 store)"),
         err,
         tol,
-        rf.kappa_r
-    );
+        rf.w_ridge.view(),
+        &format!("‖W − W*‖; κ(R) = {:.2e}", rf.kappa_r),
+    )?;
     Ok(())
 }
 

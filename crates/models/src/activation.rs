@@ -242,14 +242,15 @@ impl Activation {
     /// layer's `act(XW + 1bᵀ)`).
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if `bias.len() != a.ncols()`.
+    /// [`linalg_core::Error::Shape`] if `bias.len() != a.ncols()`.
     pub fn apply_with_bias_inplace(self, a: &mut ArrayRef2<f64>, bias: ArrayView1<'_, f64>) -> Result<()> {
         if bias.len() != a.ncols() {
-            return Err(ModelError::Shape {
+            return Err(linalg_core::Error::Shape {
                 what: "bias",
                 expected: format!("{} entries (one per column)", a.ncols()),
                 found: format!("{}", bias.len()),
-            });
+            }
+            .into());
         }
         match self {
             Activation::Sigmoid => map_with_bias(a, bias, sigmoid),

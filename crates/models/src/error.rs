@@ -9,7 +9,9 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum ModelError {
-    /// An error of the linear-algebra layer (a ridge solver's input or update).
+    /// An error of the linear-algebra layer: an input check (`Shape`,
+    /// `Empty`, `NonFinite`: the models check their inputs with
+    /// [`linalg_core::validate`]) or a ridge solver's update.
     #[error(transparent)]
     Linalg(#[from] linalg_core::Error),
     /// A configuration value or argument is not admissible.
@@ -21,38 +23,6 @@ pub enum ModelError {
         value: String,
         /// What it must satisfy.
         reason: &'static str,
-    },
-    /// Shapes do not agree.
-    #[error("{what}: expected {expected}, found {found}")]
-    Shape {
-        /// Which input.
-        what: &'static str,
-        /// The shape required.
-        expected: String,
-        /// The shape given.
-        found: String,
-    },
-    /// An input has no rows or no columns.
-    #[error("{what} is empty ({rows}×{cols}); it needs at least one row and one column")]
-    Empty {
-        /// Which input.
-        what: &'static str,
-        /// Rows given.
-        rows: usize,
-        /// Columns given.
-        cols: usize,
-    },
-    /// An input holds NaN or ±∞.
-    #[error("{what} holds {count} non-finite value(s); the first at row {row}, column {col}")]
-    NonFinite {
-        /// Which input.
-        what: &'static str,
-        /// Row of the first offending entry.
-        row: usize,
-        /// Column of the first offending entry.
-        col: usize,
-        /// How many entries are not finite.
-        count: usize,
     },
     /// A name that is not a known activation function.
     #[error(

@@ -276,3 +276,19 @@ macro_rules! readout_setters {
     };
 }
 pub(crate) use readout_setters;
+
+/// Builder setters of a `…Params(…ValidParams)` newtype, one per field:
+/// `field_setters!(/// doc\n with_seed(seed: u64), …)` gives
+/// `pub fn with_seed(mut self, seed: u64) -> Self` setting `self.0.seed`.
+macro_rules! field_setters {
+    ($($(#[$doc:meta])* $setter:ident($field:ident: $ty:ty)),* $(,)?) => {
+        $(
+            $(#[$doc])*
+            pub fn $setter(mut self, $field: $ty) -> Self {
+                self.0.$field = $field;
+                self
+            }
+        )*
+    };
+}
+pub(crate) use field_setters;

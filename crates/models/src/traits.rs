@@ -67,8 +67,8 @@ impl<'a> Dataset<'a> {
     /// Both non-empty and finite, with as many target rows as samples.
     ///
     /// # Errors
-    /// [`ModelError::Empty`], [`ModelError::NonFinite`] or
-    /// [`ModelError::Shape`] naming `samples X` or `targets Y`.
+    /// [`linalg_core::Error::Empty`], [`linalg_core::Error::NonFinite`] or
+    /// [`linalg_core::Error::Shape`] naming `samples X` or `targets Y`.
     pub fn check(&self) -> Result<()> {
         validate::matrix("samples X", self.features)?;
         validate::matrix("targets Y", self.targets)?;
@@ -128,8 +128,8 @@ pub trait Predict {
     /// Outputs (K×M) for the samples `x` (K×N).
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if `x` does not have `N` columns,
-    /// [`ModelError::NonFinite`] or [`ModelError::Empty`] for unusable samples.
+    /// [`linalg_core::Error::Shape`] if `x` does not have `N` columns,
+    /// [`linalg_core::Error::NonFinite`] or [`linalg_core::Error::Empty`] for unusable samples.
     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>>;
 
     /// Number of inputs `N`.

@@ -1,34 +1,22 @@
-//! Input checks shared by the models: non-empty, finite, agreeing shapes.
+//! Input checks shared by the models: non-empty, finite, agreeing shapes
+//! (`linalg-core`'s checks, whose errors come back as
+//! [`ModelError::Linalg`]), and the admissibility of parameters.
 
 use ndarray::ArrayView2;
+
+use linalg_core::validate as checks;
 
 use crate::error::{ModelError, Result};
 
 /// `a` has at least one row and one column.
 pub(crate) fn non_empty(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()> {
-    let (rows, cols) = a.dim();
-    if rows == 0 || cols == 0 {
-        return Err(ModelError::Empty { what, rows, cols });
-    }
-    Ok(())
+    Ok(checks::non_empty(what, &a)?)
 }
 
-/// Every entry of `a` is finite (checked in memory order; the first bad
-/// entry is reported in row-major order).
+/// Every entry of `a` is finite (the first bad entry is reported in
+/// row-major order).
 pub(crate) fn finite(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()> {
-    if a.fold(true, |ok, v| ok & v.is_finite()) {
-        return Ok(());
-    }
-    let mut first = None;
-    let mut count = 0;
-    for ((row, col), v) in a.indexed_iter() {
-        if !v.is_finite() {
-            count += 1;
-            first.get_or_insert((row, col));
-        }
-    }
-    let (row, col) = first.unwrap_or((0, 0));
-    Err(ModelError::NonFinite { what, row, col, count })
+    Ok(checks::finite(what, &a)?)
 }
 
 /// `a` is non-empty and finite.
@@ -39,26 +27,12 @@ pub(crate) fn matrix(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()> {
 
 /// `a` has `expected` columns.
 pub(crate) fn cols(what: &'static str, a: ArrayView2<'_, f64>, expected: usize) -> Result<()> {
-    if a.ncols() != expected {
-        return Err(ModelError::Shape {
-            what,
-            expected: format!("{expected} columns"),
-            found: format!("{}×{}", a.nrows(), a.ncols()),
-        });
-    }
-    Ok(())
+    Ok(checks::cols(what, &a, expected)?)
 }
 
 /// `a` has `expected` rows.
 pub(crate) fn rows(what: &'static str, a: ArrayView2<'_, f64>, expected: usize) -> Result<()> {
-    if a.nrows() != expected {
-        return Err(ModelError::Shape {
-            what,
-            expected: format!("{expected} rows (one per sample)"),
-            found: format!("{}×{}", a.nrows(), a.ncols()),
-        });
-    }
-    Ok(())
+    Ok(checks::rows(what, &a, expected)?)
 }
 
 /// λ is finite and > 0.

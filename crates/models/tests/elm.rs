@@ -1,15 +1,15 @@
-//! The ELM: random hidden layer, batch fits (ridge, least squares),
+//! The ELM: random hidden layer, batch fits (ridge; least squares in
+//! `elm_lstsq.rs`),
 //! incremental growth with every strategy, save/load, and a toy problem.
 
 mod common;
 
-use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, spectrum, Rng, U};
+use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, rng, spectrum, Rng, U};
 use linalg_core::ridge::Strategy;
 use models::elm::io::{FORMAT_VERSION, MAGIC};
-use models::elm::lstsq::lstsq;
 use models::prelude::*;
 use models::{Activation, Elm, ElmParams, HiddenLayer, IncrementalElm, InputScale, ModelError, ReadoutSolver};
-use ndarray::{concatenate, s, Array2, ArrayView2, Axis};
+use ndarray::{s, Array2, ArrayView2};
 
 /// An incremental ELM of `nodes` initial nodes grown by `strategy`.
 fn start_inc(
@@ -34,7 +34,7 @@ fn start_inc(
 /// uniform on [−3, 3] (wide enough that 30 sigmoid nodes stay well
 /// conditioned: κ(A) ≈ 4e2), M = 2 smooth targets.
 fn data(seed: u64, k: usize) -> (Array2<f64>, Array2<f64>) {
-    let mut rng = Rng::new(seed);
+    let mut rng = rng(seed);
     let x = rng.uniform_matrix(k, 4, -3.0, 3.0);
     let y = Array2::from_shape_fn((k, 2), |(i, c)| {
         let r = x.row(i);
@@ -134,20 +134,26 @@ fn outputs_range_matches_the_columns_of_outputs() {
 fn hidden_layer_refuses_bad_shapes() {
     let layer = HiddenLayer::random(4, 5, Activation::Tanh, 0);
     let x = Array2::<f64>::zeros((3, 5));
-    assert!(matches!(layer.outputs(x.view()), Err(ModelError::Shape { .. })));
+    assert!(matches!(
+        layer.outputs(x.view()),
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
+    ));
     let x = Array2::<f64>::zeros((3, 4));
     assert!(matches!(
         layer.outputs_range(x.view(), 3..6),
         Err(ModelError::InvalidParameter { name: "nodes", .. })
     ));
     let bad = HiddenLayer::new(Array2::zeros((4, 5)), ndarray::Array1::zeros(4), Activation::Tanh);
-    assert!(matches!(bad, Err(ModelError::Shape { .. })));
+    assert!(matches!(bad, Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))));
     let nan = HiddenLayer::new(
         Array2::from_elem((2, 2), f64::NAN),
         ndarray::Array1::zeros(2),
         Activation::Tanh,
     );
-    assert!(matches!(nan, Err(ModelError::NonFinite { .. })));
+    assert!(matches!(
+        nan,
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { .. }))
+    ));
 }
 
 // ---------------------------------------------------------------------------
@@ -201,22 +207,44 @@ fn ridge_fit_equals_the_closed_form() {
     }
 }
 
-/// By default the input weights are scaled by `1/√N` (here N = 4: by 1/2),
-/// the biases not; a fixed scale is used as given, and a grown ELM with the
-/// default scale has the batch fit's layer.
+/// By default the input weights are scaled by `s = √(3 / mean‖x_k‖²)`
+/// (computed here by a plain loop), the biases not, so that `xᵀw` has unit
+/// variance on average over the draw of `w`: checked by the sample variance
+/// of the pre-activations over many nodes. `1/√N` (here N = 4: 1/2) and a
+/// fixed scale are used as given, and a grown ELM with the default scale has
+/// the batch fit's layer.
 #[test]
-fn default_input_scale_is_one_over_the_root_of_the_inputs() {
+fn default_input_scale_gives_unit_pre_activation_variance() {
     let (x, y) = data(6, 50);
     let data = Dataset::new(x.view(), y.view());
     let params = ElmParams::new(12, Activation::Tanh).with_seed(5);
     let elm = params.fit(&data).expect("fit");
     let unscaled = HiddenLayer::random(4, 12, Activation::Tanh, 5);
+    let mut sum_sq = 0.0;
+    for row in x.rows() {
+        sum_sq += row.iter().map(|v| v * v).sum::<f64>();
+    }
+    let s = (3.0 / (sum_sq / 50.0)).sqrt();
+    // Uniform on [−3, 3): mean ‖x‖² = 4·3 = 12, s ≈ 1/2 — not 1/√N by chance only.
+    assert!((s - 0.5).abs() < 0.1 && s != 0.5, "{s}");
+    let scaled = elm.hidden().weights();
+    let want = unscaled.weights().mapv(|w| s * w);
+    assert!(fro_diff(scaled, want.view()) <= 4.0 * f64::EPSILON * fro(want.view()));
+    assert_eq!(elm.hidden().biases(), unscaled.biases());
+    // The variance of xᵀw over 4000 nodes' weights and the 50 samples:
+    // within 10% of 1 (sampling error ≈ 1/√4000 per sample, averaged).
+    let wide = HiddenLayer::random_scaled(4, 4000, Activation::Linear, 9, s);
+    let z = x.dot(&wide.weights());
+    let var = z.iter().map(|v| v * v).sum::<f64>() / z.len() as f64;
+    assert!((var - 1.0).abs() < 0.1, "pre-activation variance {var}");
+    let inverse_sqrt = params
+        .with_input_scale(InputScale::InverseSqrtInputs)
+        .fit(&data)
+        .expect("fit");
     assert_eq!(
-        elm.hidden(),
+        inverse_sqrt.hidden(),
         &HiddenLayer::random_scaled(4, 12, Activation::Tanh, 5, 0.5)
     );
-    assert_eq!(elm.hidden().weights(), unscaled.weights().mapv(|w| 0.5 * w));
-    assert_eq!(elm.hidden().biases(), unscaled.biases());
     let fixed = params.with_input_scale(InputScale::Fixed(1.0)).fit(&data).expect("fit");
     assert_eq!(fixed.hidden(), &unscaled);
     let start = params
@@ -261,111 +289,6 @@ fn incremental_solver_in_a_batch_fit_is_the_ridge_solution() {
     }
 }
 
-/// On a full-rank problem, the QR least-squares solution against the normal
-/// equations `AᵀA W = AᵀY` solved by Gaussian elimination. The normal
-/// equations' error dominates: `γ κ(AᵀA) (‖W‖ + ‖(AᵀA)⁻¹‖‖A‖‖Y‖)` with
-/// `γ = (K + n)u` (that of `ridge_tolerance` at λ = 0); the QR solution's is
-/// smaller (κ(A) instead of κ(A)² on the consistent part), so twice the bound
-/// covers both.
-#[test]
-fn lstsq_equals_the_normal_equations_on_a_full_rank_problem() {
-    let mut rng = Rng::new(6);
-    let a = rng.gaussian(60, 8);
-    let y = rng.gaussian(60, 3);
-    let sol = lstsq(a.view(), y.view()).expect("valid problem");
-    assert_eq!(sol.rank, 8);
-    let w = gauss_solve(at_b(a.view(), a.view()).view(), at_b(a.view(), y.view()).view());
-    let tol = 2.0 * ridge_tolerance(a.view(), y.view(), w.view(), 0.0, 1, 1);
-    let err = fro_diff(sol.solution.view(), w.view());
-    assert!(err <= tol, "‖W_qr − W_ne‖ = {err:.3e} > {tol:.3e}");
-    assert!(tol < 1e-10 * fro(w.view()));
-}
-
-/// Rank-deficient `A = [B, BT]` (K×12 of rank 7): the solution must satisfy
-/// the normal equations `Aᵀ(AW − Y) = 0`, to within the backward error of the
-/// QR, `c·γ‖A‖(‖A‖‖W‖ + ‖Y‖)` with `γ = (K + n)u`, `c = 4` — and be the
-/// minimum-norm one: orthogonal to the null space `{[−Tz; z]}`.
-#[test]
-fn lstsq_is_optimal_and_minimum_norm_on_a_rank_deficient_problem() {
-    let mut rng = Rng::new(7);
-    let (k, r, extra) = (50, 7, 5);
-    let b = rng.gaussian(k, r);
-    let t = rng.gaussian(r, extra);
-    let a = concatenate(Axis(1), &[b.view(), a_b(b.view(), t.view()).view()]).expect("same rows");
-    let y = rng.gaussian(k, 2);
-    let sol = lstsq(a.view(), y.view()).expect("valid problem");
-    assert_eq!(sol.rank, r);
-    let w = &sol.solution;
-    let residual = a_b(a.view(), w.view()) - &y;
-    let normal = at_b(a.view(), residual.view());
-    let norm_a = spectrum(a.view()).norm_a;
-    let gamma = (k + r + extra) as f64 * U;
-    let tol = 4.0 * gamma * norm_a * (norm_a * fro(w.view()) + fro(y.view()));
-    assert!(
-        fro(normal.view()) <= tol,
-        "‖Aᵀ(AW − Y)‖ = {:.3e} > {tol:.3e}",
-        fro(normal.view())
-    );
-    // Null space of A: N = [−T; I] (12×5). Minimum norm ⇔ NᵀW = 0.
-    let mut null = Array2::<f64>::zeros((r + extra, extra));
-    null.slice_mut(s![..r, ..]).assign(&t.mapv(|v| -v));
-    null.slice_mut(s![r.., ..]).assign(&Array2::eye(extra));
-    let proj = at_b(null.view(), w.view());
-    let cond_tol = 1e3 * gamma * fro(null.view()) * fro(w.view());
-    assert!(
-        fro(proj.view()) <= cond_tol,
-        "‖NᵀW‖ = {:.3e} > {cond_tol:.3e}",
-        fro(proj.view())
-    );
-}
-
-#[test]
-fn lstsq_splits_the_weight_of_duplicated_columns() {
-    let mut rng = Rng::new(8);
-    let b = rng.gaussian(30, 4);
-    let y = rng.gaussian(30, 1);
-    let a = concatenate(Axis(1), &[b.view(), b.view()]).expect("same rows");
-    let full = lstsq(b.view(), y.view()).expect("full rank");
-    let dup = lstsq(a.view(), y.view()).expect("rank deficient");
-    assert_eq!((full.rank, dup.rank), (4, 4));
-    let half = full.solution.mapv(|v| v / 2.0);
-    let want = concatenate(Axis(0), &[half.view(), half.view()]).expect("same cols");
-    let err = fro_diff(dup.solution.view(), want.view());
-    assert!(err <= 1e-12 * fro(want.view()), "‖W − [w/2; w/2]‖ = {err:e}");
-}
-
-/// Wide `A` (K < n): consistent, so `AW = Y`, and the minimum-norm solution is
-/// `Aᵀ(AAᵀ)⁻¹Y` (here from Gaussian elimination on the well-conditioned
-/// `AAᵀ`; bound as for the normal equations, with `A` and `Aᵀ` swapped).
-#[test]
-fn lstsq_on_an_underdetermined_problem_is_the_minimum_norm_solution() {
-    let mut rng = Rng::new(9);
-    let a = rng.gaussian(6, 15);
-    let y = rng.gaussian(6, 2);
-    let sol = lstsq(a.view(), y.view()).expect("valid problem");
-    assert_eq!(sol.rank, 6);
-    let z = gauss_solve(a_b(a.view(), a.t()).view(), y.view());
-    let w = at_b(a.view(), z.view());
-    // Forming AAᵀ perturbs it by γ‖A‖² (γ = (K + n)u), so ‖ΔZ‖ ≤ γκ(A)²‖Z‖;
-    // W = AᵀZ adds ‖A‖‖ΔZ‖ + γ‖A‖‖Z‖. The QR solution's error is smaller
-    // (κ(A), not κ(A)²): twice the bound covers both, c = 2 the constants.
-    let sp = spectrum(a.t());
-    let kappa2 = (sp.norm_a / sp.sigma_min).powi(2);
-    let gamma = (6 + 15) as f64 * U;
-    let tol = 2.0 * 2.0 * gamma * sp.norm_a * fro(z.view()) * (kappa2 + 1.0);
-    let err = fro_diff(sol.solution.view(), w.view());
-    assert!(err <= tol, "‖W − Aᵀ(AAᵀ)⁻¹Y‖ = {err:.3e} > {tol:.3e}");
-}
-
-#[test]
-fn lstsq_of_a_zero_matrix_is_zero() {
-    let a = Array2::<f64>::zeros((5, 3));
-    let y = Array2::<f64>::ones((5, 2));
-    let sol = lstsq(a.view(), y.view()).expect("valid problem");
-    assert_eq!(sol.rank, 0);
-    assert!(sol.solution.iter().all(|&v| v == 0.0));
-}
-
 #[test]
 fn fit_refuses_invalid_configurations_and_data() {
     let (x, y) = data(10, 20);
@@ -390,29 +313,32 @@ fn fit_refuses_invalid_configurations_and_data() {
     .is_ok());
     assert!(matches!(
         fit(base, x.view(), y.slice(s![..19, ..])),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
     assert!(matches!(
         fit(base, x.slice(s![..0, ..]), y.slice(s![..0, ..])),
-        Err(ModelError::Empty { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Empty { .. }))
     ));
     let mut bad = x.clone();
     bad[[3, 2]] = f64::NAN;
     assert!(matches!(
         fit(base, bad.view(), y.view()),
-        Err(ModelError::NonFinite {
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite {
             row: 3,
             col: 2,
             count: 1,
             ..
-        })
+        }))
     ));
     let elm = fit(base, x.view(), y.view()).expect("valid");
     assert!(matches!(
         elm.predict(Array2::zeros((2, 3)).view()),
-        Err(ModelError::Shape { .. })
+        Err(ModelError::Linalg(linalg_core::Error::Shape { .. }))
     ));
-    assert!(matches!(elm.predict(bad.view()), Err(ModelError::NonFinite { .. })));
+    assert!(matches!(
+        elm.predict(bad.view()),
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite { .. }))
+    ));
 }
 
 #[test]
@@ -591,7 +517,10 @@ fn incremental_refuses_invalid_arguments() {
     bad[[0, 0]] = f64::INFINITY;
     assert!(matches!(
         start_inc(bad.view(), y.view(), Activation::Sigmoid, 2, 0.1, Strategy::Alg1, 0),
-        Err(ModelError::NonFinite { what: "samples X", .. })
+        Err(ModelError::Linalg(linalg_core::Error::NonFinite {
+            what: "samples X",
+            ..
+        }))
     ));
     let mut inc = start(2, 0.1).expect("valid");
     assert!(matches!(
@@ -768,7 +697,7 @@ fn inconsistent_model_in_a_file_is_corrupt() {
 /// give 0.5).
 #[test]
 fn sine_regression_reaches_a_small_test_error() {
-    let mut rng = Rng::new(2024);
+    let mut rng = rng(2024);
     let x = Array2::from_shape_fn((200, 1), |_| rng.range(-1.0, 1.0));
     let target = |v: f64| (std::f64::consts::PI * v).sin();
     let y = x.mapv(target);
@@ -792,7 +721,7 @@ fn sine_regression_reaches_a_small_test_error() {
 /// and no linear classifier beats about 0.5 on XOR).
 #[test]
 fn xor_classification_reaches_a_high_accuracy() {
-    let mut rng = Rng::new(3);
+    let mut rng = rng(3);
     let sample = |rng: &mut Rng, k: usize| {
         let x = rng.uniform_matrix(k, 2, -1.0, 1.0);
         let y = Array2::from_shape_fn((k, 2), |(i, c)| {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{at_b, fro, fro_diff, gauss_solve, ridge_tolerance, Rng};
+use common::{at_b, fro, fro_diff, gauss_solve, ridge_tolerance, rng};
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
 use models::bls::BlsParams;
@@ -14,7 +14,7 @@ use ndarray::{s, Array2};
 
 /// A well-conditioned hidden matrix `A` (K×n) and targets `Y` (K×M).
 fn problem(seed: u64, k: usize, n: usize, m: usize) -> (Array2<f64>, Array2<f64>) {
-    let mut rng = Rng::new(seed);
+    let mut rng = rng(seed);
     (rng.gaussian(k, n), rng.gaussian(k, m))
 }
 

@@ -33,6 +33,16 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Every reason, in declaration order.
+    pub const ALL: [Termination; 6] = [
+        Termination::GradientTolerance,
+        Termination::RelativeDecrease,
+        Termination::MaxIterations,
+        Termination::MaxEvaluations,
+        Termination::TimeLimit,
+        Termination::LineSearchFailed,
+    ];
+
     /// Whether the run stopped because a convergence test held (rather than
     /// because of a limit or a failure).
     pub fn converged(self) -> bool {
@@ -112,18 +122,7 @@ mod tests {
 
     #[test]
     fn only_the_convergence_tests_count_as_converged() {
-        use Termination::*;
-        let converged: Vec<bool> = [
-            GradientTolerance,
-            RelativeDecrease,
-            MaxIterations,
-            MaxEvaluations,
-            TimeLimit,
-            LineSearchFailed,
-        ]
-        .into_iter()
-        .map(Termination::converged)
-        .collect();
+        let converged: Vec<bool> = Termination::ALL.into_iter().map(Termination::converged).collect();
         assert_eq!(converged, [true, true, false, false, false, false]);
     }
 }

@@ -6,11 +6,13 @@
 //! nn fit --model elm --train TRAIN --test TEST --task classification|regression --hidden N
 //!        [--lambda L] [--activation NAME] [--solver ridge|lstsq|STRATEGY] [--seed S]
 //!        [--initial-nodes N0] [--scale zscore|minmax|none] [--threads T] [--save FILE]
+//!        [--no-header | --header] [--n-features N]
 //! nn fit --model bls --train TRAIN --test TEST --task classification|regression
 //!        [--feature-groups G] [--feature-nodes N] [--enhancement E] [--lambda L]
 //!        [--strategy S] [--increments SPEC] [--f32] [--seed S]
 //!        [--scale zscore|minmax|none] [--threads T] [--save FILE]
-//! nn predict --model-file FILE --data DATA [--threads T]
+//!        [--no-header | --header] [--n-features N]
+//! nn predict --model-file FILE --data DATA [--no-header | --header] [--threads T]
 //! ```
 //!
 //! The flags are declared with clap in [`args`] (`nn fit --help` lists each
@@ -25,16 +27,22 @@
 //! paper's MNIST schedule is `f10:750:1250x11`), updating the output
 //! weights with `--strategy` (orig, exg-e, chol1, chol2, r-inv, d-rdg, …).
 //!
-//! TRAIN/TEST/DATA are CSV (header row, target in the last column; `.csv.gz`
-//! too), MNIST IDX image files (labels from the matching `labels-idx1` file
-//! beside them) or LIBSVM text. Features are scaled with statistics of the
+//! TRAIN/TEST/DATA are CSV (header row — or none with `--no-header`; a
+//! first row of numbers only is refused unless `--header` or `--no-header`
+//! says what it is —, target in the last column; `.csv.gz` too), MNIST IDX
+//! image files (labels from the matching `labels-idx1` file beside them) or
+//! LIBSVM text (the test file read with the training width, or
+//! `--n-features`). Classification labels — integers of any size, or
+//! names — map to classes in sorted order, as in scikit-learn; the saved
+//! model keeps them and `predict` prints them. Features are scaled with statistics of the
 //! training part only (`--scale`; by default z-scores for the ELM and `[0, 1]`
-//! for the BLS, the scaling each method expects); regression targets are
+//! for the BLS, the scaling each method expects, and `[0, 1]` for IDX images
+//! with either model: [`args::ModelKind::default_scale_for`]); regression targets are
 //! standardized (overflow-free, so targets of any finite magnitude work).
 //! A prediction or metric that is not finite is an error naming the file, the
-//! line and the cause, never a result. With an incremental `--solver` (a
-//! strategy name such as `alg3`), the network grows one node at a time from
-//! `--initial-nodes` (default 2, as in Zhu & Wei's protocol) to `--hidden`.
+//! line and the cause, never a result. With an incremental `--solver` (a strategy name such as
+//! `alg3`), the network grows one node at a time from `--initial-nodes`
+//! (default 2, as in Zhu & Wei's protocol) to `--hidden`.
 
 pub mod args;
 pub mod bls;
@@ -42,16 +50,16 @@ pub mod pipeline;
 mod progress;
 mod train;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use models::Activation;
-use ndarray::{Array2, Axis};
+use ndarray::{Array1, Array2, Axis};
 use serde::{Deserialize, Serialize};
 
 pub use self::args::{Cli, Command, FitArgs, FitFlags, ModelKind, PredictFlags, Scale, TaskKind};
 pub use self::pipeline::{FittedModel, FittedPipeline, InputScaler};
-use crate::datasets::{self, one_hot, Dataset};
+use crate::datasets::{self, one_hot, ClassLabels, ReadOptions, Table, Targets};
 use crate::metrics;
 
 /// Errors of the command line: bad arguments, unusable data, model errors.
@@ -139,26 +147,15 @@ pub struct FitReport {
     pub saved_to: Option<String>,
 }
 
-fn targets(data: &Dataset, task: TaskKind, classes: Option<usize>, what: &str) -> Result<Array2<f64>, CliError> {
-    match (task, classes) {
-        (TaskKind::Classification, Some(c)) => Ok(one_hot(&data.y, c).map_err(|e| {
-            CliError::Usage(format!(
-                "{what}: labels must be integers in 0..{c} (classes seen in training): {e}"
-            ))
-        })?),
-        _ => Ok(data.y.clone().insert_axis(Axis(1))),
-    }
-}
-
-fn metric(task: TaskKind, truth: &Dataset, predicted: &[f64]) -> Result<f64, CliError> {
+fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64, CliError> {
     Ok(match task {
         TaskKind::Classification => {
-            let t: Vec<usize> = truth.y.iter().map(|&v| v as usize).collect();
+            let t: Vec<usize> = truth.iter().map(|&v| v as usize).collect();
             let p: Vec<usize> = predicted.iter().map(|&v| v as usize).collect();
             metrics::accuracy(&t, &p)?
         }
         TaskKind::Regression => {
-            let t = truth.y.view().insert_axis(Axis(1));
+            let t = truth.view().insert_axis(Axis(1));
             let p = Array2::from_shape_vec((predicted.len(), 1), predicted.to_vec())
                 .map_err(|e| CliError::Usage(e.to_string()))?;
             metrics::rmse(t, p.view())?
@@ -199,11 +196,11 @@ fn target_scale(y: &Array2<f64>, path: &std::path::Path) -> Result<(f64, f64), C
 
 /// [`metric`], refusing a value that is not finite (never reported as a
 /// result).
-fn finite_metric(task: TaskKind, truth: &Dataset, predicted: &[f64]) -> Result<f64, CliError> {
+fn finite_metric(task: TaskKind, truth: &Array1<f64>, source: &Path, predicted: &[f64]) -> Result<f64, CliError> {
     let value = metric(task, truth, predicted)?;
     if !value.is_finite() {
         return Err(CliError::File {
-            path: truth.source.clone().into(),
+            path: source.to_path_buf(),
             problem: format!(
                 "the {} is {value} (not finite): targets and predictions differ by more than a 64-bit float holds",
                 match task {
@@ -216,6 +213,17 @@ fn finite_metric(task: TaskKind, truth: &Dataset, predicted: &[f64]) -> Result<f
     Ok(value)
 }
 
+/// A file with no rows is an error naming it (`what`: `training`, `test`).
+fn non_empty(table: &Table, what: &str) -> Result<(), CliError> {
+    if table.n_samples() == 0 {
+        return Err(CliError::Usage(format!(
+            "{}: the {what} file has no samples",
+            table.source.display()
+        )));
+    }
+    Ok(())
+}
+
 /// Run `fit`: load, scale, fit, evaluate, optionally save. Progress goes to
 /// stderr; the report is returned (the binary prints it as JSON). The BLAS
 /// thread count is the caller's to set (the binary sets `--threads`); the
@@ -226,31 +234,44 @@ fn finite_metric(task: TaskKind, truth: &Dataset, predicted: &[f64]) -> Result<f
 /// classes, invalid hyper-parameters, a failed fit or save.
 pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     eprintln!("nn fit: loading {} and {}", args.train.display(), args.test.display());
-    let train = datasets::load_any(&args.train)?;
-    let test = datasets::load_any(&args.test)?;
+    let options = ReadOptions {
+        header: args.header,
+        n_features: args.n_features,
+        labels_optional: false,
+    };
+    let train = datasets::read_table(&args.train, &options)?;
+    non_empty(&train, "training")?;
+    // A LIBSVM test file is read with the training width (its largest index may be lower).
+    let test_options = ReadOptions {
+        n_features: Some(train.n_features()),
+        ..options
+    };
+    let test = datasets::read_table(&args.test, &test_options)?;
+    non_empty(&test, "test")?;
     if train.n_features() != test.n_features() {
         return Err(CliError::Usage(format!(
-            "train has {} features, test {}",
-            train.n_features(),
-            test.n_features()
+            "{} has {} features per sample, but the training file {} has {}",
+            args.test.display(),
+            test.n_features(),
+            args.train.display(),
+            train.n_features()
         )));
     }
-    let classes = match args.task {
-        TaskKind::Classification => Some(train.infer_classes().ok_or_else(|| {
-            CliError::Usage(format!(
-                "{}: classification labels must be integers ≥ 0",
-                args.train.display()
-            ))
-        })?),
-        TaskKind::Regression => None,
+    let (labels, y_train_raw, y_test) = match args.task {
+        TaskKind::Classification => {
+            let (labels, y_train) = ClassLabels::fit(&train)?;
+            let y_test = labels.encode(&test, Some(&args.train))?;
+            (Some(labels), y_train, y_test)
+        }
+        TaskKind::Regression => (None, train.numeric_targets()?, test.numeric_targets()?),
     };
+    let classes = labels.as_ref().map(ClassLabels::len);
     let scaler = InputScaler::fit(args.scale, &train.x)?;
     let x_train = scaler.transform(&train.x)?;
     if let Some(((row, col), value)) = x_train.indexed_iter().find(|(_, v)| !v.is_finite()) {
-        let place = if train.feature_names.is_some() {
-            format!("line {}", row + 2)
-        } else {
-            format!("sample {}", row + 1)
+        let place = match train.lines.as_ref().and_then(|lines| lines.get(row)) {
+            Some(line) => format!("line {line}"),
+            None => format!("sample {}", row + 1),
         };
         return Err(CliError::Usage(format!(
             "{}: {place}: feature {} ({:e}) becomes {value} (not finite) after {} scaling; rescale the column \
@@ -261,7 +282,10 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             args.scale.name()
         )));
     }
-    let mut y_train = targets(&train, args.task, classes, "train")?;
+    let mut y_train = match classes {
+        Some(c) => one_hot(&y_train_raw, c)?,
+        None => y_train_raw.clone().insert_axis(Axis(1)),
+    };
     let target_scale = match args.task {
         TaskKind::Regression => {
             let (mean, std) = target_scale(&y_train, &args.train)?;
@@ -271,14 +295,13 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
                     "{}: the regression targets (largest magnitude {:e}) span more than a 64-bit float can \
                      standardize; rescale the target column",
                     args.train.display(),
-                    train.y.iter().fold(0.0_f64, |a, v| a.max(v.abs()))
+                    y_train_raw.iter().fold(0.0_f64, |a, v| a.max(v.abs()))
                 )));
             }
             Some((mean, std))
         }
         TaskKind::Classification => None,
     };
-    targets(&test, args.task, classes, "test")?;
     let threads = linalg_core::threads::blas_threads();
     match args.model {
         ModelKind::Elm => eprintln!(
@@ -320,9 +343,10 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         scaler,
         target_scale,
         model,
+        labels,
     };
-    let train_metric = finite_metric(args.task, &train, &pipeline.predict_data(&train)?)?;
-    let test_metric = finite_metric(args.task, &test, &pipeline.predict_data(&test)?)?;
+    let train_metric = finite_metric(args.task, &y_train_raw, &train.source, &pipeline.predict_data(&train)?)?;
+    let test_metric = finite_metric(args.task, &y_test, &test.source, &pipeline.predict_data(&test)?)?;
     let saved_to = match &args.save {
         Some(path) => {
             pipeline.save(path)?;
@@ -367,13 +391,53 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     })
 }
 
-/// Run `predict`: load the model and the data, return the predictions.
+/// Run `predict`: load the model and the data, return the predictions as
+/// printed (classification: the original labels of the training file).
+///
+/// The data holds the model's features: a CSV of exactly the model's width,
+/// or one more column (the target, read and ignored); IDX images with or
+/// without their labels file; LIBSVM text, read with the model's width.
 ///
 /// # Errors
 /// [`CliError::File`] for a file that is not a saved model, any error of
-/// loading the data or of the model's prediction.
-pub fn predict(args: &PredictFlags) -> Result<Vec<f64>, CliError> {
+/// loading the data (a width that fits neither way names the file, the
+/// expected and the found width) or of the model's prediction.
+pub fn predict(args: &PredictFlags) -> Result<Vec<String>, CliError> {
     let pipeline = FittedPipeline::load(&args.model_file)?;
-    let ds = datasets::load_any(&args.data)?;
-    pipeline.predict_data(&ds)
+    let width = pipeline.n_inputs();
+    let options = ReadOptions {
+        header: args.header.mode(),
+        n_features: Some(width),
+        labels_optional: true,
+    };
+    let table = datasets::read_table(&args.data, &options)?;
+    let table = match &table.targets {
+        Targets::Text(_) if table.n_features() + 1 == width => table.with_target_as_feature().map_err(|e| {
+            CliError::Usage(format!(
+                "{e} (the file has {width} columns, as many as the model has features, so its last column is read as a feature)"
+            ))
+        })?,
+        _ => table,
+    };
+    if table.n_features() != width {
+        let found = match &table.targets {
+            Targets::Text(_) => format!(
+                "{} columns (taken as {} features and the target)",
+                table.n_features() + 1,
+                table.n_features()
+            ),
+            _ => format!("{} features per sample", table.n_features()),
+        };
+        let expected = if matches!(table.targets, Targets::Text(_)) {
+            format!("{width} feature columns, or {} with the target last", width + 1)
+        } else {
+            format!("{width} features per sample")
+        };
+        return Err(CliError::Usage(format!(
+            "{}: the model {} expects {expected}; the file has {found}",
+            args.data.display(),
+            args.model_file.display()
+        )));
+    }
+    pipeline.predict_labels_data(&table)
 }

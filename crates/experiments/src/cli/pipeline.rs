@@ -7,19 +7,22 @@
 //! | field | type | value |
 //! |---|---|---|
 //! | `magic` | `[u8; 8]` | `b"DNNPIPE\0"` (8 raw bytes) |
-//! | `format_version` | `u32` | 5 (varint) |
+//! | `format_version` | `u32` | 6 (varint) |
 //! | `checksum` | `[u8; 4]` | CRC-32 (IEEE) of every other byte of the file, little-endian (4 raw bytes) |
-//! | `pipeline` | [`FittedPipeline`] | task, classes, input scaler, target scale, model |
+//! | `pipeline` | [`FittedPipeline`] | task, classes, input scaler, target scale, model, class labels |
 //!
-//! Format 5 added the checksum: any single damaged byte is refused with
+//! Format 6 added the checksum: any single damaged byte is refused with
 //! `model file is corrupt: checksum mismatch (file damaged or truncated)`,
 //! bytes appended to a file with `N trailing byte(s) after the model`.
-//! Format 4 (no checksum) records the input scaling (`--scale`); files of
-//! format 3 (saved before `--scale` existed, always z-scored) still load.
+//! Format 5 (no checksum) records the class labels of a classifier (the
+//! training file's labels in sorted order); format 4 the input scaling
+//! (`--scale`). Files of formats 5, 4 (classes were the labels themselves)
+//! and 3 (saved before `--scale` existed, always z-scored) still load.
 //! Decoding is bounded by the file's length
 //! ([`models::envelope::decode_bounded`]), and every loaded pipeline is
 //! validated ([`FittedPipeline::validate`]): finite scaler statistics and
-//! target scale, classes and task consistent with the model's outputs.
+//! target scale, classes, labels and task consistent with the model's
+//! outputs.
 
 use std::path::Path;
 
@@ -31,7 +34,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{Scale, TaskKind};
 use super::CliError;
-use crate::datasets::{argmax_rows, DataError, Dataset, MinMaxScaler, StandardScaler};
+use crate::datasets::{argmax_rows, ClassLabels, DataError, MinMaxScaler, StandardScaler, Table};
 use models::envelope::{crc32, decode_bounded, decode_checked};
 
 /// The input scaling of a fitted pipeline, with its statistics from the
@@ -92,6 +95,14 @@ pub enum FittedModel {
 }
 
 impl FittedModel {
+    /// The number of input features the model was fitted on.
+    pub fn n_inputs(&self) -> usize {
+        match self {
+            FittedModel::Elm(m) => m.n_inputs(),
+            FittedModel::Bls(m) => m.n_inputs(),
+        }
+    }
+
     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>, CliError> {
         Ok(match self {
             FittedModel::Elm(m) => m.predict(x)?,
@@ -117,6 +128,32 @@ pub struct FittedPipeline {
     pub target_scale: Option<(f64, f64)>,
     /// The model.
     pub model: FittedModel,
+    /// Classification: the label of each class (format 5; `None` in older
+    /// files, whose classes are their labels).
+    pub labels: Option<ClassLabels>,
+}
+
+/// Format 4: the pipeline before class labels were kept.
+#[derive(Deserialize)]
+struct PipelineV4 {
+    task: TaskKind,
+    classes: Option<usize>,
+    scaler: InputScaler,
+    target_scale: Option<(f64, f64)>,
+    model: FittedModel,
+}
+
+impl From<PipelineV4> for FittedPipeline {
+    fn from(p: PipelineV4) -> Self {
+        FittedPipeline {
+            task: p.task,
+            classes: p.classes,
+            scaler: p.scaler,
+            target_scale: p.target_scale,
+            model: p.model,
+            labels: None,
+        }
+    }
 }
 
 /// Format 3: the pipeline before `--scale` (features always z-scored).
@@ -137,12 +174,13 @@ impl From<PipelineV3> for FittedPipeline {
             scaler: InputScaler::Zscore(p.scaler),
             target_scale: p.target_scale,
             model: p.model,
+            labels: None,
         }
     }
 }
 
 const PIPELINE_MAGIC: [u8; 8] = *b"DNNPIPE\0";
-const PIPELINE_VERSION: u32 = 5;
+const PIPELINE_VERSION: u32 = 6;
 
 #[derive(Serialize, Deserialize)]
 struct PipelineFile<P> {
@@ -199,18 +237,17 @@ impl FittedPipeline {
 
     /// [`predict`](Self::predict) on a loaded file: a non-finite prediction
     /// is a [`CliError::File`] naming `data`'s file and the line of the row
-    /// (CSV: the header is line 1; other formats: the sample's number).
+    /// (IDX: the sample's number).
     ///
     /// # Errors
     /// As [`predict`](Self::predict).
-    pub fn predict_data(&self, data: &Dataset) -> Result<Vec<f64>, CliError> {
+    pub fn predict_data(&self, data: &Table) -> Result<Vec<f64>, CliError> {
         self.predict_finite(&data.x)?.map_err(|(row, cause)| {
-            let place = if data.feature_names.is_some() {
-                format!("line {}", row + 2)
-            } else {
-                format!("sample {}", row + 1)
+            let place = match data.lines.as_ref().and_then(|lines| lines.get(row)) {
+                Some(line) => format!("line {line}"),
+                None => format!("sample {}", row + 1),
             };
-            file_error(Path::new(&data.source), format!("{place}: {cause}"))
+            file_error(&data.source, format!("{place}: {cause}"))
         })
     }
 
@@ -293,6 +330,40 @@ impl FittedPipeline {
         Ok(bytes)
     }
 
+    /// The number of input features the model expects.
+    pub fn n_inputs(&self) -> usize {
+        self.model.n_inputs()
+    }
+
+    /// Predictions as printed by `nn predict`: the original class labels
+    /// for classification (class indices for files without labels),
+    /// values for regression.
+    ///
+    /// # Errors
+    /// As [`FittedPipeline::predict`].
+    pub fn predict_labels(&self, x: &Array2<f64>) -> Result<Vec<String>, CliError> {
+        Ok(self.as_labels(self.predict(x)?))
+    }
+
+    /// [`predict_labels`](Self::predict_labels) on a loaded file, a
+    /// non-finite prediction named as by [`predict_data`](Self::predict_data).
+    ///
+    /// # Errors
+    /// As [`predict_data`](Self::predict_data).
+    pub fn predict_labels_data(&self, data: &Table) -> Result<Vec<String>, CliError> {
+        Ok(self.as_labels(self.predict_data(data)?))
+    }
+
+    fn as_labels(&self, predictions: Vec<f64>) -> Vec<String> {
+        match (&self.task, &self.labels) {
+            (TaskKind::Classification, Some(labels)) => predictions
+                .iter()
+                .map(|&c| labels.label(c as usize).unwrap_or_else(|| c.to_string()))
+                .collect(),
+            _ => predictions.iter().map(f64::to_string).collect(),
+        }
+    }
+
     /// Save with magic, format version and checksum.
     ///
     /// # Errors
@@ -302,8 +373,9 @@ impl FittedPipeline {
         std::fs::write(path, bytes).map_err(|e| file_error(path, e.to_string()))
     }
 
-    /// Load, checking the magic, the format version (5, or 4 and 3 from
-    /// before the checksum), the checksum, and the pipeline
+    /// Load, checking the magic, the format version (6; 5 from before the
+    /// checksum; 4 from before class labels were kept; 3 from before
+    /// `--scale`), the checksum, and the pipeline
     /// ([`validate`](Self::validate)).
     ///
     /// # Errors
@@ -327,7 +399,8 @@ impl FittedPipeline {
             decode_bounded(bytes).map_err(|_| corrupt(path, "the format version does not decode"))?;
         let pipeline = match version {
             PIPELINE_VERSION => decode_checked(bytes, header_len).map_err(|reason| corrupt(path, reason))?,
-            4 => decode_unchecked(path, bytes, 4)?,
+            5 => decode_unchecked(path, bytes, 5)?,
+            4 => decode_unchecked::<PipelineV4>(path, bytes, 4).map(FittedPipeline::from)?,
             3 => decode_unchecked::<PipelineV3>(path, bytes, 3).map(FittedPipeline::from)?,
             other => {
                 return Err(file_error(
@@ -389,6 +462,16 @@ impl FittedPipeline {
             }
             InputScaler::None => {}
         }
+        if let Some(labels) = &self.labels {
+            if self.task != TaskKind::Classification || self.classes != Some(labels.len()) {
+                return Err(format!(
+                    "{} class labels for a {} model of {} classes",
+                    labels.len(),
+                    self.task.name(),
+                    self.classes.map_or_else(|| "no".to_string(), |c| c.to_string())
+                ));
+            }
+        }
         match (self.task, self.classes, self.target_scale) {
             (TaskKind::Classification, Some(c), None) if c == n_outputs && c > 0 => Ok(()),
             (TaskKind::Classification, Some(c), None) => Err(format!(
@@ -425,6 +508,60 @@ mod tests {
         scaler: &'a StandardScaler,
         target_scale: Option<(f64, f64)>,
         model: &'a FittedModel,
+    }
+
+    /// A format-4 file: the fields of format 5 without the class labels.
+    #[derive(Serialize)]
+    struct WrittenV4<'a> {
+        task: TaskKind,
+        classes: Option<usize>,
+        scaler: &'a InputScaler,
+        target_scale: Option<(f64, f64)>,
+        model: &'a FittedModel,
+    }
+
+    #[test]
+    fn format_4_files_load_with_classes_as_labels() -> Result<(), Box<dyn std::error::Error>> {
+        let x = array![[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [3.0, 5.0]];
+        let y = array![[1.0, 0.0], [0.0, 1.0], [1.0, 0.0], [0.0, 1.0]];
+        let scaler = InputScaler::None;
+        let model =
+            FittedModel::Elm(ElmParams::new(3, Activation::Tanh).fit(&models::Dataset::new(x.view(), y.view()))?);
+        let file = PipelineFile {
+            magic: PIPELINE_MAGIC,
+            format_version: 4,
+            pipeline: WrittenV4 {
+                task: TaskKind::Classification,
+                classes: Some(2),
+                scaler: &scaler,
+                target_scale: None,
+                model: &model,
+            },
+        };
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("v4.model");
+        std::fs::write(
+            &path,
+            bincode::serde::encode_to_vec(&file, bincode::config::standard())?,
+        )?;
+        let loaded = FittedPipeline::load(&path)?;
+        assert_eq!(
+            (loaded.labels.clone(), loaded.classes, loaded.n_inputs()),
+            (None, Some(2), 2)
+        );
+        let indices: Vec<String> = loaded.predict(&x)?.iter().map(|c| c.to_string()).collect();
+        assert_eq!(loaded.predict_labels(&x)?, indices);
+        // Saved again, it is format 6 and keeps labels given to it.
+        let relabelled = FittedPipeline {
+            labels: Some(ClassLabels::Text(vec!["no".into(), "yes".into()])),
+            ..loaded
+        };
+        relabelled.save(&path)?;
+        let again = FittedPipeline::load(&path)?;
+        assert_eq!(again.labels, relabelled.labels);
+        let words = again.predict_labels(&x)?;
+        assert!(words.iter().all(|w| w == "no" || w == "yes"), "{words:?}");
+        Ok(())
     }
 
     #[test]

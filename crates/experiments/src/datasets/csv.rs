@@ -1,11 +1,13 @@
-//! Numeric CSV with a header row and the target in the last column (`.csv` or gzipped `.csv.gz`).
+//! Numeric CSV with a header row (or none, when the caller says so) and the target in the last
+//! column (`.csv` or gzipped `.csv.gz`).
 
 use std::path::Path;
 
-use ndarray::{Array1, Array2};
+use ndarray::Array2;
 
 use super::error::{quote, DataError};
 use super::read::read_text;
+use super::table::{HeaderMode, Table, Targets};
 use super::Dataset;
 
 /// Loads a numeric CSV file: a header row, then one sample per line, the target in the last column.
@@ -15,6 +17,9 @@ use super::Dataset;
 /// finite `f64` (`NaN` and `inf` are rejected). Blank lines at the end are ignored, blank lines
 /// inside are an error. A gzipped file is recognised by its magic bytes, whatever its name.
 /// `feature_names` holds the header's names of the feature columns (without the target's).
+///
+/// A first row of numbers only is refused as a header ([`HeaderMode::Auto`]); read such files with
+/// [`read_table`](super::read_table) and [`HeaderMode::Absent`] (or [`HeaderMode::Present`]).
 pub fn load_csv(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
     let path = path.as_ref();
     let text = read_text(path)?;
@@ -23,6 +28,28 @@ pub fn load_csv(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
 
 /// Parses the text of a CSV file read from `path` (named in errors only).
 pub(crate) fn parse_csv(path: &Path, text: &str) -> Result<Dataset, DataError> {
+    parse_csv_table(path, text, HeaderMode::Auto)?.into_dataset()
+}
+
+/// Whether every cell of `row` reads as a finite number.
+fn all_numbers(row: &::csv::StringRecord) -> bool {
+    row.iter().all(|c| c.parse::<f64>().is_ok_and(f64::is_finite))
+}
+
+/// The explanation of a row that splits into a single column: the separator it seems to use.
+fn single_column_hint(cell: &str) -> String {
+    for (sep, name) in [(';', "semicolons (';')"), ('\t', "tabs"), ('|', "bars ('|')")] {
+        if cell.contains(sep) {
+            return format!(
+                "; the row seems to be separated by {name}, but only commas separate columns here: convert the file to comma-separated values"
+            );
+        }
+    }
+    String::new()
+}
+
+/// Parses the text of a CSV file: features and the last column's cells as text.
+pub(crate) fn parse_csv_table(path: &Path, text: &str, header_mode: HeaderMode) -> Result<Table, DataError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     // Blank lines: trailing ones are cut off, inner ones reported by line
     // (the csv crate would skip them silently).
@@ -34,7 +61,9 @@ pub(crate) fn parse_csv(path: &Path, text: &str) -> Result<Dataset, DataError> {
         line_starts.push(offset);
         if !line.trim().is_empty() {
             match blank {
-                Some((1, _)) => return Err(DataError::format(path, Some(1), "blank header row")),
+                Some((1, _)) if header_mode != HeaderMode::Absent => {
+                    return Err(DataError::format(path, Some(1), "blank header row"))
+                }
                 Some((l, _)) => return Err(DataError::format(path, Some(l), "blank line inside the data")),
                 None => lines = i + 1,
             }
@@ -44,7 +73,12 @@ pub(crate) fn parse_csv(path: &Path, text: &str) -> Result<Dataset, DataError> {
         offset += line.len();
     }
     if lines == 0 {
-        return Err(DataError::format(path, None, "empty file (no header row)"));
+        let what = if header_mode == HeaderMode::Absent {
+            "empty file (no data rows)"
+        } else {
+            "empty file (no header row)"
+        };
+        return Err(DataError::format(path, None, what));
     }
     let body = blank.map_or(text, |(_, start)| &text[..start]);
     let mut records = ::csv::ReaderBuilder::new()
@@ -71,37 +105,79 @@ pub(crate) fn parse_csv(path: &Path, text: &str) -> Result<Dataset, DataError> {
                 DataError::format(path, line, format!("unreadable CSV: {e}"))
             })
         };
-    let header: Vec<String> = match record(records.next())? {
-        Some(h) => h.iter().map(str::to_string).collect(),
-        None => return Err(DataError::format(path, None, "empty file (no header row)")),
+    let Some(first) = record(records.next())? else {
+        return Err(DataError::format(path, None, "empty file (no header row)"));
     };
-    let m = header.len();
+    let first_line = first.position().map_or(1, line_of);
+    let m = first.len();
+    let what = if header_mode == HeaderMode::Absent {
+        "first row"
+    } else {
+        "header"
+    };
     if m < 2 {
         return Err(DataError::format(
             path,
-            Some(1),
-            format!("header has {m} column; at least one feature and the target are needed"),
+            Some(first_line),
+            format!(
+                "{what} has {m} column ({}); at least one feature and the target are needed{}",
+                quote(first.get(0).unwrap_or("")),
+                single_column_hint(first.get(0).unwrap_or(""))
+            ),
         ));
     }
-    let mut x = Vec::with_capacity((lines - 1) * (m - 1));
-    let mut y = Vec::with_capacity(lines - 1);
-    while let Some(row) = record(records.next())? {
+    if header_mode == HeaderMode::Auto && all_numbers(&first) {
+        return Err(DataError::format(
+            path,
+            Some(first_line),
+            format!(
+                "the first row looks like data, not a header (every cell is a number: {}); \
+                 if the file has no header row, pass --no-header; if these are the column names, pass --header",
+                quote(&first.iter().collect::<Vec<_>>().join(","))
+            ),
+        ));
+    }
+    let header: Option<Vec<String>> = match header_mode {
+        HeaderMode::Absent => None,
+        _ => Some(first.iter().map(str::to_string).collect()),
+    };
+    let rows_hint = lines.saturating_sub(usize::from(header.is_some()));
+    // A wide first row over many short lines must not reserve rows × columns
+    // cells up front: every cell takes at least one byte of the file.
+    let mut x = Vec::with_capacity(rows_hint.saturating_mul(m - 1).min(body.len()));
+    let mut y = Vec::with_capacity(rows_hint);
+    let mut row_lines = Vec::with_capacity(rows_hint);
+    let mut pending = if header.is_none() { Some(first) } else { None };
+    loop {
+        let row = match pending.take() {
+            Some(r) => r,
+            None => match record(records.next())? {
+                Some(r) => r,
+                None => break,
+            },
+        };
         let line_no = row.position().map_or(0, line_of);
         if row.len() != m {
-            return Err(DataError::format(
-                path,
-                Some(line_no),
-                format!("{} columns, header has {m}", row.len()),
-            ));
+            let hint = if row.len() == 1 {
+                single_column_hint(row.get(0).unwrap_or(""))
+            } else {
+                String::new()
+            };
+            let problem = match header {
+                Some(_) => format!("{} columns, header has {m}{hint}", row.len()),
+                None => format!("{} columns, the first row has {m}{hint}", row.len()),
+            };
+            return Err(DataError::format(path, Some(line_no), problem));
         }
         for (j, cell) in row.iter().enumerate() {
-            let value = parse_cell(path, line_no, cell, j, &header[j])?;
             if j + 1 == m {
-                y.push(value);
+                y.push(cell.to_string());
             } else {
-                x.push(value);
+                let name = header.as_ref().map(|h| h[j].as_str());
+                x.push(parse_cell(path, line_no, cell, j, name)?);
             }
         }
+        row_lines.push(line_no);
     }
     let n = y.len();
     if n == 0 {
@@ -109,25 +185,26 @@ pub(crate) fn parse_csv(path: &Path, text: &str) -> Result<Dataset, DataError> {
     }
     let x = Array2::from_shape_vec((n, m - 1), x)
         .map_err(|e| DataError::format(path, None, format!("cannot shape the table: {e}")))?;
-    Ok(Dataset {
-        x,
-        y: Array1::from(y),
-        feature_names: Some(header[..m - 1].to_vec()),
-        source: path.display().to_string(),
-    })
+    let mut table = Table::new(path, x, Targets::Text(y), Some(row_lines));
+    if let Some(mut names) = header {
+        table.target_name = names.pop();
+        table.feature_names = Some(names);
+    }
+    Ok(table)
 }
 
 /// One cell as a finite number; errors name the line, the 1-based column and its header name.
-fn parse_cell(path: &Path, line_no: usize, cell: &str, j: usize, name: &str) -> Result<f64, DataError> {
+fn parse_cell(path: &Path, line_no: usize, cell: &str, j: usize, name: Option<&str>) -> Result<f64, DataError> {
     let problem = match cell.parse::<f64>() {
         Ok(v) if v.is_finite() => return Ok(v),
         Ok(_) => "non-finite value",
         Err(_) => "non-numeric cell",
     };
+    let name = name.map_or(String::new(), |n| format!(" ({})", quote(n)));
     Err(DataError::format(
         path,
         Some(line_no),
-        format!("{problem} {} in column {} ({})", quote(cell), j + 1, quote(name)),
+        format!("{problem} {} in column {}{name}", quote(cell), j + 1),
     ))
 }
 

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use ndarray::{Array1, Array2};
 
 use super::error::DataError;
-use super::read::read_bytes;
+use super::read::{check_dense_memory, read_bytes};
+use super::table::{Table, Targets};
 use super::Dataset;
 
 /// Magic number of an IDX file of unsigned-byte images (three dimensions).
@@ -125,6 +126,7 @@ pub fn read_idx_images(path: impl AsRef<Path>) -> Result<IdxImages, DataError> {
         ));
     };
     check_payload(path, &bytes, header_len, expected, &what)?;
+    check_dense_memory(path, n, features)?;
     let data: Vec<f64> = bytes[header_len..].iter().map(|&b| f64::from(b)).collect();
     let pixels = Array2::from_shape_vec((n, features), data)
         .map_err(|e| DataError::format(path, None, format!("cannot shape the pixels: {e}")))?;
@@ -173,23 +175,41 @@ fn label_candidates(images: &Path) -> Result<Vec<PathBuf>, DataError> {
 /// with and without `.gz`. Features are the raw pixels (`0.0..=255.0`, 784 for MNIST); scaling is the
 /// caller's choice. Targets are the labels as `f64`.
 pub fn load_idx(images_path: impl AsRef<Path>) -> Result<Dataset, DataError> {
-    let images_path = images_path.as_ref();
-    let candidates = label_candidates(images_path)?;
-    let Some(labels_path) = candidates.iter().find(|p| p.is_file()) else {
-        let tried: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
-        return Err(DataError::io(
-            &candidates[0],
-            io::Error::new(
-                io::ErrorKind::NotFound,
-                format!(
-                    "labels file for {} not found (tried {})",
-                    images_path.display(),
-                    tried.join(", ")
+    read_idx_table(images_path.as_ref(), false)?.into_dataset()
+}
+
+/// Reads IDX images and the labels beside them; with `labels_optional`, images without a labels
+/// file (or whose name does not say where it is) are read with [`Targets::None`].
+pub(crate) fn read_idx_table(images_path: &Path, labels_optional: bool) -> Result<Table, DataError> {
+    let candidates = match label_candidates(images_path) {
+        Ok(c) => c,
+        Err(_) if labels_optional => vec![],
+        Err(e) => return Err(e),
+    };
+    let labels_path = candidates.iter().find(|p| p.is_file());
+    let labels_path = match labels_path {
+        Some(p) => Some(p),
+        None if labels_optional => None,
+        None => {
+            let tried: Vec<String> = candidates.iter().map(|p| p.display().to_string()).collect();
+            let first = candidates.first().map_or(images_path, PathBuf::as_path);
+            return Err(DataError::io(
+                first,
+                io::Error::new(
+                    io::ErrorKind::NotFound,
+                    format!(
+                        "labels file for {} not found (tried {})",
+                        images_path.display(),
+                        tried.join(", ")
+                    ),
                 ),
-            ),
-        ));
+            ));
+        }
     };
     let images = read_idx_images(images_path)?;
+    let Some(labels_path) = labels_path else {
+        return Ok(Table::new(images_path, images.pixels, Targets::None, None));
+    };
     let labels = read_idx_labels(labels_path)?;
     if labels.len() != images.pixels.nrows() {
         return Err(DataError::format(
@@ -203,12 +223,9 @@ pub fn load_idx(images_path: impl AsRef<Path>) -> Result<Dataset, DataError> {
             ),
         ));
     }
-    Ok(Dataset {
-        x: images.pixels,
-        y: labels,
-        feature_names: None,
-        source: images_path.display().to_string(),
-    })
+    let mut table = Table::new(images_path, images.pixels, Targets::Numbers(labels.to_vec()), None);
+    table.target_source = labels_path.clone();
+    Ok(table)
 }
 
 #[cfg(test)]

@@ -2,10 +2,11 @@
 
 use std::path::Path;
 
-use ndarray::{Array1, Array2};
+use ndarray::Array2;
 
 use super::error::{quote, DataError};
-use super::read::read_text;
+use super::read::{available_memory_bytes, human_bytes, read_text};
+use super::table::{Table, Targets};
 use super::Dataset;
 
 /// Loads a LIBSVM file into a dense dataset.
@@ -21,6 +22,11 @@ pub fn load_libsvm(path: impl AsRef<Path>, n_features: Option<usize>) -> Result<
     parse_libsvm(path, &text, n_features)
 }
 
+/// Parses the text of a LIBSVM file read from `path` (named in errors only) into a dataset.
+pub(crate) fn parse_libsvm(path: &Path, text: &str, n_features: Option<usize>) -> Result<Dataset, DataError> {
+    parse_libsvm_table(path, text, n_features)?.into_dataset()
+}
+
 /// The most values a dense LIBSVM matrix may have (2³¹, i.e. 16 GiB of `f64`): a larger request comes
 /// from an absurd feature index rather than from real data.
 pub const LIBSVM_MAX_DENSE_CELLS: usize = 1 << 31;
@@ -28,10 +34,16 @@ pub const LIBSVM_MAX_DENSE_CELLS: usize = 1 << 31;
 /// One parsed line: its label and its `(0-based index, value)` pairs.
 type Row = (f64, Vec<(usize, f64)>);
 
-/// Parses the text of a LIBSVM file read from `path` (named in errors only).
-pub(crate) fn parse_libsvm(path: &Path, text: &str, n_features: Option<usize>) -> Result<Dataset, DataError> {
+/// Parses the text of a LIBSVM file read from `path` (named in errors only): the labels as numbers
+/// and the line of every row.
+///
+/// The dense matrix is allocated only after checking that it fits: at most
+/// [`LIBSVM_MAX_DENSE_CELLS`] values and no more bytes than the machine's available memory.
+pub(crate) fn parse_libsvm_table(path: &Path, text: &str, n_features: Option<usize>) -> Result<Table, DataError> {
     let mut rows: Vec<Row> = Vec::new();
+    let mut lines: Vec<usize> = Vec::new();
     let mut max_index = 0usize;
+    let mut max_line = 0usize;
     for (i, line) in text.lines().enumerate() {
         let line_no = i + 1;
         let content = line.split('#').next().unwrap_or("").trim();
@@ -72,44 +84,63 @@ pub(crate) fn parse_libsvm(path: &Path, text: &str, n_features: Option<usize>) -
             }
             if let Some(limit) = n_features {
                 if index > limit {
-                    return Err(err(format!("feature index {index} exceeds n_features = {limit}")));
+                    return Err(err(format!(
+                        "feature index {index} in token {} is beyond the {limit} features expected \
+                         (the training file's width, or --n-features)",
+                        quote(token)
+                    )));
                 }
             }
             previous = index;
-            max_index = max_index.max(index);
+            if index > max_index {
+                max_index = index;
+                max_line = line_no;
+            }
             features.push((index - 1, value));
         }
         rows.push((label, features));
+        lines.push(line_no);
     }
     if rows.is_empty() {
         return Err(DataError::format(path, None, "empty file (no data lines)"));
     }
     let d = n_features.unwrap_or(max_index);
-    let cells = rows.len().checked_mul(d).filter(|&c| c <= LIBSVM_MAX_DENSE_CELLS);
-    if cells.is_none() {
-        return Err(DataError::format(
-            path,
-            None,
-            format!(
-                "{} rows × {d} features is too large to hold densely (limit {LIBSVM_MAX_DENSE_CELLS} values)",
-                rows.len()
-            ),
-        ));
-    }
+    let largest = if n_features.is_some() {
+        String::new()
+    } else {
+        format!(" (the largest feature index, {max_index}, is on line {max_line})")
+    };
+    dense_fits(rows.len(), d, available_memory_bytes())
+        .map_err(|problem| DataError::format(path, None, format!("{problem}{largest}")))?;
     let mut x = Array2::zeros((rows.len(), d));
-    let mut y = Array1::zeros(rows.len());
+    let mut y = Vec::with_capacity(rows.len());
     for (r, (label, features)) in rows.into_iter().enumerate() {
-        y[r] = label;
+        y.push(label);
         for (j, v) in features {
             x[[r, j]] = v;
         }
     }
-    Ok(Dataset {
-        x,
-        y,
-        feature_names: None,
-        source: path.display().to_string(),
-    })
+    Ok(Table::new(path, x, Targets::Numbers(y), Some(lines)))
+}
+
+/// Whether a dense `rows × d` matrix of `f64` may be allocated: at most [`LIBSVM_MAX_DENSE_CELLS`]
+/// values, and no more bytes than `available` (the machine's available memory, when known).
+fn dense_fits(rows: usize, d: usize, available: Option<u64>) -> Result<(), String> {
+    let cells = rows.checked_mul(d).filter(|&c| c <= LIBSVM_MAX_DENSE_CELLS);
+    let Some(cells) = cells else {
+        return Err(format!(
+            "{rows} rows × {d} features is too large to hold densely (limit {LIBSVM_MAX_DENSE_CELLS} values)"
+        ));
+    };
+    let need = (cells as u64).saturating_mul(8);
+    match available {
+        Some(available) if need > available => Err(format!(
+            "{rows} rows × {d} features need {} as a dense matrix, more than the {} of memory available",
+            human_bytes(need),
+            human_bytes(available)
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Whether the first data line of `text` carries `index:value` tokens, i.e. looks like LIBSVM.
@@ -139,6 +170,20 @@ mod tests {
         let huge = parse_libsvm(Path::new("t.svm"), "1 1:1\n0 18446744073709551615:1\n", None);
         assert!(matches!(huge, Err(DataError::Format { line: None, .. })));
         Ok(())
+    }
+
+    #[test]
+    fn dense_size_is_checked_against_memory() {
+        assert_eq!(dense_fits(1000, 1000, Some(8_000_000)), Ok(()));
+        assert_eq!(dense_fits(1000, 1000, None), Ok(()));
+        assert_eq!(
+            dense_fits(100_000, 10_000, Some(2_000_000_000)),
+            Err(
+                "100000 rows × 10000 features need 8.0 GB as a dense matrix, more than the 2.0 GB of memory available"
+                    .into()
+            )
+        );
+        assert!(dense_fits(usize::MAX, 2, None).is_err_and(|e| e.contains("too large to hold densely")));
     }
 
     #[test]

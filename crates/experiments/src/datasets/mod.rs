@@ -8,7 +8,13 @@
 //!   [`read_idx_labels`] read one file each);
 //! * [`load_csv`] reads a numeric CSV with a header and the target in the last column;
 //! * [`load_libsvm`] reads the sparse LIBSVM format into a dense matrix;
-//! * [`load_any`] picks one of them from the file name and contents.
+//! * [`load_any`] picks one of them from the file name and contents;
+//! * [`read_table`] reads like [`load_any`] but leaves the targets as the file has them (a CSV's
+//!   last column as text) and keeps each row's line, for the command line: [`ClassLabels`] maps
+//!   the labels that occur (integers or names) to classes, and names the file, line and label of
+//!   one training never saw. Its [`ReadOptions`] say how a CSV's first row is read
+//!   ([`HeaderMode`]: a first row of numbers only is refused unless the caller says what it is),
+//!   the width of a LIBSVM file, and whether IDX images may come without labels.
 //!
 //! All loaders read gzipped files directly (recognised by the gzip magic bytes, not by the name).
 //! Every problem with a file is a [`DataError`] naming the file, the line and what is wrong; nothing
@@ -35,10 +41,12 @@
 mod csv;
 mod error;
 mod idx;
+mod labels;
 mod libsvm;
 mod preprocess;
 mod read;
 mod registry;
+mod table;
 
 use std::path::Path;
 
@@ -47,11 +55,13 @@ use ndarray::{Array1, Array2, Axis};
 pub use self::csv::load_csv;
 pub use self::error::DataError;
 pub use self::idx::{load_idx, read_idx_images, read_idx_labels, IdxImages, IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC};
+pub use self::labels::ClassLabels;
 pub use self::libsvm::{load_libsvm, LIBSVM_MAX_DENSE_CELLS};
 pub use self::preprocess::{
     argmax_rows, k_fold, one_hot, shuffled_indices, train_test_split, MinMaxScaler, StandardScaler,
 };
 pub use self::registry::{data_dir, load_shipped, names, shipped, DATA_DIR_ENV};
+pub use self::table::{HeaderMode, ReadOptions, Table, Targets};
 
 /// What a dataset's target is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -172,29 +182,55 @@ impl Dataset {
 ///   [`load_libsvm`];
 /// * anything else → [`load_csv`].
 pub fn load_any(path: impl AsRef<Path>) -> Result<Dataset, DataError> {
+    read_table(path, &ReadOptions::default())?.into_dataset()
+}
+
+/// Whether [`read_table`] reads `path` as IDX images (MNIST's
+/// `…idx3-ubyte` files): pixel intensities, all in one unit and range.
+pub fn is_idx_images(path: impl AsRef<Path>) -> bool {
+    path.as_ref()
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().to_lowercase().contains("idx3-ubyte"))
+}
+
+/// The formats [`read_table`] tells apart.
+enum Format {
+    Idx,
+    Libsvm,
+    Csv,
+}
+
+/// Reads `path` as [`load_any`] chooses its format, without interpreting the targets: a [`Table`]
+/// whose CSV targets are the last column's text (class names or numbers, as the task decides), read
+/// as `options` say (CSV header, LIBSVM width, IDX labels).
+pub fn read_table(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Table, DataError> {
     let path = path.as_ref();
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_lowercase())
         .unwrap_or_default();
-    if name.contains("idx3-ubyte") {
-        return load_idx(path);
-    }
     let stem = name.strip_suffix(".gz").unwrap_or(&name);
     let extension = Path::new(stem)
         .extension()
         .map(|e| e.to_string_lossy().into_owned())
         .unwrap_or_default();
-    match extension.as_str() {
-        "libsvm" | "svm" => load_libsvm(path, None),
-        "txt" => {
+    let format = if is_idx_images(path) {
+        Format::Idx
+    } else if matches!(extension.as_str(), "libsvm" | "svm") {
+        Format::Libsvm
+    } else {
+        Format::Csv
+    };
+    match format {
+        Format::Idx => idx::read_idx_table(path, options.labels_optional),
+        Format::Libsvm => libsvm::parse_libsvm_table(path, &read::read_text(path)?, options.n_features),
+        Format::Csv => {
             let text = read::read_text(path)?;
-            if libsvm::looks_like_libsvm(&text) {
-                libsvm::parse_libsvm(path, &text, None)
+            if extension == "txt" && libsvm::looks_like_libsvm(&text) {
+                libsvm::parse_libsvm_table(path, &text, options.n_features)
             } else {
-                csv::parse_csv(path, &text)
+                csv::parse_csv_table(path, &text, options.header)
             }
         }
-        _ => load_csv(path),
     }
 }

@@ -41,7 +41,7 @@ fn check_columns(scaler: &str, x: &Array2<f64>, a: usize, b: usize) -> Result<()
     }
     if x.ncols() != a {
         return Err(DataError::invalid(format!(
-            "{scaler} was fitted on {a} columns, got {}",
+            "the input scaling ({scaler}) was fitted on {a} feature columns; these data have {}",
             x.ncols()
         )));
     }
@@ -160,12 +160,14 @@ pub fn one_hot(y: &Array1<f64>, classes: usize) -> Result<Array2<f64>, DataError
     for (i, &label) in y.iter().enumerate() {
         if !(label.is_finite() && label >= 0.0 && label.fract() == 0.0) {
             return Err(DataError::invalid(format!(
-                "one_hot: label {label} at row {i} is not a class index"
+                "label {label} at row {} (1-based) is not a class index (an integer ≥ 0)",
+                i + 1
             )));
         }
         if label >= classes as f64 {
             return Err(DataError::invalid(format!(
-                "one_hot: label {label} at row {i} is not below {classes} classes"
+                "label {label} at row {} (1-based) is not below {classes} classes",
+                i + 1
             )));
         }
         out[[i, label as usize]] = 1.0;

@@ -72,9 +72,7 @@ impl InverseCholesky {
     /// Factor an SPD matrix from scratch: `R = UᵀU` (LAPACK `dpotrf`), then
     /// `F = U⁻¹` (`dtrtri`). `n³/3 + n³/3` flops.
     pub fn from_spd(r: ArrayView2<'_, f64>) -> Result<Self> {
-        validate::non_empty("R", &r)?;
-        validate::square("R", &r)?;
-        validate::finite("R", &r)?;
+        validate::square_finite("R", &r)?;
         let mut fl = Flops::default();
         let mut s = Owned::from_view(r);
         inverse_cholesky_in_place(&mut fl, &mut s).map_err(|k| not_pd(k, 0, r.nrows()))?;

@@ -119,9 +119,7 @@ impl DivisionFreeLdl {
 
     /// Factor an SPD matrix column by column (`≈ 2n³/3` flops).
     pub fn from_spd(r: ArrayView2<'_, f64>) -> Result<Self> {
-        validate::non_empty("R", &r)?;
-        validate::square("R", &r)?;
-        validate::finite("R", &r)?;
+        validate::square_finite("R", &r)?;
         let n = r.nrows();
         let mut f = Self {
             u: GrowMat::square(0, n),

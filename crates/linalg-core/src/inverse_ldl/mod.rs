@@ -92,9 +92,7 @@ impl InverseLdl {
     /// Factor an SPD matrix from scratch (through `dpotrf`/`dtrtri` and the
     /// identity `F = L D^{1/2}`).
     pub fn from_spd(r: ArrayView2<'_, f64>) -> Result<Self> {
-        validate::non_empty("R", &r)?;
-        validate::square("R", &r)?;
-        validate::finite("R", &r)?;
+        validate::square_finite("R", &r)?;
         let mut fl = Flops::default();
         let mut f = Owned::from_view(r);
         let d = inverse_ldl_in_place(&mut fl, &mut f).map_err(|k| not_pd(k, 0, r.nrows()))?;

@@ -112,6 +112,12 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
     }
 }
 
+/// `C ← op(A)·op(B)` (DGEMM with α = 1, β = 0; `2·m·n·k` flops): the
+/// plain product, the most common call of [`gemm`].
+pub fn matmul(fl: &mut Flops, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb: Op, c: MatMut<'_>) {
+    gemm(fl, 1.0, a, ta, b, tb, 0.0, c);
+}
+
 /// Upper triangle of `C ← alpha·op(A)ᵀ·op(A) + beta·C` where the product is
 /// `AᵀA` for `ta = T` (C is `cols(A)²`) and `AAᵀ` for `ta = N` (DSYRK,
 /// `n(n+1)k` flops). Only the upper triangle of `C` is referenced; call

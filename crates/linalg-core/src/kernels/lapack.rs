@@ -3,7 +3,7 @@
 
 use std::os::raw::{c_char, c_int};
 
-use super::{ci, Diag, Flops, MatMut, Tri};
+use super::{ci, Diag, Flops, MatMut, MatRef, Op, Side, Tri};
 use crate::ffi;
 
 /// Cholesky factorization in place (DPOTRF, `n³/3` flops): the chosen
@@ -11,32 +11,53 @@ use crate::ffi;
 /// (`A = UᵀU`, `Tri::Upper`). `Err(k)` when the leading minor of order `k`
 /// (1-based) is not positive definite.
 pub fn potrf(fl: &mut Flops, tri: Tri, mut a: MatMut<'_>) -> Result<(), usize> {
-    let n = a.rows;
-    assert_eq!(a.cols, n, "potrf: square matrix expected");
-    if n == 0 {
+    let Some(n) = square_order(fl, &a, "potrf") else {
         return Ok(());
-    }
-    fl.add(n * n * n / 3);
+    };
     let mut info: c_int = 0;
     let (nn, lda, uplo) = (ci(n), ci(a.ld), tri.lapack());
     // SAFETY: LAPACK reads/writes the n×n block with leading dimension lda.
     unsafe { ffi::dpotrf_(&uplo, &nn, a.ptr(), &lda, &mut info) };
+    status(info, "dpotrf")
+}
+
+/// Solve `UᵀU·X = B` in place with the upper Cholesky factor `U` of
+/// [`potrf`] (two DTRSM, `2k²·m` flops): the solve of a normal-equations
+/// system `(AᵀA + λI)·W = AᵀY` once `U` is known.
+pub fn potrs_upper(fl: &mut Flops, u: MatRef<'_>, mut b: MatMut<'_>) {
+    for op in [Op::T, Op::N] {
+        super::trsm(fl, Side::Left, Tri::Upper, op, Diag::NonUnit, 1.0, u, b.rb_mut());
+    }
+}
+
+/// The order `n` of the square matrix `a`, its `n³/3` flops counted;
+/// `None` for the empty matrix (nothing to do).
+fn square_order(fl: &mut Flops, a: &MatMut<'_>, routine: &str) -> Option<usize> {
+    let n = a.rows;
+    assert_eq!(a.cols, n, "{routine}: square matrix expected");
+    if n == 0 {
+        return None;
+    }
+    fl.add(n * n * n / 3);
+    Some(n)
+}
+
+/// LAPACK's `info`: 0 is success, `k > 0` the 1-based position of the
+/// failure, `k < 0` an invalid argument (a bug here, not the caller's input).
+fn status(info: c_int, routine: &str) -> Result<(), usize> {
     match info {
         0 => Ok(()),
         k if k > 0 => Err(k as usize),
-        k => panic!("dpotrf: argument {} invalid (internal error)", -k),
+        k => panic!("{routine}: argument {} invalid (internal error)", -k),
     }
 }
 
 /// Triangular inverse in place (DTRTRI, `n³/3` flops). `Err(k)` when the
 /// diagonal entry `k` (1-based) is exactly zero.
 pub fn trtri(fl: &mut Flops, tri: Tri, diag: Diag, mut a: MatMut<'_>) -> Result<(), usize> {
-    let n = a.rows;
-    assert_eq!(a.cols, n, "trtri: square matrix expected");
-    if n == 0 {
+    let Some(n) = square_order(fl, &a, "trtri") else {
         return Ok(());
-    }
-    fl.add(n * n * n / 3);
+    };
     let mut info: c_int = 0;
     let d = match diag {
         Diag::NonUnit => b'N' as c_char,
@@ -45,11 +66,7 @@ pub fn trtri(fl: &mut Flops, tri: Tri, diag: Diag, mut a: MatMut<'_>) -> Result<
     let (nn, lda, uplo) = (ci(n), ci(a.ld), tri.lapack());
     // SAFETY: as potrf.
     unsafe { ffi::dtrtri_(&uplo, &d, &nn, a.ptr(), &lda, &mut info) };
-    match info {
-        0 => Ok(()),
-        k if k > 0 => Err(k as usize),
-        k => panic!("dtrtri: argument {} invalid (internal error)", -k),
-    }
+    status(info, "dtrtri")
 }
 
 /// Eigen-decomposition of a symmetric matrix (upper triangle referenced),

@@ -12,6 +12,29 @@ fn checked_ld(len: usize, rows: usize, cols: usize, ld: usize) -> usize {
     ld
 }
 
+/// The constructor and dimensions shared by [`MatRef`] and [`MatMut`].
+macro_rules! descriptor {
+    ($slice:ty) => {
+        /// Describe `data` as a `rows × cols` matrix with leading dimension `ld`.
+        pub fn new(data: $slice, rows: usize, cols: usize, ld: usize) -> Self {
+            let ld = checked_ld(data.len(), rows, cols, ld);
+            Self { data, rows, cols, ld }
+        }
+        /// Rows.
+        pub fn rows(&self) -> usize {
+            self.rows
+        }
+        /// Columns.
+        pub fn cols(&self) -> usize {
+            self.cols
+        }
+        /// Leading dimension.
+        pub fn ld(&self) -> usize {
+            self.ld
+        }
+    };
+}
+
 /// A read-only column-major matrix: entry `(i, j)` at `data[i + j*ld]`.
 #[derive(Clone, Copy, Debug)]
 pub struct MatRef<'a> {
@@ -22,23 +45,7 @@ pub struct MatRef<'a> {
 }
 
 impl<'a> MatRef<'a> {
-    /// Describe `data` as a `rows × cols` matrix with leading dimension `ld`.
-    pub fn new(data: &'a [f64], rows: usize, cols: usize, ld: usize) -> Self {
-        let ld = checked_ld(data.len(), rows, cols, ld);
-        Self { data, rows, cols, ld }
-    }
-    /// Rows.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-    /// Columns.
-    pub fn cols(&self) -> usize {
-        self.cols
-    }
-    /// Leading dimension.
-    pub fn ld(&self) -> usize {
-        self.ld
-    }
+    descriptor!(&'a [f64]);
     /// Column `j` as a slice.
     pub fn col(&self, j: usize) -> &'a [f64] {
         &self.data[j * self.ld..j * self.ld + self.rows]
@@ -81,19 +88,7 @@ pub struct MatMut<'a> {
 }
 
 impl<'a> MatMut<'a> {
-    /// Describe `data` as a mutable `rows × cols` matrix with leading dimension `ld`.
-    pub fn new(data: &'a mut [f64], rows: usize, cols: usize, ld: usize) -> Self {
-        let ld = checked_ld(data.len(), rows, cols, ld);
-        Self { data, rows, cols, ld }
-    }
-    /// Rows.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-    /// Columns.
-    pub fn cols(&self) -> usize {
-        self.cols
-    }
+    descriptor!(&'a mut [f64]);
     /// Reborrow as read-only.
     pub fn rb(&self) -> MatRef<'_> {
         MatRef::new(self.data, self.rows, self.cols, self.ld)

@@ -25,8 +25,8 @@ use std::os::raw::{c_char, c_int};
 use crate::ffi;
 
 pub use blas2::{dot, gemv, ger, symv, syr, trmv};
-pub use blas3::{gemm, gemm_right_in_place, symmetrize_upper, syrk, trmm, trsm};
-pub use lapack::{potrf, syevd, trtri};
+pub use blas3::{gemm, gemm_right_in_place, matmul, symmetrize_upper, syrk, trmm, trsm};
+pub use lapack::{potrf, potrs_upper, syevd, trtri};
 pub use mat::{MatMut, MatRef, Owned};
 
 /// A flop counter (paper's counting rules, see the module doc).

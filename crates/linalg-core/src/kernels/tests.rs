@@ -225,17 +225,21 @@ fn triangular_vector_shortcuts_match() {
         // Right, one row of a 3×n block (row stride = ld = 3).
         let y = m(3, n, 6);
         let mut b = owned(&y);
-        let row0 = b.as_mut().sub(0, 0, 1, n);
-        trmm(
-            &mut Flops::default(),
-            Side::Right,
-            Tri::Upper,
-            op,
-            Diag::NonUnit,
-            -1.0,
-            tt.as_ref(),
-            row0,
-        );
+        // The same right-side call of DTRMM then DTRSM on the first row.
+        type Triangular = fn(&mut Flops, Side, Tri, Op, Diag, f64, MatRef<'_>, MatMut<'_>);
+        let on_row0 = |routine: Triangular, b: &mut Owned| {
+            routine(
+                &mut Flops::default(),
+                Side::Right,
+                Tri::Upper,
+                op,
+                Diag::NonUnit,
+                -1.0,
+                tt.as_ref(),
+                b.as_mut().sub(0, 0, 1, n),
+            )
+        };
+        on_row0(trmm, &mut b);
         let got = b.clone().into_array();
         close(
             &got.slice(ndarray::s![0..1, ..]).to_owned(),
@@ -245,17 +249,7 @@ fn triangular_vector_shortcuts_match() {
             &got.slice(ndarray::s![1.., ..]).to_owned(),
             &y.slice(ndarray::s![1.., ..]).to_owned(),
         );
-        let row0 = b.as_mut().sub(0, 0, 1, n);
-        trsm(
-            &mut Flops::default(),
-            Side::Right,
-            Tri::Upper,
-            op,
-            Diag::NonUnit,
-            -1.0,
-            tt.as_ref(),
-            row0,
-        );
+        on_row0(trsm, &mut b);
         close(&b.into_array(), &y);
     }
 }

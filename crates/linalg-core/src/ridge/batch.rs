@@ -14,7 +14,7 @@ use ndarray::{Array2, ArrayView2};
 
 use super::Strategy;
 use crate::error::{Error, Result};
-use crate::kernels::{self, Diag, Flops, MatRef, Op, Owned, Side, Tri};
+use crate::kernels::{self, Flops, MatRef, Op, Owned, Tri};
 use crate::validate;
 
 /// A batch ridge solution and what it cost.
@@ -83,7 +83,7 @@ pub fn ridge_solve(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) 
     // AᵀY.
     let y_owned = Owned::from_view(y);
     let mut w = Owned::zeros(n, m);
-    kernels::gemm(&mut fl, 1.0, a_ref, at_op, y_owned.as_ref(), Op::N, 0.0, w.as_mut());
+    kernels::matmul(&mut fl, a_ref, at_op, y_owned.as_ref(), Op::N, w.as_mut());
     kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).map_err(|pivot| Error::NotPositiveDefinite {
         strategy: Strategy::DRdg,
         matrix: "AᵀA + λI",
@@ -92,18 +92,7 @@ pub fn ridge_solve(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) 
         end_node: n,
         suggestion: "λ is below the rounding of AᵀA on (nearly) collinear columns: use a larger λ, or minimum-norm least squares",
     })?;
-    for op in [Op::T, Op::N] {
-        kernels::trsm(
-            &mut fl,
-            Side::Left,
-            Tri::Upper,
-            op,
-            Diag::NonUnit,
-            1.0,
-            r.as_ref(),
-            w.as_mut(),
-        );
-    }
+    kernels::potrs_upper(&mut fl, r.as_ref(), w.as_mut());
     if !w.data().iter().all(|v| v.is_finite()) {
         return Err(Error::Breakdown {
             strategy: Strategy::DRdg,

@@ -42,7 +42,7 @@ impl Update for DirectRidge {
         let mut hth = Owned::zeros(q, q);
         kernels::syrk(&mut fl, 1.0, h.as_ref(), Op::T, 0.0, hth.as_mut());
         let mut hty = Owned::zeros(q, m);
-        kernels::gemm(&mut fl, 1.0, h.as_ref(), Op::T, p.y.as_ref(), Op::N, 0.0, hty.as_mut());
+        kernels::matmul(&mut fl, h.as_ref(), Op::T, p.y.as_ref(), Op::N, hty.as_mut());
         // Write the new blocks in place; the leading n×n block never changes,
         // so on failure shrinking back restores the state exactly.
         self.gram.grow_square(n + q);

@@ -40,7 +40,7 @@ pub(super) fn append(p: &mut Problem, b: &mut GrowMat, w: &mut GrowMat, h: Owned
         kernels::syrk(&mut fl, 1.0, d.as_ref(), Op::T, 1.0, s.as_mut());
         kernels::potrf(&mut fl, Tri::Upper, s.as_mut()).map_err(|pivot| p.not_pd("I + DᵀD", pivot, n, n + q))?;
         let mut b_new = Owned::zeros(k, q);
-        kernels::gemm(&mut fl, 1.0, b.as_ref(), Op::N, d.as_ref(), Op::N, 0.0, b_new.as_mut());
+        kernels::matmul(&mut fl, b.as_ref(), Op::N, d.as_ref(), Op::N, b_new.as_mut());
         solve_right_cholesky(&mut fl, &s, &mut b_new);
         b_new
     } else {
@@ -63,16 +63,7 @@ pub(super) fn append(p: &mut Problem, b: &mut GrowMat, w: &mut GrowMat, h: Owned
         }
         fl.add(q * q);
         let mut pinv_gram = Owned::zeros(q, q);
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            v_scaled.as_ref(),
-            Op::N,
-            e.as_ref(),
-            Op::T,
-            0.0,
-            pinv_gram.as_mut(),
-        );
+        kernels::matmul(&mut fl, v_scaled.as_ref(), Op::N, e.as_ref(), Op::T, pinv_gram.as_mut());
         // In place in C, by row panels: no second K×q matrix.
         let mut b_new = c;
         kernels::gemm_right_in_place(&mut fl, b_new.as_mut(), pinv_gram.as_ref());

@@ -140,7 +140,7 @@ impl Update for InvCholRidge {
             .map_err(|pivot| pr.not_pd("the Schur complement S of the new block", pivot, n, n + q))?;
         // g = F22ᵀ (HᵀY − PᵀG);  w = F22 g.
         let mut g = Owned::zeros(q, pr.m());
-        kernels::gemm(&mut fl, 1.0, h.as_ref(), Op::T, pr.y.as_ref(), Op::N, 0.0, g.as_mut());
+        kernels::matmul(&mut fl, h.as_ref(), Op::T, pr.y.as_ref(), Op::N, g.as_mut());
         kernels::gemm(
             &mut fl,
             -1.0,

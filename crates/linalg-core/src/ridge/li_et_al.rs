@@ -59,6 +59,6 @@ pub(super) fn append_column(
     b.push_cols(crate::kernels::MatRef::new(&b_bar, k, 1, k));
     pr.a.push_cols(crate::kernels::MatRef::new(h, k, 1, k));
     w.resize(n + 1, m);
-    kernels::gemm(fl, 1.0, b.as_ref(), Op::T, pr.y.as_ref(), Op::N, 0.0, w.as_mut());
+    kernels::matmul(fl, b.as_ref(), Op::T, pr.y.as_ref(), Op::N, w.as_mut());
     Ok(())
 }

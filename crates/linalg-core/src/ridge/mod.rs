@@ -174,6 +174,17 @@ impl Strategy {
         Strategy::Alg3,
     ];
 
+    /// The strategies of the BLS ridge-solutions paper (Zhu et al.): Table
+    /// VI's five and D-Rdg, in the paper's table order.
+    pub const BLS_PAPER: [Strategy; 6] = [
+        Strategy::Orig,
+        Strategy::ExgE,
+        Strategy::Chol1,
+        Strategy::Chol2,
+        Strategy::RInv,
+        Strategy::DRdg,
+    ];
+
     /// The name the papers use.
     pub fn paper_name(self) -> &'static str {
         match self {

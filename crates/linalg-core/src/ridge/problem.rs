@@ -111,26 +111,19 @@ impl Problem {
     pub fn initial_ridge_inverse_t(&self, fl: &mut Flops, f: &Owned) -> GrowMat {
         let mut b = self.a.to_grow_f64();
         let n = self.n();
-        kernels::trmm(
-            fl,
-            kernels::Side::Right,
-            Tri::Upper,
-            Op::N,
-            kernels::Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            b.as_mut(),
-        );
-        kernels::trmm(
-            fl,
-            kernels::Side::Right,
-            Tri::Upper,
-            Op::T,
-            kernels::Diag::NonUnit,
-            1.0,
-            f.as_ref(),
-            b.as_mut(),
-        );
+        // B ← A·F, then B ← B·Fᵀ.
+        for op in [Op::N, Op::T] {
+            kernels::trmm(
+                fl,
+                kernels::Side::Right,
+                Tri::Upper,
+                op,
+                kernels::Diag::NonUnit,
+                1.0,
+                f.as_ref(),
+                b.as_mut(),
+            );
+        }
         debug_assert_eq!(b.cols(), n);
         b
     }
@@ -139,7 +132,7 @@ impl Problem {
     pub fn weights_from_ridge_inverse_t(&self, fl: &mut Flops, b: &GrowMat) -> GrowMat {
         let n = self.n();
         let mut w = GrowMat::with_row_capacity(n, self.m(), 2 * n);
-        kernels::gemm(fl, 1.0, b.as_ref(), Op::T, self.y.as_ref(), Op::N, 0.0, w.as_mut());
+        kernels::matmul(fl, b.as_ref(), Op::T, self.y.as_ref(), Op::N, w.as_mut());
         w
     }
 

@@ -56,7 +56,7 @@ pub(crate) fn solve_right_cholesky(fl: &mut Flops, u: &Owned, x: &mut Owned) {
 /// `D = BᵀH` (n×q) and `C = H − A D` (K×q) — Greville's `d` and `c`.
 pub(crate) fn residual_of_projection(fl: &mut Flops, p: &Problem, b: &GrowMat, h: &Owned) -> (Owned, Owned) {
     let mut d = Owned::zeros(p.n(), h.cols());
-    kernels::gemm(fl, 1.0, b.as_ref(), Op::T, h.as_ref(), Op::N, 0.0, d.as_mut());
+    kernels::matmul(fl, b.as_ref(), Op::T, h.as_ref(), Op::N, d.as_mut());
     let mut c = h.clone();
     p.a.gemm_n(fl, -1.0, d.as_ref(), 1.0, c.as_mut());
     (d, c)
@@ -77,7 +77,7 @@ pub(crate) fn commit_pinv_update(
     p.check_finite_result(&b_new, n, n + q, "non-finite pseudo-inverse rows")?;
     // w_new = Bᵀ_new Y;  W_top −= D w_new.
     let mut w_new = Owned::zeros(q, m);
-    kernels::gemm(fl, 1.0, b_new.as_ref(), Op::T, p.y.as_ref(), Op::N, 0.0, w_new.as_mut());
+    kernels::matmul(fl, b_new.as_ref(), Op::T, p.y.as_ref(), Op::N, w_new.as_mut());
     kernels::gemm(fl, -1.0, d.as_ref(), Op::N, w_new.as_ref(), Op::N, 1.0, w.as_mut());
     // B_top −= B_new Dᵀ (the transposed form of A⁺ − D Bᵀ_new).
     kernels::gemm(fl, -1.0, b_new.as_ref(), Op::N, d.as_ref(), Op::T, 1.0, b.as_mut());

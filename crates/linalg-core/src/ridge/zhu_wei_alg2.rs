@@ -42,16 +42,7 @@ impl Update for ZhuWeiAlg2 {
         let mut w = GrowMat::with_row_capacity(n, p.m(), 2 * n);
         let mut full_q = Owned::from_ref(q.as_ref());
         kernels::symmetrize_upper(&mut full_q.as_mut());
-        kernels::gemm(
-            &mut fl,
-            1.0,
-            full_q.as_ref(),
-            Op::N,
-            aty.as_ref(),
-            Op::N,
-            0.0,
-            w.as_mut(),
-        );
+        kernels::matmul(&mut fl, full_q.as_ref(), Op::N, aty.as_ref(), Op::N, w.as_mut());
         p.last_flops = fl.0;
         Ok((Self { q }, w))
     }

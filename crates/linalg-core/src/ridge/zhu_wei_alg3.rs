@@ -88,7 +88,7 @@ impl Update for ZhuWeiAlg3 {
         };
         // w = L22 D22 L22ᵀ (HᵀY − PᵀW).
         let mut w = Owned::zeros(q, m);
-        kernels::gemm(&mut fl, 1.0, h.as_ref(), Op::T, pr.y.as_ref(), Op::N, 0.0, w.as_mut());
+        kernels::matmul(&mut fl, h.as_ref(), Op::T, pr.y.as_ref(), Op::N, w.as_mut());
         kernels::gemm(
             &mut fl,
             -1.0,

@@ -251,8 +251,8 @@ impl IncrementalBls {
     /// the increments, not copied).
     ///
     /// # Errors
-    /// [`ModelError::Empty`], [`ModelError::NonFinite`],
-    /// [`ModelError::Shape`] for unusable data; the strategy's errors
+    /// [`linalg_core::Error::Empty`], [`linalg_core::Error::NonFinite`],
+    /// [`linalg_core::Error::Shape`] for unusable data; the strategy's errors
     /// ([`ModelError::Linalg`]).
     pub fn start(params: &BlsValidParams, x: Array2<f64>, y: Array2<f64>) -> Result<Self> {
         let (expansion, solver, report, features) = build_initial(params, &Dataset::new(x.view(), y.view()), true)?;
@@ -536,8 +536,8 @@ impl IncrementalBls {
     /// solver's [`hidden`](IncrementalRidge::hidden) bit for bit.
     ///
     /// # Errors
-    /// [`ModelError::Shape`], [`ModelError::Empty`] or
-    /// [`ModelError::NonFinite`] for unusable samples.
+    /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
+    /// [`linalg_core::Error::NonFinite`] for unusable samples.
     pub fn hidden_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.expansion.hidden_outputs(x)
     }
@@ -547,8 +547,8 @@ impl IncrementalBls {
     /// predictions of [`to_bls`](Self::to_bls).
     ///
     /// # Errors
-    /// [`ModelError::Shape`], [`ModelError::Empty`] or
-    /// [`ModelError::NonFinite`] for unusable samples.
+    /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
+    /// [`linalg_core::Error::NonFinite`] for unusable samples.
     pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.expansion.predict(x, self.solver.weights())
     }

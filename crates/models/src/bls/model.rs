@@ -48,8 +48,8 @@ impl Bls {
     /// `lambda` and `strategy` are recorded as how the weights were obtained.
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if the weights do not have one row per node or no
-    /// column, [`ModelError::NonFinite`] if they are not finite.
+    /// [`linalg_core::Error::Shape`] if the weights do not have one row per node or no
+    /// column, [`linalg_core::Error::NonFinite`] if they are not finite.
     pub fn from_parts(
         expansion: Expansion,
         output_weights: Array2<f64>,
@@ -75,8 +75,8 @@ impl Bls {
     /// block (eq. (13)).
     ///
     /// # Errors
-    /// [`ModelError::Shape`], [`ModelError::Empty`] or
-    /// [`ModelError::NonFinite`] for unusable samples.
+    /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
+    /// [`linalg_core::Error::NonFinite`] for unusable samples.
     pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.expansion.predict(x, self.output_weights.view())
     }
@@ -145,11 +145,12 @@ impl Bls {
         self.expansion.check()?;
         let (rows, cols) = self.output_weights.dim();
         if rows != self.expansion.nodes() || cols == 0 {
-            return Err(ModelError::Shape {
+            return Err(linalg_core::Error::Shape {
                 what: "output weights",
                 expected: format!("{} rows (one per node) and at least one column", self.expansion.nodes()),
                 found: format!("{rows}×{cols}"),
-            });
+            }
+            .into());
         }
         validate::finite("output weights", self.output_weights.view())
     }

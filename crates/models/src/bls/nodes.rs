@@ -247,7 +247,7 @@ impl FeatureGroup {
     fn check(&self, d: usize) -> Result<()> {
         let n = self.nodes();
         if self.beta.nrows() != d + 1 || n == 0 || self.min.len() != n || self.max.len() != n {
-            return Err(ModelError::Shape {
+            return Err(linalg_core::Error::Shape {
                 what: "feature group",
                 expected: format!("β of {}×N with N ≥ 1 and N minima and maxima", d + 1),
                 found: format!(
@@ -257,7 +257,8 @@ impl FeatureGroup {
                     self.min.len(),
                     self.max.len()
                 ),
-            });
+            }
+            .into());
         }
         validate::finite("feature group β", self.beta.view())?;
         validate::finite("feature group minima", self.min.view().insert_axis(Axis(0)))?;
@@ -384,11 +385,12 @@ impl EnhancementGroup {
             });
         }
         if self.weights.nrows() != f + 1 || self.weights.ncols() == 0 {
-            return Err(ModelError::Shape {
+            return Err(linalg_core::Error::Shape {
                 what: "enhancement group weights",
                 expected: format!("{}×p with p ≥ 1 (|F| + 1 rows)", f + 1),
                 found: format!("{}×{}", self.weights.nrows(), self.weights.ncols()),
-            });
+            }
+            .into());
         }
         validate::finite("enhancement group weights", self.weights.view())?;
         if !(self.scale.is_finite() && self.scale > 0.0) {
@@ -527,8 +529,8 @@ impl Expansion {
     /// samples `x` (K×d), in feature-creation order (eq. (10)).
     ///
     /// # Errors
-    /// [`ModelError::Shape`], [`ModelError::Empty`] or
-    /// [`ModelError::NonFinite`] for unusable samples.
+    /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
+    /// [`linalg_core::Error::NonFinite`] for unusable samples.
     pub fn feature_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.check_samples(x)?;
         Ok(self.features_unchecked(x))
@@ -551,8 +553,8 @@ impl Expansion {
     /// was given.
     ///
     /// # Errors
-    /// [`ModelError::Shape`], [`ModelError::Empty`] or
-    /// [`ModelError::NonFinite`] for unusable samples.
+    /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
+    /// [`linalg_core::Error::NonFinite`] for unusable samples.
     pub fn hidden_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.check_samples(x)?;
         let z = self.features_unchecked(x);

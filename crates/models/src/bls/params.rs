@@ -161,29 +161,16 @@ impl BlsParams {
         self.with_solver(ReadoutSolver::Strategy(strategy))
     }
 
-    /// With seed `seed`.
-    pub fn with_seed(mut self, seed: u64) -> Self {
-        self.0.seed = seed;
-        self
-    }
-
-    /// With enhancement shrink scale `shrink`.
-    pub fn with_shrink(mut self, shrink: f64) -> Self {
-        self.0.shrink = shrink;
-        self
-    }
-
-    /// With sparse-autoencoder ℓ₁ weight `sparse_mu`.
-    pub fn with_sparse_mu(mut self, sparse_mu: f64) -> Self {
-        self.0.sparse_mu = sparse_mu;
-        self
-    }
-
-    /// With `admm_iterations` ADMM iterations of the sparse autoencoder.
-    pub fn with_admm_iterations(mut self, admm_iterations: usize) -> Self {
-        self.0.admm_iterations = admm_iterations;
-        self
-    }
+    crate::readout::field_setters!(
+        /// With seed `seed`.
+        with_seed(seed: u64),
+        /// With enhancement shrink scale `shrink`.
+        with_shrink(shrink: f64),
+        /// With sparse-autoencoder ℓ₁ weight `sparse_mu`.
+        with_sparse_mu(sparse_mu: f64),
+        /// With `admm_iterations` ADMM iterations of the sparse autoencoder.
+        with_admm_iterations(admm_iterations: usize),
+    );
 }
 
 impl Default for BlsParams {

@@ -17,7 +17,7 @@
 use linalg_core::InverseCholesky;
 use ndarray::{Array2, ArrayView2, Zip};
 
-use crate::error::{ModelError, Result};
+use crate::error::Result;
 use crate::validate;
 
 /// Soft threshold `max(x − κ, 0) − max(−x − κ, 0)` (Chen's `shrinkage`),
@@ -47,8 +47,8 @@ pub fn soft_threshold(x: f64, kappa: f64) -> f64 {
 /// ```
 ///
 /// # Errors
-/// [`ModelError::Empty`], [`ModelError::NonFinite`] or [`ModelError::Shape`]
-/// for unusable matrices, [`ModelError::InvalidParameter`] for μ < 0 or not
+/// [`linalg_core::Error::Empty`], [`linalg_core::Error::NonFinite`] or [`linalg_core::Error::Shape`]
+/// for unusable matrices, [`ModelError::InvalidParameter`](crate::ModelError::InvalidParameter) for μ < 0 or not
 /// finite.
 pub fn lasso_admm(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>, mu: f64, iterations: usize) -> Result<Array2<f64>> {
     validate::matrix("lasso matrix A", a)?;
@@ -70,11 +70,12 @@ pub(crate) fn lasso_admm_gram(
 ) -> Result<Array2<f64>> {
     let n = gram.nrows();
     if gram.ncols() != n || atb.nrows() != n {
-        return Err(ModelError::Shape {
+        return Err(linalg_core::Error::Shape {
             what: "lasso normal equations",
             expected: format!("{n}×{n} Gram matrix and {n} rows of AᵀX̃"),
             found: format!("{}×{} and {}×{}", gram.nrows(), gram.ncols(), atb.nrows(), atb.ncols()),
-        });
+        }
+        .into());
     }
     gram.diag_mut().mapv_inplace(|v| v + 1.0);
     let f = InverseCholesky::from_spd(gram.view())?;

@@ -58,8 +58,8 @@ impl HiddenLayer {
     /// A layer with the given input weights (N×l), biases (l) and activation.
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if `biases.len() != weights.ncols()`,
-    /// [`ModelError::NonFinite`] if a weight or bias is not finite.
+    /// [`linalg_core::Error::Shape`] if `biases.len() != weights.ncols()`,
+    /// [`linalg_core::Error::NonFinite`] if a weight or bias is not finite.
     pub fn new(weights: Array2<f64>, biases: Array1<f64>, activation: Activation) -> Result<Self> {
         let weights = weights.as_standard_layout().into_owned();
         let layer = Self {
@@ -155,7 +155,7 @@ impl HiddenLayer {
     /// product, then bias and activation in one (parallel) pass.
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if `x` does not have `N` columns.
+    /// [`linalg_core::Error::Shape`] if `x` does not have `N` columns.
     pub fn outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.outputs_range(x, 0..self.nodes())
     }
@@ -164,7 +164,7 @@ impl HiddenLayer {
     /// columns when nodes are appended.
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if `x` does not have `N` columns,
+    /// [`linalg_core::Error::Shape`] if `x` does not have `N` columns,
     /// [`ModelError::InvalidParameter`] if the range is not within `0..l`.
     pub fn outputs_range(&self, x: ArrayView2<'_, f64>, nodes: Range<usize>) -> Result<Array2<f64>> {
         validate::cols("samples X", x, self.n_inputs())?;
@@ -185,11 +185,12 @@ impl HiddenLayer {
     /// [`new`](Self::new) or decoded from a file).
     pub(crate) fn check(&self) -> Result<()> {
         if self.biases.len() != self.weights.ncols() {
-            return Err(ModelError::Shape {
+            return Err(linalg_core::Error::Shape {
                 what: "hidden-layer biases",
                 expected: format!("{} entries (one per node)", self.weights.ncols()),
                 found: format!("{}", self.biases.len()),
-            });
+            }
+            .into());
         }
         validate::finite("hidden-layer weights", self.weights.view())?;
         validate::finite("hidden-layer biases", self.biases.view().insert_axis(Axis(0)))

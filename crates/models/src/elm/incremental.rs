@@ -82,13 +82,13 @@ impl IncrementalElm {
     /// # Errors
     /// [`ModelError::InvalidParameter`] naming `solver` for
     /// [`ReadoutSolver::Lstsq`] (no incremental form);
-    /// [`ModelError::Empty`], [`ModelError::NonFinite`],
-    /// [`ModelError::Shape`] for unusable data; the strategy's errors.
+    /// [`linalg_core::Error::Empty`], [`linalg_core::Error::NonFinite`],
+    /// [`linalg_core::Error::Shape`] for unusable data; the strategy's errors.
     pub fn start(params: &ElmValidParams, data: &Dataset<'_>) -> Result<Self> {
         params.readout().strategy()?;
         data.check()?;
         let (x, y, seed) = (data.features(), data.targets(), params.seed());
-        let scale = params.input_scale().factor(x.ncols());
+        let scale = params.input_scale().factor(x);
         let hidden = HiddenLayer::random_scaled(x.ncols(), params.nodes(), params.activation(), seed, scale);
         let t0 = Instant::now();
         let a = hidden.outputs(x)?;
@@ -210,8 +210,8 @@ impl IncrementalElm {
     /// Predictions `h(X)ᵀW` (K×M) of the current model for samples `x` (K×N).
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if `x` does not have `N` columns,
-    /// [`ModelError::NonFinite`] if it holds NaN or ±∞.
+    /// [`linalg_core::Error::Shape`] if `x` does not have `N` columns,
+    /// [`linalg_core::Error::NonFinite`] if it holds NaN or ±∞.
     pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         validate::cols("samples X", x, self.hidden.n_inputs())?;
         validate::finite("samples X", x)?;

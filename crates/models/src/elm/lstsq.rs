@@ -53,9 +53,9 @@ pub struct LstsqSolution {
 /// docs](self)).
 ///
 /// # Errors
-/// [`ModelError::Empty`](crate::ModelError::Empty) or
-/// [`ModelError::NonFinite`](crate::ModelError::NonFinite) for an empty or
-/// non-finite `a` or `y`, [`ModelError::Shape`](crate::ModelError::Shape) if
+/// [`linalg_core::Error::Empty`] or
+/// [`linalg_core::Error::NonFinite`] for an empty or
+/// non-finite `a` or `y`, [`linalg_core::Error::Shape`] if
 /// their row counts differ.
 pub fn lstsq(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<LstsqSolution> {
     validate::matrix("least-squares matrix A", a)?;

@@ -42,8 +42,8 @@ impl Elm {
     /// obtained.
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if the weights do not have `l` rows,
-    /// [`ModelError::NonFinite`] if they are not finite.
+    /// [`linalg_core::Error::Shape`] if the weights do not have `l` rows,
+    /// [`linalg_core::Error::NonFinite`] if they are not finite.
     pub fn from_parts(
         hidden: HiddenLayer,
         output_weights: Array2<f64>,
@@ -78,8 +78,8 @@ impl Elm {
     /// Predictions `h(X)ᵀW` (K×M) for samples `x` (K×N).
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if `x` does not have `N` columns,
-    /// [`ModelError::NonFinite`] if it holds NaN or ±∞.
+    /// [`linalg_core::Error::Shape`] if `x` does not have `N` columns,
+    /// [`linalg_core::Error::NonFinite`] if it holds NaN or ±∞.
     pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         validate::cols("samples X", x, self.n_inputs())?;
         validate::finite("samples X", x)?;
@@ -89,7 +89,7 @@ impl Elm {
     /// Hidden-layer outputs `A` (K×l) for samples `x` (K×N).
     ///
     /// # Errors
-    /// [`ModelError::Shape`] if `x` does not have `N` columns.
+    /// [`linalg_core::Error::Shape`] if `x` does not have `N` columns.
     pub fn hidden_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.hidden.outputs(x)
     }
@@ -139,11 +139,12 @@ impl Elm {
     pub(crate) fn check(&self) -> Result<()> {
         self.hidden.check()?;
         if self.output_weights.nrows() != self.hidden.nodes() {
-            return Err(ModelError::Shape {
+            return Err(linalg_core::Error::Shape {
                 what: "output weights",
                 expected: format!("{} rows (one per hidden node)", self.hidden.nodes()),
                 found: format!("{}×{}", self.output_weights.nrows(), self.output_weights.ncols()),
-            });
+            }
+            .into());
         }
         validate::finite("output weights", self.output_weights.view())
     }
@@ -171,14 +172,14 @@ impl Fit for ElmValidParams {
 
     /// Fit an ELM to the samples (K×N, one row per sample) and targets (K×M,
     /// e.g. one-hot class indicators) of `data`: draw the hidden layer
-    /// ([`HiddenLayer::random_scaled`] with the seed and the input scale for
+    /// ([`HiddenLayer::random_scaled`] with the seed and the input scale of
     /// `N` inputs), compute the hidden outputs
     /// `A` (K×l) and solve for the output weights with the
     /// [`Readout`](crate::Readout).
     fn fit(&self, data: &Dataset<'_>) -> Result<Elm> {
         data.check()?;
         let (x, y) = (data.features(), data.targets());
-        let scale = self.input_scale().factor(x.ncols());
+        let scale = self.input_scale().factor(x);
         let hidden = HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), scale);
         let a = hidden.outputs(x)?;
         let readout = self.readout();

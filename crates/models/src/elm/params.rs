@@ -2,6 +2,8 @@
 //! ([`Readout`]: solver and λ), unchecked ([`ElmParams`]) and validated
 //! ([`ElmValidParams`]).
 
+use ndarray::ArrayView2;
+
 use crate::activation::Activation;
 use crate::error::Result;
 use crate::readout::{Readout, ReadoutSolver};
@@ -10,28 +12,50 @@ use crate::validate;
 
 /// The scale `s` of an ELM's random input weights, uniform on `[−s, s)`.
 ///
-/// With z-scored features (unit variance), weights uniform on `[−1, 1)`
-/// give a node's input `xᵀw + b` a standard deviation near `√(N/3)` (16 on
-/// MNIST's 784 pixels), so most sigmoid nodes saturate and the hidden
-/// matrix loses rank in practice. [`InputScale::InverseSqrtInputs`] (the
-/// default) keeps that standard deviation near `√(1/3 + 1/3) ≈ 0.8` for any
-/// `N`: `cargo xtask fit --model elm` on MNIST with 2000 sigmoid nodes and
-/// ridge goes from 90.9% test accuracy (`s = 1`) to 93.1% (`s = 1/√784`).
-/// The papers' protocols use [`InputScale::Fixed`]`(1.0)` (MATLAB ELM's
-/// `rand*2-1`, Zhu & Wei's experiments) and scale their inputs themselves.
+/// A weight uniform on `[−s, s)` has variance `s²/3`, so a node's
+/// pre-activation `xᵀw` (before its bias) has variance `s²‖x‖²/3` over the
+/// draw of `w`. With `s = 1` and z-scored features (`‖x‖² ≈ N`) that is
+/// `N/3` (a standard deviation of 16 on MNIST's 784 pixels): most sigmoid
+/// nodes saturate and the hidden matrix loses rank in practice; with `s`
+/// too small every node is nearly linear and the network little more than
+/// a linear model.
+///
+/// [`InputScale::UnitVariance`] (the default) takes `s = √(3 / mean ‖x_k‖²)`
+/// over the training samples `x_k`, so that the pre-activation has variance
+/// 1 on average whatever the features' scaling: `≈ 1.7/√N` for z-scored
+/// features, `≈ 5.2/√N` for MNIST's pixels on `[0, 1]`.
+/// [`InputScale::InverseSqrtInputs`] (`s = 1/√N`, the earlier default) is
+/// right for z-scored features only. The papers' protocols use
+/// [`InputScale::Fixed`]`(1.0)` (MATLAB ELM's `rand*2-1`, Zhu & Wei's
+/// experiments) and scale their inputs themselves.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum InputScale {
-    /// `s = 1/√N` for `N` inputs (the default).
+    /// `s = √(3 / mean_k ‖x_k‖²)` from the training samples: unit
+    /// pre-activation variance on average (the default). Falls back to
+    /// `1/√N` when every training feature is 0.
+    UnitVariance,
+    /// `s = 1/√N` for `N` inputs.
     InverseSqrtInputs,
     /// A fixed `s > 0` (finite); `Fixed(1.0)` is MATLAB ELM's `rand*2-1`.
     Fixed(f64),
 }
 
 impl InputScale {
-    /// The factor `s` for `n_inputs` inputs.
-    pub fn factor(self, n_inputs: usize) -> f64 {
+    /// The factor `s` for the training samples `x` (K×N, one row each).
+    /// Computed without overflow for finite `x` of any magnitude.
+    pub fn factor(self, x: ArrayView2<'_, f64>) -> f64 {
+        let inverse_sqrt = 1.0 / (x.ncols().max(1) as f64).sqrt();
         match self {
-            InputScale::InverseSqrtInputs => 1.0 / (n_inputs.max(1) as f64).sqrt(),
+            InputScale::UnitVariance => {
+                // mean ‖x_k‖² = m² · mean ‖x_k/m‖² with m = max |x|.
+                let m = x.fold(0.0f64, |m, v| m.max(v.abs()));
+                if !(m > 0.0 && m.is_finite()) {
+                    return inverse_sqrt;
+                }
+                let mean_sq = x.fold(0.0, |acc, v| acc + (v / m) * (v / m)) / x.nrows().max(1) as f64;
+                (3.0 / mean_sq).sqrt() / m
+            }
+            InputScale::InverseSqrtInputs => inverse_sqrt,
             InputScale::Fixed(s) => s,
         }
     }
@@ -121,8 +145,9 @@ impl ElmParams {
     pub const DEFAULT_ACTIVATION: Activation = Activation::Sigmoid;
     /// The default seed of the hidden layer.
     pub const DEFAULT_SEED: u64 = 0;
-    /// The default scale of the input weights: `1/√N` (see [`InputScale`]).
-    pub const DEFAULT_INPUT_SCALE: InputScale = InputScale::InverseSqrtInputs;
+    /// The default scale of the input weights: unit pre-activation variance
+    /// on the training samples (see [`InputScale`]).
+    pub const DEFAULT_INPUT_SCALE: InputScale = InputScale::UnitVariance;
 
     /// `nodes` nodes of `activation`, λ = [`Self::DEFAULT_LAMBDA`],
     /// [`Self::DEFAULT_SOLVER`], seed [`Self::DEFAULT_SEED`], input weights
@@ -137,31 +162,21 @@ impl ElmParams {
         })
     }
 
-    /// With `nodes` hidden nodes.
-    pub fn with_nodes(mut self, nodes: usize) -> Self {
-        self.0.nodes = nodes;
-        self
-    }
-
-    /// With activation `activation`.
-    pub fn with_activation(mut self, activation: Activation) -> Self {
-        self.0.activation = activation;
-        self
-    }
+    crate::readout::field_setters!(
+        /// With `nodes` hidden nodes.
+        with_nodes(nodes: usize),
+        /// With activation `activation`.
+        with_activation(activation: Activation),
+    );
 
     crate::readout::readout_setters!();
 
-    /// With hidden-layer seed `seed`.
-    pub fn with_seed(mut self, seed: u64) -> Self {
-        self.0.seed = seed;
-        self
-    }
-
-    /// With the input weights scaled by `input_scale`.
-    pub fn with_input_scale(mut self, input_scale: InputScale) -> Self {
-        self.0.input_scale = input_scale;
-        self
-    }
+    crate::readout::field_setters!(
+        /// With hidden-layer seed `seed`.
+        with_seed(seed: u64),
+        /// With the input weights scaled by `input_scale`.
+        with_input_scale(input_scale: InputScale),
+    );
 }
 
 impl ParamGuard for ElmParams {

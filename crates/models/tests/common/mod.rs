@@ -9,54 +9,13 @@ use ndarray::{Array1, Array2, ArrayView2};
 /// Unit roundoff.
 pub const U: f64 = f64::EPSILON / 2.0;
 
-/// SplitMix64, written out again so that the test data does not depend on
-/// the crate's own generator.
-pub struct Rng(u64);
+#[allow(unused_imports)] // each test binary uses its own subset
+pub use test_support::{fro, fro_diff, TestRng as Rng};
 
-impl Rng {
-    pub fn new(seed: u64) -> Self {
-        Rng(seed ^ 0xD1B5_4A32_D192_ED03)
-    }
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform on [0, 1).
-    pub fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Uniform on [lo, hi).
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.uniform()
-    }
-    /// Standard normal (Box–Muller).
-    pub fn normal(&mut self) -> f64 {
-        let u1 = self.uniform().max(1e-300);
-        let u2 = self.uniform();
-        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-    }
-    pub fn uniform_matrix(&mut self, rows: usize, cols: usize, lo: f64, hi: f64) -> Array2<f64> {
-        Array2::from_shape_fn((rows, cols), |_| self.range(lo, hi))
-    }
-    pub fn gaussian(&mut self, rows: usize, cols: usize) -> Array2<f64> {
-        Array2::from_shape_fn((rows, cols), |_| self.normal())
-    }
-}
-
-pub fn fro(m: ArrayView2<'_, f64>) -> f64 {
-    m.iter().map(|v| v * v).sum::<f64>().sqrt()
-}
-
-pub fn fro_diff(a: ArrayView2<'_, f64>, b: ArrayView2<'_, f64>) -> f64 {
-    assert_eq!(a.dim(), b.dim());
-    a.iter()
-        .zip(b.iter())
-        .map(|(x, y)| (x - y) * (x - y))
-        .sum::<f64>()
-        .sqrt()
+/// The tests' seeded generator (SplitMix64, independent of the crate's own
+/// `models::rng`), in the family these tests' data was drawn from.
+pub fn rng(seed: u64) -> Rng {
+    Rng::salted(seed, 0xD1B5_4A32_D192_ED03)
 }
 
 /// `AᵀB` by plain loops (no BLAS).
@@ -205,4 +164,20 @@ pub fn ridge_tolerance(
     let norm_rinv = 1.0 / (sp.sigma_min * sp.sigma_min + lambda);
     let gamma = (k + n) as f64 * U;
     2.0 * steps as f64 * gamma * (kappa_r.powi(kappa_power) * fro(w) + norm_rinv * sp.norm_a * fro(y))
+}
+
+/// The BLS tests' data: K samples of d inputs uniform on [−1, 1], M = 3 smooth targets.
+pub fn bls_data(seed: u64, k: usize, d: usize) -> (Array2<f64>, Array2<f64>) {
+    let mut rng = rng(seed);
+    let x = rng.uniform_matrix(k, d, -1.0, 1.0);
+    let y = Array2::from_shape_fn((k, 3), |(i, c)| {
+        let r = x.row(i);
+        let v = |j: usize| r[j % d];
+        match c {
+            0 => (2.0 * v(0) + v(1)).sin(),
+            1 => v(2) * v(3) - 0.5 * v(4),
+            _ => (3.0 * (v(5) - v(1))).tanh(),
+        }
+    });
+    (x, y)
 }

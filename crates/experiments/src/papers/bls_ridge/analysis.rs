@@ -182,7 +182,7 @@ pub(super) fn fmt_acc(v: MeanStd) -> String {
 
 /// Table VI's accumulated solver time split by code version: the complete
 /// cells that copied the initial `A` into the solver (run before
-/// `Strategy::build_owned`) and those whose solver took it over, with
+/// `Strategy::build` taking an owned `A`) and those whose solver took it over, with
 /// Chol-1's accumulated speedups computed within each group, so that a
 /// speedup never divides one version's time by the other's. `nu`: the
 /// schedule's updates + 1 (a cell is complete when it timed all of them).

@@ -47,7 +47,7 @@ pub struct Cell {
     #[serde(default)]
     pub dgemm_peak_gflops: Option<f64>,
     /// Whether the solver took the initial `A` over without copying it
-    /// (`Strategy::build_owned`, since 2026-11-22 evening). `false` for cells
+    /// (`Strategy::build` taking an owned `A`, since 2026-11-22 evening). `false` for cells
     /// written before: their update 0 includes that copy. With `precision`
     /// F32 the f64 copy is saved, but `A` is still rounded into a new f32
     /// buffer.

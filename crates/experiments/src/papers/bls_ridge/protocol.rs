@@ -91,14 +91,7 @@ pub struct Options {
 pub const LAMBDA_EXPS: [i32; 6] = [-30, -25, -20, -15, -10, -5];
 
 /// Table VI's five strategies and D-Rdg, in the paper's table order.
-pub const STRATEGIES: [Strategy; 6] = [
-    Strategy::Orig,
-    Strategy::ExgE,
-    Strategy::Chol1,
-    Strategy::Chol2,
-    Strategy::RInv,
-    Strategy::DRdg,
-];
+pub const STRATEGIES: [Strategy; 6] = Strategy::BLS_PAPER;
 
 impl Options {
     /// The full protocol (`seeds` networks per cell).

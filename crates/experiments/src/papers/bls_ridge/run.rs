@@ -88,7 +88,7 @@ fn run_cell(
         peak_rss_bytes: None,
         ran_at: machine::utc_now(),
         dgemm_peak_gflops: Some(peak),
-        // `models::bls` builds its solver with `Strategy::build_owned`.
+        // `models::bls` builds its solver with `Strategy::build` taking an owned `A`.
         initial_a_taken: true,
     };
     let (x, y) = (std::mem::take(&mut d.x_train), std::mem::take(&mut d.y_train));

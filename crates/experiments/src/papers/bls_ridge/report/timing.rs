@@ -171,7 +171,7 @@ fn flops_table(sch: Schedule, means: &[Vec<Option<MeanTime>>]) -> Table {
     ft
 }
 
-/// What update 0's time includes: in cells run before `build_owned`, a copy
+/// What update 0's time includes: in cells run before the solver could take `A` over, a copy
 /// of the initial `A` into the solver (first-touch page faults, about a third
 /// of update 0 at full size).
 pub(super) fn initial_copy_note(cells: &[Cell]) -> String {
@@ -186,9 +186,9 @@ pub(super) fn initial_copy_note(cells: &[Cell]) -> String {
         ""
     };
     match (copied, taken) {
-        (0, _) => format!("In every cell the solver took the initial `A` over without a copy (`Strategy::build_owned`); Orig. and R-Inv still copy it into `B`.{f32_taken}"),
-        (_, 0) => format!("In every cell update 0's time includes copying the initial `A` into the solver (and, for Orig. and R-Inv, into `B`), {cost}; the cells ran before `Strategy::build_owned` removed the first copy."),
-        _ => format!("In {copied} of {} cells (run before `Strategy::build_owned`) update 0's time includes copying the initial `A` into the solver, {cost}; in the other {taken} the solver took `A` over without a copy, so update 0 is not comparable between the two groups.{f32_taken}", cells.len()),
+        (0, _) => format!("In every cell the solver took the initial `A` over without a copy (`Strategy::build` taking an owned `A`); Orig. and R-Inv still copy it into `B`.{f32_taken}"),
+        (_, 0) => format!("In every cell update 0's time includes copying the initial `A` into the solver (and, for Orig. and R-Inv, into `B`), {cost}; the cells ran before `Strategy::build` taking an owned `A` removed the first copy."),
+        _ => format!("In {copied} of {} cells (run before `Strategy::build` taking an owned `A`) update 0's time includes copying the initial `A` into the solver, {cost}; in the other {taken} the solver took `A` over without a copy, so update 0 is not comparable between the two groups.{f32_taken}", cells.len()),
     }
 }
 
