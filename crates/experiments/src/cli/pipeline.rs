@@ -128,7 +128,7 @@ pub struct FittedPipeline {
     pub target_scale: Option<(f64, f64)>,
     /// The model.
     pub model: FittedModel,
-    /// Classification: the label of each class (format 5; `None` in older
+    /// Classification: the label of each class (formats 5 and 6; `None` in older
     /// files, whose classes are their labels).
     pub labels: Option<ClassLabels>,
 }
