@@ -142,9 +142,21 @@ pub fn mse(truth: ArrayView2<'_, f64>, predicted: ArrayView2<'_, f64>) -> Result
     Ok(sum / truth.len() as f64)
 }
 
-/// Root mean squared error, `√MSE`.
+/// Root mean squared error, `√MSE`. When the squares overflow (errors
+/// beyond about 1e154), computed on the errors divided by the largest one
+/// and scaled back, so that any finite errors give a finite value.
 pub fn rmse(truth: ArrayView2<'_, f64>, predicted: ArrayView2<'_, f64>) -> Result<f64, MetricError> {
-    Ok(mse(truth, predicted)?.sqrt())
+    let plain = mse(truth, predicted)?.sqrt();
+    if plain.is_finite() {
+        return Ok(plain);
+    }
+    let errors = || truth.iter().zip(predicted.iter()).map(|(a, b)| a - b);
+    let largest = errors().fold(0.0_f64, |m, e| m.max(e.abs()));
+    if !largest.is_finite() || largest == 0.0 {
+        return Ok(plain);
+    }
+    let sum: f64 = errors().map(|e| (e / largest) * (e / largest)).sum();
+    Ok(largest * (sum / truth.len() as f64).sqrt())
 }
 
 /// Frobenius norm of the difference, `‖A − B‖_F`.
@@ -231,6 +243,21 @@ mod tests {
         assert_eq!(rmse(y.view(), z.view()).unwrap(), 0.3125f64.sqrt());
         assert_eq!(weight_error(y.view(), z.view()).unwrap(), 1.25f64.sqrt());
         assert_eq!(output_error(y.view(), y.view()).unwrap(), 0.0);
+    }
+
+    /// Errors whose squares overflow (1e200² = ∞) still give the RMSE they
+    /// scale to: 1e200 times that of the same errors in units of 1e200.
+    #[test]
+    fn rmse_of_huge_errors_is_finite_and_scales() -> Result<(), MetricError> {
+        let t = array![[3.0], [-1.0], [2.0]];
+        let p = array![[1.0], [1.0], [0.5]];
+        let small = rmse(t.view(), p.view())?;
+        let huge = rmse((&t * 1e200).view(), (&p * 1e200).view())?;
+        assert!(huge.is_finite());
+        assert!((huge / 1e200 / small - 1.0).abs() < 1e-14, "{huge} vs {small}");
+        // Errors that are themselves beyond f64 stay non-finite for the caller to refuse.
+        assert!(!rmse(array![[1.7e308]].view(), array![[-1.7e308]].view())?.is_finite());
+        Ok(())
     }
 
     #[test]

@@ -53,7 +53,7 @@ pub enum ModelError {
         expected: [u8; 8],
     },
     /// The file is a model file of a format version this build cannot read.
-    #[error("{path}: unsupported model file format version {found} (this build reads version {expected})")]
+    #[error("{path}: unsupported model file format version {found} (this build reads versions 1 to {expected})")]
     UnsupportedFormat {
         /// The file.
         path: PathBuf,
@@ -64,7 +64,7 @@ pub enum ModelError {
     },
     /// The file has the right header but its content cannot be decoded, or
     /// decodes to an inconsistent model (truncated, altered, trailing bytes).
-    #[error("{path}: corrupt model file: {reason}")]
+    #[error("{path}: model file is corrupt: {reason}")]
     Corrupt {
         /// The file.
         path: PathBuf,

@@ -37,7 +37,7 @@ pub use optim;
 pub mod activation;
 pub mod bls;
 pub mod elm;
-mod envelope;
+pub mod envelope;
 mod error;
 pub mod readout;
 pub mod rng;

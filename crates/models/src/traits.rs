@@ -11,7 +11,8 @@
 //! - [`Predict`] — a model maps samples to outputs and knows its numbers of
 //!   inputs and outputs;
 //! - [`Persist`] — a fitted model is saved to and loaded from one versioned
-//!   file envelope (magic bytes, format version, the model in bincode);
+//!   file envelope (magic bytes, format version, a CRC-32 checksum, the model
+//!   in bincode; see [`envelope`](crate::envelope));
 //!   implementors give only the magic, the version and the invariants.
 //!
 //! ```
@@ -150,7 +151,8 @@ pub trait Predict {
 pub trait Persist: Serialize + DeserializeOwned {
     /// The first eight bytes of this kind of model file.
     const MAGIC: [u8; 8];
-    /// The format version this build writes and reads.
+    /// The format version this build writes; it reads this one and the
+    /// older versions the envelope knows (format 1, before the checksum).
     const FORMAT_VERSION: u32;
 
     /// The invariants a decoded model must satisfy (shapes, finite values).
@@ -179,5 +181,29 @@ pub trait Persist: Serialize + DeserializeOwned {
         crate::envelope::load(path.as_ref(), Self::MAGIC, Self::FORMAT_VERSION, |m: &Self| {
             m.check_invariants()
         })
+    }
+
+    /// The bytes [`save`](Self::save) writes.
+    ///
+    /// # Errors
+    /// [`ModelError::Encode`] if encoding fails.
+    fn to_bytes(&self) -> Result<Vec<u8>> {
+        crate::envelope::encode(Self::MAGIC, Self::FORMAT_VERSION, self)
+    }
+
+    /// A model from the bytes of a file written by [`save`](Self::save)
+    /// (what [`load`](Self::load) does after reading the file); errors name
+    /// the file as `(bytes)`.
+    ///
+    /// # Errors
+    /// As [`load`](Self::load), without [`ModelError::Io`].
+    fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        crate::envelope::decode(
+            Path::new("(bytes)"),
+            bytes,
+            Self::MAGIC,
+            Self::FORMAT_VERSION,
+            |m: &Self| m.check_invariants(),
+        )
     }
 }

@@ -38,7 +38,9 @@
 //! training part only (`--scale`; by default z-scores for the ELM and `[0, 1]`
 //! for the BLS, the scaling each method expects, and `[0, 1]` for IDX images
 //! with either model: [`args::ModelKind::default_scale_for`]); regression targets are
-//! standardized. With an incremental `--solver` (a strategy name such as
+//! standardized (overflow-free, so targets of any finite magnitude work).
+//! A prediction or metric that is not finite is an error naming the file, the
+//! line and the cause, never a result. With an incremental `--solver` (a strategy name such as
 //! `alg3`), the network grows one node at a time from `--initial-nodes`
 //! (default 2, as in Zhu & Wei's protocol) to `--hidden`.
 
@@ -49,7 +51,7 @@ pub mod pipeline;
 mod progress;
 mod train;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use models::Activation;
@@ -162,6 +164,56 @@ fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64,
     })
 }
 
+/// The mean and standard deviation of the regression targets `y` (from the
+/// file `path`; a constant column gets deviation 1). Targets of any finite
+/// magnitude work: when the plain sums overflow (targets beyond about 1e154),
+/// both are computed on `y / max|y|` and scaled back.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the file and the targets' magnitude if the
+/// scale is still not finite.
+fn target_scale(y: &Array2<f64>, path: &std::path::Path) -> Result<(f64, f64), CliError> {
+    let n = y.len() as f64;
+    let mean = y.sum() / n;
+    let var = y.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+    let (mean, std) = if mean.is_finite() && var.is_finite() {
+        (mean, if var > 0.0 { var.sqrt() } else { 1.0 })
+    } else {
+        let largest = y.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+        let m = y.iter().map(|v| v / largest).sum::<f64>() / n;
+        let var = y.iter().map(|v| (v / largest - m) * (v / largest - m)).sum::<f64>() / n;
+        (m * largest, if var > 0.0 { var.sqrt() * largest } else { 1.0 })
+    };
+    if !(mean.is_finite() && std.is_finite() && std > 0.0) {
+        return Err(CliError::Usage(format!(
+            "{}: cannot standardize the regression targets (largest magnitude {:e}): mean {mean}, standard \
+             deviation {std}; rescale the target column",
+            path.display(),
+            y.iter().fold(0.0_f64, |a, v| a.max(v.abs()))
+        )));
+    }
+    Ok((mean, std))
+}
+
+/// [`metric`], refusing a value that is not finite (never reported as a
+/// result).
+fn finite_metric(task: TaskKind, truth: &Array1<f64>, source: &Path, predicted: &[f64]) -> Result<f64, CliError> {
+    let value = metric(task, truth, predicted)?;
+    if !value.is_finite() {
+        return Err(CliError::File {
+            path: source.to_path_buf(),
+            problem: format!(
+                "the {} is {value} (not finite): targets and predictions differ by more than a 64-bit float holds",
+                match task {
+                    TaskKind::Classification => "accuracy",
+                    TaskKind::Regression => "rmse",
+                }
+            ),
+        });
+    }
+    Ok(value)
+}
+
 /// A file with no rows is an error naming it (`what`: `training`, `test`).
 fn non_empty(table: &Table, what: &str) -> Result<(), CliError> {
     if table.n_samples() == 0 {
@@ -226,17 +278,36 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     let classes = labels.as_ref().map(ClassLabels::len);
     let scaler = InputScaler::fit(args.scale, &train.x)?;
     let x_train = scaler.transform(&train.x)?;
+    if let Some(((row, col), value)) = x_train.indexed_iter().find(|(_, v)| !v.is_finite()) {
+        let place = match train.lines.as_ref().and_then(|lines| lines.get(row)) {
+            Some(line) => format!("line {line}"),
+            None => format!("sample {}", row + 1),
+        };
+        return Err(CliError::Usage(format!(
+            "{}: {place}: feature {} ({:e}) becomes {value} (not finite) after {} scaling; rescale the column \
+             or choose another --scale",
+            args.train.display(),
+            col + 1,
+            train.x[[row, col]],
+            args.scale.name()
+        )));
+    }
     let mut y_train = match classes {
         Some(c) => one_hot(&y_train_raw, c)?,
         None => y_train_raw.clone().insert_axis(Axis(1)),
     };
     let target_scale = match args.task {
         TaskKind::Regression => {
-            let n = y_train.len() as f64;
-            let mean = y_train.sum() / n;
-            let var = y_train.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
-            let std = if var > 0.0 { var.sqrt() } else { 1.0 };
+            let (mean, std) = target_scale(&y_train, &args.train)?;
             y_train.mapv_inplace(|v| (v - mean) / std);
+            if y_train.iter().any(|v| !v.is_finite()) {
+                return Err(CliError::Usage(format!(
+                    "{}: the regression targets (largest magnitude {:e}) span more than a 64-bit float can \
+                     standardize; rescale the target column",
+                    args.train.display(),
+                    y_train_raw.iter().fold(0.0_f64, |a, v| a.max(v.abs()))
+                )));
+            }
             Some((mean, std))
         }
         TaskKind::Classification => None,
@@ -284,8 +355,8 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         model,
         labels,
     };
-    let train_metric = metric(args.task, &y_train_raw, &pipeline.predict(&train.x)?)?;
-    let test_metric = metric(args.task, &y_test, &pipeline.predict(&test.x)?)?;
+    let train_metric = finite_metric(args.task, &y_train_raw, &train.source, &pipeline.predict_data(&train)?)?;
+    let test_metric = finite_metric(args.task, &y_test, &test.source, &pipeline.predict_data(&test)?)?;
     let saved_to = match &args.save {
         Some(path) => {
             pipeline.save(path)?;
@@ -378,5 +449,5 @@ pub fn predict(args: &PredictFlags) -> Result<Vec<String>, CliError> {
             args.model_file.display()
         )));
     }
-    pipeline.predict_labels(&table.x)
+    pipeline.predict_labels_data(&table)
 }

@@ -2,10 +2,27 @@
 //! task, the target scale and the model, in a bincode file with a magic and a
 //! format version checked on load.
 //!
-//! Format 5 records the class labels of a classifier (the training file's
-//! labels in sorted order); format 4 the input scaling (`--scale`). Files of
-//! format 4 (classes were the labels themselves) and 3 (saved before
-//! `--scale` existed, always z-scored) still load.
+//! File layout (bincode 2, standard configuration, fields in order):
+//!
+//! | field | type | value |
+//! |---|---|---|
+//! | `magic` | `[u8; 8]` | `b"DNNPIPE\0"` (8 raw bytes) |
+//! | `format_version` | `u32` | 6 (varint) |
+//! | `checksum` | `[u8; 4]` | CRC-32 (IEEE) of every other byte of the file, little-endian (4 raw bytes) |
+//! | `pipeline` | [`FittedPipeline`] | task, classes, input scaler, target scale, model, class labels |
+//!
+//! Format 6 added the checksum: any single damaged byte is refused with
+//! `model file is corrupt: checksum mismatch (file damaged or truncated)`,
+//! bytes appended to a file with `N trailing byte(s) after the model`.
+//! Format 5 (no checksum) records the class labels of a classifier (the
+//! training file's labels in sorted order); format 4 the input scaling
+//! (`--scale`). Files of formats 5, 4 (classes were the labels themselves)
+//! and 3 (saved before `--scale` existed, always z-scored) still load.
+//! Decoding is bounded by the file's length
+//! ([`models::envelope::decode_bounded`]), and every loaded pipeline is
+//! validated ([`FittedPipeline::validate`]): finite scaler statistics and
+//! target scale, classes, labels and task consistent with the model's
+//! outputs.
 
 use std::path::Path;
 
@@ -17,7 +34,8 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{Scale, TaskKind};
 use super::CliError;
-use crate::datasets::{argmax_rows, ClassLabels, DataError, MinMaxScaler, StandardScaler};
+use crate::datasets::{argmax_rows, ClassLabels, DataError, MinMaxScaler, StandardScaler, Table};
+use models::envelope::{crc32, decode_bounded, decode_checked};
 
 /// The input scaling of a fitted pipeline, with its statistics from the
 /// training file.
@@ -110,7 +128,7 @@ pub struct FittedPipeline {
     pub target_scale: Option<(f64, f64)>,
     /// The model.
     pub model: FittedModel,
-    /// Classification: the label of each class (format 5; `None` in older
+    /// Classification: the label of each class (formats 5 and 6; `None` in older
     /// files, whose classes are their labels).
     pub labels: Option<ClassLabels>,
 }
@@ -162,7 +180,7 @@ impl From<PipelineV3> for FittedPipeline {
 }
 
 const PIPELINE_MAGIC: [u8; 8] = *b"DNNPIPE\0";
-const PIPELINE_VERSION: u32 = 5;
+const PIPELINE_VERSION: u32 = 6;
 
 #[derive(Serialize, Deserialize)]
 struct PipelineFile<P> {
@@ -178,28 +196,138 @@ fn file_error(path: &Path, problem: impl Into<String>) -> CliError {
     }
 }
 
-fn decode<P: DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<P, CliError> {
-    bincode::serde::decode_from_slice::<PipelineFile<P>, _>(bytes, bincode::config::standard())
-        .map(|(file, _)| file.pipeline)
-        .map_err(|e| file_error(path, format!("corrupt model file: {e}")))
+fn corrupt(path: &Path, reason: impl std::fmt::Display) -> CliError {
+    file_error(path, format!("model file is corrupt: {reason}"))
+}
+
+fn trailing(path: &Path, extra: usize) -> CliError {
+    corrupt(path, format!("{extra} trailing byte(s) after the model"))
+}
+
+/// A file of format 3 or 4 (no checksum): the whole file is one
+/// [`PipelineFile`].
+fn decode_unchecked<P: DeserializeOwned>(path: &Path, bytes: &[u8], version: u32) -> Result<P, CliError> {
+    let (file, used) = decode_bounded::<PipelineFile<P>>(bytes).map_err(|_| {
+        corrupt(
+            path,
+            format!("its content does not decode as format {version} (file damaged or truncated)"),
+        )
+    })?;
+    if used != bytes.len() {
+        return Err(trailing(path, bytes.len() - used));
+    }
+    Ok(file.pipeline)
 }
 
 impl FittedPipeline {
     /// Predictions on raw features (K×N): class indices as f64 for
-    /// classification, values for regression.
+    /// classification, values for regression. A prediction that is not
+    /// finite (the model's arithmetic overflowed) is an error naming the
+    /// row (1-based) and the cause; [`predict_data`](Self::predict_data)
+    /// names the file and line.
     ///
     /// # Errors
     /// A [`CliError::Data`] for features of the wrong width, a
-    /// [`CliError::Model`] from the model.
+    /// [`CliError::Model`] from the model, a [`CliError::Usage`] for a
+    /// non-finite prediction.
     pub fn predict(&self, x: &Array2<f64>) -> Result<Vec<f64>, CliError> {
-        let z = self.model.predict(self.scaler.transform(x)?.view())?;
-        Ok(match self.task {
+        self.predict_finite(x)?
+            .map_err(|(row, cause)| CliError::Usage(format!("row {}: {cause}", row + 1)))
+    }
+
+    /// [`predict`](Self::predict) on a loaded file: a non-finite prediction
+    /// is a [`CliError::File`] naming `data`'s file and the line of the row
+    /// (IDX: the sample's number).
+    ///
+    /// # Errors
+    /// As [`predict`](Self::predict).
+    pub fn predict_data(&self, data: &Table) -> Result<Vec<f64>, CliError> {
+        self.predict_finite(&data.x)?.map_err(|(row, cause)| {
+            let place = match data.lines.as_ref().and_then(|lines| lines.get(row)) {
+                Some(line) => format!("line {line}"),
+                None => format!("sample {}", row + 1),
+            };
+            file_error(&data.source, format!("{place}: {cause}"))
+        })
+    }
+
+    /// The predictions, or the first row (0-based) whose prediction is not
+    /// finite and why.
+    fn predict_finite(&self, x: &Array2<f64>) -> Result<Result<Vec<f64>, (usize, String)>, CliError> {
+        let scaled = self.scaler.transform(x)?;
+        let features = |row: usize| {
+            let largest = |m: &Array2<f64>| m.row(row).iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+            format!(
+                "the row's largest feature is {:e} in magnitude ({:e} after {} scaling), beyond what the model \
+                 maps to a finite value (unbounded activations such as linear and relu pass it on)",
+                largest(x),
+                largest(&scaled),
+                self.scaler.scale().name()
+            )
+        };
+        if let Some(row) = scaled.rows().into_iter().position(|r| r.iter().any(|v| !v.is_finite())) {
+            let (col, value) = scaled
+                .row(row)
+                .iter()
+                .copied()
+                .enumerate()
+                .find(|(_, v)| !v.is_finite())
+                .unwrap_or((0, f64::NAN));
+            let cause = format!(
+                "feature {} ({:e}) becomes {value} (not finite) after {} scaling, so no prediction is given",
+                col + 1,
+                x[[row, col]],
+                self.scaler.scale().name()
+            );
+            return Ok(Err((row, cause)));
+        }
+        let z = self.model.predict(scaled.view())?;
+        if let Some(row) = z.rows().into_iter().position(|r| r.iter().any(|v| !v.is_finite())) {
+            let value = z.row(row).iter().copied().find(|v| !v.is_finite()).unwrap_or(f64::NAN);
+            let cause = format!(
+                "the model's output is {value} (not finite), so no prediction is given: {}",
+                features(row)
+            );
+            return Ok(Err((row, cause)));
+        }
+        Ok(Ok(match self.task {
             TaskKind::Classification => argmax_rows(&z).iter().map(|&c| c as f64).collect(),
             TaskKind::Regression => {
                 let (mean, std) = self.target_scale.unwrap_or((0.0, 1.0));
-                z.column(0).iter().map(|v| v * std + mean).collect()
+                let values: Vec<f64> = z.column(0).iter().map(|v| v * std + mean).collect();
+                if let Some(row) = values.iter().position(|v| !v.is_finite()) {
+                    return Ok(Err((
+                        row,
+                        format!(
+                            "the prediction is {} (not finite): the model's output {:e} (standardized) times the \
+                             training targets' standard deviation {std:e} plus their mean {mean:e} overflows; {}",
+                            values[row],
+                            z[[row, 0]],
+                            features(row)
+                        ),
+                    )));
+                }
+                values
             }
-        })
+        }))
+    }
+
+    /// The bytes [`save`](Self::save) writes: magic, format version, the
+    /// CRC-32 of the rest, the pipeline.
+    ///
+    /// # Errors
+    /// [`CliError::File`] when the pipeline cannot be encoded.
+    pub fn to_bytes(&self, path: &Path) -> Result<Vec<u8>, CliError> {
+        let cannot = |e: bincode::error::EncodeError| file_error(path, format!("cannot encode: {e}"));
+        let config = bincode::config::standard();
+        let header = bincode::serde::encode_to_vec((PIPELINE_MAGIC, PIPELINE_VERSION), config).map_err(cannot)?;
+        let body = bincode::serde::encode_to_vec(self, config).map_err(cannot)?;
+        let checksum = crc32(&[&header, &body]);
+        let mut bytes = Vec::with_capacity(header.len() + 4 + body.len());
+        bytes.extend_from_slice(&header);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes.extend_from_slice(&body);
+        Ok(bytes)
     }
 
     /// The number of input features the model expects.
@@ -214,53 +342,153 @@ impl FittedPipeline {
     /// # Errors
     /// As [`FittedPipeline::predict`].
     pub fn predict_labels(&self, x: &Array2<f64>) -> Result<Vec<String>, CliError> {
-        let predictions = self.predict(x)?;
-        Ok(match (&self.task, &self.labels) {
+        Ok(self.as_labels(self.predict(x)?))
+    }
+
+    /// [`predict_labels`](Self::predict_labels) on a loaded file, a
+    /// non-finite prediction named as by [`predict_data`](Self::predict_data).
+    ///
+    /// # Errors
+    /// As [`predict_data`](Self::predict_data).
+    pub fn predict_labels_data(&self, data: &Table) -> Result<Vec<String>, CliError> {
+        Ok(self.as_labels(self.predict_data(data)?))
+    }
+
+    fn as_labels(&self, predictions: Vec<f64>) -> Vec<String> {
+        match (&self.task, &self.labels) {
             (TaskKind::Classification, Some(labels)) => predictions
                 .iter()
                 .map(|&c| labels.label(c as usize).unwrap_or_else(|| c.to_string()))
                 .collect(),
             _ => predictions.iter().map(f64::to_string).collect(),
-        })
+        }
     }
 
-    /// Save with magic and format version.
+    /// Save with magic, format version and checksum.
     ///
     /// # Errors
     /// [`CliError::File`] when the file cannot be encoded or written.
     pub fn save(&self, path: &Path) -> Result<(), CliError> {
-        let file = PipelineFile {
-            magic: PIPELINE_MAGIC,
-            format_version: PIPELINE_VERSION,
-            pipeline: self,
-        };
-        let bytes = bincode::serde::encode_to_vec(&file, bincode::config::standard())
-            .map_err(|e| file_error(path, format!("cannot encode: {e}")))?;
+        let bytes = self.to_bytes(path)?;
         std::fs::write(path, bytes).map_err(|e| file_error(path, e.to_string()))
     }
 
-    /// Load, checking the magic and the format version (5; 4 from before
-    /// class labels were kept; 3 from before `--scale`).
+    /// Load, checking the magic, the format version (6; 5 from before the
+    /// checksum; 4 from before class labels were kept; 3 from before
+    /// `--scale`), the checksum, and the pipeline
+    /// ([`validate`](Self::validate)).
     ///
     /// # Errors
     /// [`CliError::File`] naming the file: unreadable, not a model file,
-    /// corrupt, or of a format this build does not read.
+    /// corrupt, inconsistent, or of a format this build does not read.
     pub fn load(path: &Path) -> Result<Self, CliError> {
         let bytes = std::fs::read(path).map_err(|e| file_error(path, e.to_string()))?;
+        Self::from_bytes(path, &bytes)
+    }
+
+    /// [`load`](Self::load) on the bytes of the file `path` (which names it
+    /// in errors).
+    ///
+    /// # Errors
+    /// As [`load`](Self::load), except reading the file.
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Self, CliError> {
         if bytes.len() < 8 || bytes[..8] != PIPELINE_MAGIC {
             return Err(file_error(path, "not a model file saved by `nn fit --save`"));
         }
-        let ((_, version), _): (([u8; 8], u32), usize) =
-            bincode::serde::decode_from_slice(&bytes, bincode::config::standard())
-                .map_err(|e| file_error(path, format!("corrupt model file: {e}")))?;
-        match version {
-            PIPELINE_VERSION => decode(path, &bytes),
-            4 => decode::<PipelineV4>(path, &bytes).map(FittedPipeline::from),
-            3 => decode::<PipelineV3>(path, &bytes).map(FittedPipeline::from),
-            other => Err(file_error(
-                path,
-                format!("format version {other} (this build reads 3 to {PIPELINE_VERSION})"),
+        let ((_, version), header_len): (([u8; 8], u32), usize) =
+            decode_bounded(bytes).map_err(|_| corrupt(path, "the format version does not decode"))?;
+        let pipeline = match version {
+            PIPELINE_VERSION => decode_checked(bytes, header_len).map_err(|reason| corrupt(path, reason))?,
+            5 => decode_unchecked(path, bytes, 5)?,
+            4 => decode_unchecked::<PipelineV4>(path, bytes, 4).map(FittedPipeline::from)?,
+            3 => decode_unchecked::<PipelineV3>(path, bytes, 3).map(FittedPipeline::from)?,
+            other => {
+                return Err(file_error(
+                    path,
+                    format!("format version {other} (this build reads 3 to {PIPELINE_VERSION})"),
+                ))
+            }
+        };
+        pipeline.validate().map_err(|problem| corrupt(path, problem))?;
+        Ok(pipeline)
+    }
+
+    /// Check what a decoded pipeline must satisfy: the scaler's statistics
+    /// (finite means, positive finite standard deviations; finite ranges with
+    /// min ≤ max) for as many columns as the model has inputs; the target
+    /// scale (finite mean, positive finite standard deviation) only for
+    /// regression; classes equal to the model's outputs for classification,
+    /// one output and no classes for regression.
+    ///
+    /// # Errors
+    /// What is wrong, in words.
+    pub fn validate(&self) -> Result<(), String> {
+        let (n_inputs, n_outputs) = match &self.model {
+            FittedModel::Elm(m) => (m.n_inputs(), m.n_outputs()),
+            FittedModel::Bls(m) => (m.n_inputs(), m.n_outputs()),
+        };
+        let columns = |what: &str, a: usize, b: usize| -> Result<(), String> {
+            if a != n_inputs || b != n_inputs {
+                return Err(format!(
+                    "the {what} scaler has {a} and {b} statistics for a model of {n_inputs} inputs"
+                ));
+            }
+            Ok(())
+        };
+        match &self.scaler {
+            InputScaler::Zscore(z) => {
+                columns("z-score", z.mean().len(), z.std().len())?;
+                if let Some((j, m)) = z.mean().iter().enumerate().find(|(_, m)| !m.is_finite()) {
+                    return Err(format!("the z-score scaler's mean of column {} is {m}", j + 1));
+                }
+                if let Some((j, s)) = z.std().iter().enumerate().find(|(_, s)| !(s.is_finite() && **s > 0.0)) {
+                    return Err(format!(
+                        "the z-score scaler's standard deviation of column {} is {s} (must be positive and finite)",
+                        j + 1
+                    ));
+                }
+            }
+            InputScaler::Minmax(mm) => {
+                columns("min-max", mm.min().len(), mm.max().len())?;
+                let pairs = mm.min().iter().zip(mm.max().iter()).enumerate();
+                for (j, (lo, hi)) in pairs {
+                    if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+                        return Err(format!(
+                            "the min-max scaler's range of column {} is [{lo}, {hi}] (must be finite, min ≤ max)",
+                            j + 1
+                        ));
+                    }
+                }
+            }
+            InputScaler::None => {}
+        }
+        if let Some(labels) = &self.labels {
+            if self.task != TaskKind::Classification || self.classes != Some(labels.len()) {
+                return Err(format!(
+                    "{} class labels for a {} model of {} classes",
+                    labels.len(),
+                    self.task.name(),
+                    self.classes.map_or_else(|| "no".to_string(), |c| c.to_string())
+                ));
+            }
+        }
+        match (self.task, self.classes, self.target_scale) {
+            (TaskKind::Classification, Some(c), None) if c == n_outputs && c > 0 => Ok(()),
+            (TaskKind::Classification, Some(c), None) => Err(format!(
+                "a classifier of {c} classes with a model of {n_outputs} outputs"
             )),
+            (TaskKind::Classification, None, _) => Err("a classifier without its number of classes".into()),
+            (TaskKind::Classification, Some(_), Some(_)) => Err("a classifier with a target scale".into()),
+            (TaskKind::Regression, Some(c), _) => Err(format!("a regression model with {c} classes")),
+            (TaskKind::Regression, None, _) if n_outputs != 1 => {
+                Err(format!("a regression model of {n_outputs} outputs (one expected)"))
+            }
+            (TaskKind::Regression, None, Some((mean, std))) if !(mean.is_finite() && std.is_finite() && std > 0.0) => {
+                Err(format!(
+                    "the target scale is mean {mean}, standard deviation {std} (must be finite, the deviation positive)"
+                ))
+            }
+            (TaskKind::Regression, None, _) => Ok(()),
         }
     }
 }
@@ -323,7 +551,7 @@ mod tests {
         );
         let indices: Vec<String> = loaded.predict(&x)?.iter().map(|c| c.to_string()).collect();
         assert_eq!(loaded.predict_labels(&x)?, indices);
-        // Saved again, it is format 5 and keeps labels given to it.
+        // Saved again, it is format 6 and keeps labels given to it.
         let relabelled = FittedPipeline {
             labels: Some(ClassLabels::Text(vec!["no".into(), "yes".into()])),
             ..loaded

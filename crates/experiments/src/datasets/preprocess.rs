@@ -9,15 +9,26 @@ use super::error::DataError;
 use super::Dataset;
 
 /// Mean and spread of one column; a constant column gets its exact value as mean and spread 1.
+/// When the plain sums overflow (values beyond about 1e154), both are computed on the column
+/// divided by its largest magnitude and scaled back, so any finite column gets finite statistics.
 fn column_mean_std(col: ArrayView1<'_, f64>) -> (f64, f64) {
     let first = col[0];
     if col.iter().all(|&v| v == first) {
         return (first, 1.0);
     }
     let n = col.len() as f64;
-    let mean = col.sum() / n;
+    let mut mean = col.sum() / n;
     let var = col.iter().map(|&v| (v - mean) * (v - mean)).sum::<f64>() / n;
-    let std = var.sqrt();
+    let mut std = var.sqrt();
+    if !(mean.is_finite() && std.is_finite()) {
+        let largest = col.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+        if largest.is_finite() && largest > 0.0 {
+            let m = col.iter().map(|&v| v / largest).sum::<f64>() / n;
+            let var = col.iter().map(|&v| (v / largest - m) * (v / largest - m)).sum::<f64>() / n;
+            mean = m * largest;
+            std = var.sqrt() * largest;
+        }
+    }
     (mean, if std > 0.0 && std.is_finite() { std } else { 1.0 })
 }
 
@@ -270,6 +281,26 @@ pub fn k_fold(n: usize, k: usize, seed: u64) -> Result<Vec<(Vec<usize>, Vec<usiz
 mod tests {
     use super::*;
     use ndarray::array;
+
+    /// Columns whose sums or squares overflow (1e200², 3 × 1.7e308) get the statistics they scale
+    /// to, and z-scores equal to those of the column in smaller units.
+    #[test]
+    fn huge_columns_get_finite_statistics() -> Result<(), DataError> {
+        let x = array![[1.0, 1.0], [2.0, 1.5], [4.0, 1.7]];
+        let huge = array![[1e200, 1.0e308], [2e200, 1.5e308], [4e200, 1.7e308]];
+        let (s, h) = (StandardScaler::fit(&x)?, StandardScaler::fit(&huge)?);
+        for j in 0..2 {
+            let unit = if j == 0 { 1e200 } else { 1e308 };
+            assert!((h.mean()[j] / unit / s.mean()[j] - 1.0).abs() < 1e-12, "{h:?}");
+            assert!((h.std()[j] / unit / s.std()[j] - 1.0).abs() < 1e-12, "{h:?}");
+        }
+        let (zs, zh) = (s.transform(&x)?, h.transform(&huge)?);
+        assert!(
+            zs.iter().zip(zh.iter()).all(|(a, b)| (a - b).abs() < 1e-12),
+            "{zs} vs {zh}"
+        );
+        Ok(())
+    }
 
     #[test]
     fn constant_column_with_inexact_mean_maps_to_zero() -> Result<(), DataError> {

@@ -7,13 +7,20 @@
 //! |---|---|---|
 //! | `magic` | `[u8; 8]` | `b"DNNELM\0\0"` (8 raw bytes) |
 //! | `format_version` | `u32` | [`FORMAT_VERSION`] (varint) |
+//! | `checksum` | `[u8; 4]` | CRC-32 (IEEE) of every other byte of the file, little-endian (4 raw bytes) |
 //! | `model` | [`Elm`] | hidden layer, output weights, λ, solver |
+//!
+//! Format 2 added the checksum (any single damaged byte is caught); files
+//! of format 1 (the same without `checksum`) still load.
 //!
 //! Loading decodes the header first and refuses a wrong magic
 //! ([`ModelError::BadMagic`]) or version ([`ModelError::UnsupportedFormat`])
-//! before touching the model; a body that does not decode, leaves trailing
-//! bytes or decodes to an inconsistent model (shapes, non-finite values) is
-//! [`ModelError::Corrupt`]. Nothing in a file can make loading panic.
+//! before touching the model; a body that fails its checksum (`model file is
+//! corrupt: checksum mismatch (file damaged or truncated)`), does not decode,
+//! leaves trailing bytes or decodes to an inconsistent model (shapes,
+//! non-finite values) is [`ModelError::Corrupt`]. Nothing in a file can make
+//! loading panic, and a damaged length cannot make it allocate more than a
+//! small multiple of the file's size.
 //!
 //! The encoding of enums is by variant index: reordering the variants of
 //! [`Activation`](crate::Activation), [`ReadoutSolver`](crate::ReadoutSolver) or
@@ -29,8 +36,8 @@ use crate::ModelError;
 /// The first eight bytes of an ELM model file.
 pub const MAGIC: [u8; 8] = *b"DNNELM\0\0";
 
-/// The format version this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this build writes (it reads this one and 1).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Saved with [`Persist::save`], read with [`Persist::load`].
 ///

@@ -1,0 +1,304 @@
+//! Saved models resist damage: every single-byte change of a small saved ELM
+//! and BLS is refused (the CRC-32 of format 2), trailing bytes and
+//! truncations are refused with a message that says so, files of format 1
+//! (before the checksum) still load, and no byte string — arbitrary or a
+//! mutated valid file — makes loading panic or allocate beyond its size.
+
+use models::bls::{Bls, BlsParams};
+use models::envelope::CHECKSUM_MISMATCH;
+use models::prelude::*;
+use models::{Activation, Elm, ElmParams, ModelError};
+use ndarray::Array2;
+use proptest::prelude::*;
+
+fn inputs() -> Array2<f64> {
+    Array2::from_shape_fn((12, 2), |(i, j)| ((i * 7 + j * 3) % 11) as f64 / 5.0 - 1.0)
+}
+
+fn targets(x: &Array2<f64>) -> Array2<f64> {
+    Array2::from_shape_fn((x.nrows(), 1), |(i, _)| x[[i, 0]] * x[[i, 1]] + 0.5)
+}
+
+fn small_elm() -> Elm {
+    let x = inputs();
+    ElmParams::new(3, Activation::Tanh)
+        .with_seed(5)
+        .fit(&Dataset::new(x.view(), targets(&x).view()))
+        .expect("fit")
+}
+
+fn small_bls() -> Bls {
+    let x = inputs();
+    BlsParams::new(1, 2, 3)
+        .with_lambda(1e-3)
+        .with_seed(5)
+        .fit(&Dataset::new(x.view(), targets(&x).view()))
+        .expect("fit")
+}
+
+/// What loading every single-byte change of a saved model gave.
+#[derive(Debug, Default, PartialEq)]
+struct FlipCounts {
+    changes: usize,
+    refused: usize,
+    same_predictions: usize,
+    different_predictions: usize,
+}
+
+/// Replace each byte of `bytes` by each of the 255 other values, decode with
+/// [`Persist::from_bytes`], and count what happened: refused, or loaded with
+/// `predict` giving the same or different predictions as the intact model.
+fn flip_every_byte<M: Persist>(bytes: &[u8], predict: impl Fn(&M) -> Option<Array2<f64>>) -> FlipCounts {
+    let reference = M::from_bytes(bytes).ok().and_then(|m| predict(&m));
+    assert!(reference.is_some(), "the intact file loads and predicts");
+    let mut counts = FlipCounts::default();
+    let mut changed = bytes.to_vec();
+    for i in 0..bytes.len() {
+        for delta in 1..=255u8 {
+            changed[i] = bytes[i] ^ delta;
+            counts.changes += 1;
+            match M::from_bytes(&changed) {
+                Err(_) => counts.refused += 1,
+                Ok(m) if predict(&m) == reference => counts.same_predictions += 1,
+                Ok(_) => counts.different_predictions += 1,
+            }
+        }
+        changed[i] = bytes[i];
+    }
+    counts
+}
+
+#[test]
+fn every_single_byte_change_of_a_saved_elm_is_refused() {
+    let elm = small_elm();
+    let x = inputs();
+    let bytes = elm.to_bytes().expect("encode");
+    let counts = flip_every_byte::<Elm>(&bytes, |m| m.predict(x.view()).ok());
+    assert_eq!(counts.changes, bytes.len() * 255);
+    assert_eq!(counts.different_predictions, 0, "{counts:?}");
+    assert_eq!(counts.refused, counts.changes, "{counts:?}");
+    eprintln!(
+        "ELM: {} of {} single-byte changes refused",
+        counts.refused, counts.changes
+    );
+}
+
+#[test]
+fn every_single_byte_change_of_a_saved_bls_is_refused() {
+    let bls = small_bls();
+    let x = inputs();
+    let bytes = bls.to_bytes().expect("encode");
+    let counts = flip_every_byte::<Bls>(&bytes, |m| m.predict(x.view()).ok());
+    assert_eq!(counts.changes, bytes.len() * 255);
+    assert_eq!(counts.different_predictions, 0, "{counts:?}");
+    assert_eq!(counts.refused, counts.changes, "{counts:?}");
+    eprintln!(
+        "BLS: {} of {} single-byte changes refused",
+        counts.refused, counts.changes
+    );
+}
+
+#[test]
+fn save_writes_what_to_bytes_gives_and_load_reads_it_back() {
+    let elm = small_elm();
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("elm.bin");
+    elm.save(&path).expect("save");
+    let bytes = std::fs::read(&path).expect("read");
+    assert_eq!(bytes, elm.to_bytes().expect("encode"));
+    assert_eq!(Elm::load(&path).expect("load"), elm);
+    assert_eq!(Elm::from_bytes(&bytes).expect("decode"), elm);
+    // Magic, version 2 (one varint byte), then the 4 checksum bytes.
+    assert_eq!(bytes[..8], models::elm::io::MAGIC);
+    assert_eq!(bytes[8], 2);
+}
+
+fn corrupt_reason(got: Result<impl std::fmt::Debug, ModelError>) -> String {
+    match got {
+        Err(ModelError::Corrupt { reason, .. }) => reason,
+        other => panic!("expected a corrupt-file error, got {other:?}"),
+    }
+}
+
+#[test]
+fn damage_truncation_and_trailing_bytes_are_named() {
+    let bytes = small_bls().to_bytes().expect("encode");
+    // A damaged byte in the middle of the model.
+    let mut damaged = bytes.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x10;
+    assert_eq!(corrupt_reason(Bls::from_bytes(&damaged)), CHECKSUM_MISMATCH);
+    // Every truncation after the version byte.
+    for cut in 9..bytes.len() {
+        let reason = corrupt_reason(Bls::from_bytes(&bytes[..cut]));
+        assert_eq!(reason, CHECKSUM_MISMATCH, "cut at {cut}");
+    }
+    // Bytes appended to an intact file.
+    let mut longer = bytes.clone();
+    longer.extend_from_slice(&[0, 1, 2]);
+    assert_eq!(
+        corrupt_reason(Bls::from_bytes(&longer)),
+        "3 trailing byte(s) after the model"
+    );
+    // The message the user sees.
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("damaged.bin");
+    std::fs::write(&path, &damaged).expect("write");
+    let message = Bls::load(&path).err().map(|e| e.to_string()).unwrap_or_default();
+    assert_eq!(
+        message,
+        format!(
+            "{}: model file is corrupt: checksum mismatch (file damaged or truncated)",
+            path.display()
+        )
+    );
+}
+
+/// A format-1 file as the previous build wrote it: magic, version 1, model.
+#[derive(serde::Serialize)]
+struct FormatOne<'a, M> {
+    magic: [u8; 8],
+    format_version: u32,
+    model: &'a M,
+}
+
+#[test]
+fn format_1_files_without_checksum_still_load() {
+    let elm = small_elm();
+    let old = bincode::serde::encode_to_vec(
+        FormatOne {
+            magic: models::elm::io::MAGIC,
+            format_version: 1,
+            model: &elm,
+        },
+        bincode::config::standard(),
+    )
+    .expect("encode");
+    assert_eq!(old.len() + 4, elm.to_bytes().expect("encode").len());
+    assert_eq!(Elm::from_bytes(&old).expect("format 1 loads"), elm);
+    let mut longer = old.clone();
+    longer.push(0);
+    assert_eq!(
+        corrupt_reason(Elm::from_bytes(&longer)),
+        "1 trailing byte(s) after the model"
+    );
+
+    let bls = small_bls();
+    let old = bincode::serde::encode_to_vec(
+        FormatOne {
+            magic: models::bls::io::MAGIC,
+            format_version: 1,
+            model: &bls,
+        },
+        bincode::config::standard(),
+    )
+    .expect("encode");
+    assert_eq!(Bls::from_bytes(&old).expect("format 1 loads"), bls);
+}
+
+/// The flip count has teeth: without the checksum (format 1) many
+/// single-byte changes load and predict differently.
+#[test]
+fn without_the_checksum_single_byte_changes_go_unnoticed() {
+    let elm = small_elm();
+    let x = inputs();
+    let old = bincode::serde::encode_to_vec(
+        FormatOne {
+            magic: models::elm::io::MAGIC,
+            format_version: 1,
+            model: &elm,
+        },
+        bincode::config::standard(),
+    )
+    .expect("encode");
+    let counts = flip_every_byte::<Elm>(&old, |m| m.predict(x.view()).ok());
+    eprintln!("ELM format 1: {counts:?}");
+    assert!(counts.different_predictions > counts.changes / 10, "{counts:?}");
+}
+
+/// A file whose first array claims 2^60 rows: refused, nothing allocated.
+#[test]
+fn a_huge_length_prefix_is_refused() {
+    let bytes = small_elm().to_bytes().expect("encode");
+    // The model starts after magic (8), version (1) and checksum (4); its
+    // first field is the hidden layer's input weights, an ndarray whose
+    // serialized form begins with a version byte and the shape.
+    for at in 13..bytes.len().min(40) {
+        let mut huge = bytes[..at].to_vec();
+        huge.push(253); // varint tag of a u64
+        huge.extend_from_slice(&(1u64 << 60).to_le_bytes());
+        huge.extend_from_slice(&bytes[at..]);
+        assert!(Elm::from_bytes(&huge).is_err(), "u64 2^60 inserted at {at}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Arbitrary bytes behind the right magic and version: an error, never
+    /// a panic.
+    #[test]
+    fn arbitrary_bytes_are_an_error_not_a_panic(version in 0u8..4, body in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let mut bytes = models::elm::io::MAGIC.to_vec();
+        bytes.push(version);
+        bytes.extend_from_slice(&body);
+        prop_assert!(Elm::from_bytes(&bytes).is_err());
+        bytes[..8].copy_from_slice(&models::bls::io::MAGIC);
+        prop_assert!(Bls::from_bytes(&bytes).is_err());
+    }
+
+    /// Mutations of valid format-2 files (overwritten bytes, inserted
+    /// bytes, a cut end): anything changed is refused by the checksum.
+    #[test]
+    fn mutated_format_2_files_are_refused(
+        cut in any::<prop::sample::Index>(),
+        writes in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+        insert in proptest::option::of((any::<prop::sample::Index>(), proptest::collection::vec(any::<u8>(), 1..10))),
+        bls in any::<bool>(),
+    ) {
+        let original = if bls { small_bls().to_bytes() } else { small_elm().to_bytes() }.expect("encode");
+        let mut bytes = original.clone();
+        for (at, value) in writes {
+            let i = at.index(bytes.len());
+            bytes[i] = value;
+        }
+        if let Some((at, extra)) = insert {
+            let i = at.index(bytes.len());
+            bytes.splice(i..i, extra);
+        }
+        let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
+        bytes.truncate(keep);
+        let loaded = if bls { Bls::from_bytes(&bytes).is_ok() } else { Elm::from_bytes(&bytes).is_ok() };
+        prop_assert_eq!(loaded, bytes == original);
+    }
+
+    /// Mutations of a valid format-1 file (no checksum to stop them): cut,
+    /// bytes overwritten, bytes inserted. Loading returns, with an error or
+    /// a model, and never panics; a loaded model predicts.
+    #[test]
+    fn mutated_format_1_files_never_panic(
+        cut in any::<prop::sample::Index>(),
+        writes in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
+        insert in proptest::option::of((any::<prop::sample::Index>(), proptest::collection::vec(any::<u8>(), 1..10))),
+    ) {
+        let elm = small_elm();
+        let mut bytes = bincode::serde::encode_to_vec(
+            FormatOne { magic: models::elm::io::MAGIC, format_version: 1, model: &elm },
+            bincode::config::standard(),
+        ).expect("encode");
+        for (at, value) in writes {
+            let i = at.index(bytes.len());
+            bytes[i] = value;
+        }
+        if let Some((at, extra)) = insert {
+            let i = at.index(bytes.len());
+            bytes.splice(i..i, extra);
+        }
+        let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
+        bytes.truncate(keep);
+        if let Ok(m) = Elm::from_bytes(&bytes) {
+            let x = inputs();
+            let _ = m.predict(x.view());
+        }
+    }
+}
