@@ -43,6 +43,7 @@ pub mod readout;
 pub mod rng;
 pub mod traits;
 mod validate;
+pub mod verify;
 
 pub use activation::Activation;
 pub use bls::{Bls, BlsParams, BlsValidParams, IncrementalBls};

@@ -509,6 +509,22 @@ impl FitArgs {
                 hidden
             }
         };
+        let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        if flags.model == ModelKind::Elm {
+            let solver = flags.solver.0;
+            if typed("lambda") && !solver.uses_lambda() {
+                return Err(CliError::Usage(format!(
+                    "--lambda does not apply to --solver {solver}: minimum-norm least squares has no ridge parameter"
+                )));
+            }
+            if typed("initial_nodes") && !matches!(solver, Solver::Strategy(_)) {
+                return Err(CliError::Usage(format!(
+                    "--initial-nodes applies to an incremental --solver (a strategy such as alg3 or chol2), \
+                     not to the batch solver {solver}"
+                )));
+            }
+        }
+        check_save(flags.save.as_deref(), &[&flags.train, &flags.test])?;
         let scale = flags.scale.unwrap_or(flags.model.default_scale_for(&flags.train));
         Ok(FitArgs {
             model: flags.model,
@@ -528,6 +544,44 @@ impl FitArgs {
             n_features: flags.n_features,
         })
     }
+}
+
+/// `--save FILE` can be written: its directory exists, and it is none of
+/// the `inputs` (which the fit would overwrite after reading). Checked
+/// before the fit, so that an hour of training is not lost to a typo.
+fn check_save(save: Option<&std::path::Path>, inputs: &[&std::path::Path]) -> Result<(), CliError> {
+    let Some(save) = save else {
+        return Ok(());
+    };
+    let dir = match save.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(CliError::Usage(format!(
+            "--save {}: the directory {} does not exist",
+            save.display(),
+            dir.display()
+        )));
+    }
+    if save.is_dir() {
+        return Err(CliError::Usage(format!(
+            "--save {}: is a directory; give a file name",
+            save.display()
+        )));
+    }
+    let same = |input: &std::path::Path| match (save.canonicalize(), input.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if let Some(input) = inputs.iter().find(|input| same(input)) {
+        return Err(CliError::Usage(format!(
+            "--save {} is the input file {}: the model would overwrite the data; choose another file",
+            save.display(),
+            input.display()
+        )));
+    }
+    Ok(())
 }
 
 /// The thread count to use: `requested`, or every core the system offers.

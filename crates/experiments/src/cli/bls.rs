@@ -258,5 +258,7 @@ pub(crate) fn fit(
         });
     }
     let updates = bls.reports().iter().map(UpdateJson::from).collect();
+    let ne = super::train::solver_residuals(bls.solver(), |rows| bls.hidden_outputs(rows), x, y)?;
+    super::train::check_weights(bls.solver().strategy(), &ne)?;
     Ok((bls.into_bls(), updates))
 }

@@ -1,0 +1,52 @@
+//! Helpers shared by the command-line tests: the `nn` binary, the shipped
+//! data, temporary directories and the outcome of a run.
+
+#![allow(dead_code)] // each test binary uses its own subset
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The `nn` binary of this build.
+pub fn nn() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_nn"))
+}
+
+/// A shipped data file (`data/…` at the workspace root), as a string.
+pub fn data(rel: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data")
+        .join(rel)
+        .display()
+        .to_string()
+}
+
+/// A fresh temporary directory (removed when dropped) named after `what`.
+pub fn temp_dir(what: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("nn-{what}-"))
+        .tempdir()
+        .expect("a temporary directory")
+}
+
+/// `nn ARGS…`: exit code (`None` when killed by a signal), stdout, stderr.
+pub fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (Option<i32>, String, String) {
+    let out: Output = nn().args(args).output().expect("run nn");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `nn ARGS…` that must fail cleanly: an exit code other than 0, 101 (a
+/// panic) and 134 (an abort), nothing on stdout, and one `nn: error:` line
+/// on stderr, which is returned.
+pub fn fails<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String) {
+    let (code, stdout, stderr) = run(args);
+    let code = code.unwrap_or_else(|| panic!("killed by a signal: {stderr}"));
+    assert!(![0, 101, 134].contains(&code), "exit code {code}: {stderr}");
+    assert!(stdout.is_empty(), "stdout: {stdout}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("nn: error: ")).collect();
+    assert_eq!(errors.len(), 1, "one error line: {stderr}");
+    (code, errors[0].to_string())
+}
