@@ -2,6 +2,10 @@
 //! loading): each case ends in a clear error — exit code and the message's
 //! pieces — or in a correct result.
 
+mod common;
+
+use common::{idx_images, idx_labels};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -308,24 +312,6 @@ fn a_text_target_in_regression_names_line_and_column() {
     );
     let msg = error(&fit("regression", &f, &f, &[]), 1);
     assert_has(&msg, &["r.csv line 5: non-numeric cell \"abc\" in column 4 (\"y\")"]);
-}
-
-fn idx_images(n: u32, rows: u32, cols: u32, pixels: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for word in [0x0803u32, n, rows, cols] {
-        out.extend_from_slice(&word.to_be_bytes());
-    }
-    out.extend_from_slice(pixels);
-    out
-}
-
-fn idx_labels(labels: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for word in [0x0801u32, labels.len() as u32] {
-        out.extend_from_slice(&word.to_be_bytes());
-    }
-    out.extend_from_slice(labels);
-    out
 }
 
 /// 20 images of 2×2 pixels: bright ones labelled 255, dark ones 0.

@@ -1,6 +1,9 @@
 //! Loaders on malformed and round-tripped files, the shipped data, and preprocessing.
 
-use std::io::Write;
+mod common;
+
+use common::{gzip, idx_images, idx_labels};
+
 use std::path::{Path, PathBuf};
 
 use experiments::datasets::{
@@ -8,8 +11,6 @@ use experiments::datasets::{
     shipped, shuffled_indices, train_test_split, DataError, Dataset, MinMaxScaler, StandardScaler,
 };
 use experiments::datasets::{read_table, ClassLabels, HeaderMode, ReadOptions, Targets};
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use ndarray::{array, Array1, Array2};
 use proptest::prelude::*;
 
@@ -31,30 +32,6 @@ impl TempDir {
         std::fs::write(&path, bytes)?;
         Ok(path)
     }
-}
-
-fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::default());
-    enc.write_all(bytes)?;
-    enc.finish()
-}
-
-fn idx_images(n_header: u32, rows: u32, cols: u32, pixels: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for word in [0x0803u32, n_header, rows, cols] {
-        out.extend_from_slice(&word.to_be_bytes());
-    }
-    out.extend_from_slice(pixels);
-    out
-}
-
-fn idx_labels(labels: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for word in [0x0801u32, labels.len() as u32] {
-        out.extend_from_slice(&word.to_be_bytes());
-    }
-    out.extend_from_slice(labels);
-    out
 }
 
 /// Asserts a `Format` error at `line` whose message names `path` (and the line when there is one)

@@ -3,15 +3,16 @@
 //! `Err`, never a panic, an abort or an allocation beyond what the file can hold (IDX counts are
 //! checked against the file's size before allocating).
 
-use std::io::Write;
+mod common;
+
+use common::{gzip, idx_images, idx_labels};
+
 use std::path::{Path, PathBuf};
 
 use experiments::datasets::{
     load_csv, load_idx, load_libsvm, read_idx_images, read_idx_labels, read_table, ClassLabels, HeaderMode,
     ReadOptions, Table,
 };
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use proptest::prelude::*;
 
 fn dir() -> tempfile::TempDir {
@@ -27,32 +28,8 @@ fn write(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut enc = GzEncoder::new(Vec::new(), Compression::fast());
-    enc.write_all(bytes).expect("gzip in memory");
-    enc.finish().expect("gzip in memory")
-}
-
 const CSV: &str = "a,b,target\n1,2.5,0\n\"3\",-4e2,1\r\n5,6,cat\n";
 const LIBSVM: &str = "# c\n+1 1:0.5 3:2 # x\n-1 qid:2 2:7\n\n0 4:1e-3\n";
-
-fn idx_images(n: u32, rows: u32, cols: u32, pixels: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for word in [0x0803u32, n, rows, cols] {
-        out.extend_from_slice(&word.to_be_bytes());
-    }
-    out.extend_from_slice(pixels);
-    out
-}
-
-fn idx_labels(labels: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    for word in [0x0801u32, labels.len() as u32] {
-        out.extend_from_slice(&word.to_be_bytes());
-    }
-    out.extend_from_slice(labels);
-    out
-}
 
 /// A valid file changed by one of: truncation, byte flips, an inserted run of bytes.
 fn mutated(valid: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
@@ -88,7 +65,7 @@ fn interpret(table: Result<Table, experiments::datasets::DataError>) {
 
 /// Every text loader on `bytes`, plain and gzipped.
 fn text_loaders(dir: &Path, bytes: &[u8]) {
-    for (suffix, content) in [("", bytes.to_vec()), (".gz", gzip(bytes))] {
+    for (suffix, content) in [("", bytes.to_vec()), (".gz", gzip(bytes).expect("gzip in memory"))] {
         let csv = write(dir, &format!("f.csv{suffix}"), &content);
         let _ = load_csv(&csv);
         for header in [HeaderMode::Auto, HeaderMode::Present, HeaderMode::Absent] {
@@ -111,7 +88,10 @@ fn text_loaders(dir: &Path, bytes: &[u8]) {
 fn idx_loaders(dir: &Path, images: &[u8], labels: &[u8]) {
     for gz in [false, true] {
         let (i, l) = if gz {
-            (gzip(images), gzip(labels))
+            (
+                gzip(images).expect("gzip in memory"),
+                gzip(labels).expect("gzip in memory"),
+            )
         } else {
             (images.to_vec(), labels.to_vec())
         };
@@ -157,7 +137,7 @@ proptest! {
     }
 
     #[test]
-    fn gzip_reader_on_mutated_streams(bytes in mutated(gzip(CSV.as_bytes()))) {
+    fn gzip_reader_on_mutated_streams(bytes in mutated(gzip(CSV.as_bytes()).expect("gzip in memory"))) {
         let d = dir();
         let path = write(d.path(), "g.csv", &bytes);
         interpret(read_table(&path, &ReadOptions::default()));

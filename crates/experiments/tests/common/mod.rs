@@ -1,5 +1,6 @@
-//! Helpers shared by the command-line tests: the `nn` binary, the shipped
-//! data, temporary directories and the outcome of a run.
+//! Helpers shared by the integration tests: the `nn` binary, the shipped
+//! data, temporary directories, the outcome of a run, and data files built
+//! byte by byte (IDX headers, gzip).
 
 #![allow(dead_code)] // each test binary uses its own subset
 
@@ -49,4 +50,31 @@ pub fn fails<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String) {
     let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("nn: error: ")).collect();
     assert_eq!(errors.len(), 1, "one error line: {stderr}");
     (code, errors[0].to_string())
+}
+
+/// An IDX image file: magic `0x0803`, the image count `n` (as the header
+/// says: it may disagree with `pixels`), `rows`, `cols`, then `pixels`.
+pub fn idx_images(n: u32, rows: u32, cols: u32, pixels: &[u8]) -> Vec<u8> {
+    idx(&[0x0803, n, rows, cols], pixels)
+}
+
+/// An IDX label file: magic `0x0801`, the count, then `labels`.
+pub fn idx_labels(labels: &[u8]) -> Vec<u8> {
+    let n = u32::try_from(labels.len()).expect("a test's label count fits in u32");
+    idx(&[0x0801, n], labels)
+}
+
+/// Big-endian header words, then the body.
+fn idx(header: &[u32], body: &[u8]) -> Vec<u8> {
+    let mut out: Vec<u8> = header.iter().flat_map(|w| w.to_be_bytes()).collect();
+    out.extend_from_slice(body);
+    out
+}
+
+/// `bytes` gzip-compressed in memory.
+pub fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Write;
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(bytes)?;
+    enc.finish()
 }
