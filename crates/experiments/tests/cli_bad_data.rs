@@ -179,9 +179,7 @@ fn header_and_no_header_together_are_a_usage_error() {
 fn predict_needs_no_header_for_a_headerless_file_too() {
     let d = Dir::new();
     let train = d.write("t.csv", csv(Some("a,b,c,y"), &rows(binary)));
-    let model = d.path("m.bin");
-    let model_arg = model.display().to_string();
-    report(&fit("classification", &train, &train, &["--save", &model_arg]));
+    let (model, _) = fit_and_save(&d, &train);
     let f = d.write("nohdr.csv", csv(None, &rows(binary)));
     let msg = error(&predict(&model, &f, &[]), 1);
     assert_has(&msg, &["nohdr.csv line 1", "--no-header"]);
@@ -199,9 +197,7 @@ fn string_labels_map_to_classes_and_predict_prints_them() {
         "s.csv",
         csv(Some("a,b,c,animal"), &rows(|_, p| if p { "dog" } else { "cat" }.into())),
     );
-    let model = d.path("m.bin");
-    let model_arg = model.display().to_string();
-    let j = report(&fit("classification", &f, &f, &["--save", &model_arg]));
+    let (model, j) = fit_and_save(&d, &f);
     assert_eq!(j["classes"], 2);
     assert!(j["test_metric"].as_f64().expect("accuracy") > 0.8, "{j}");
     let p = lines(&predict(&model, &f, &[]));
@@ -254,9 +250,7 @@ fn huge_integer_labels_are_two_classes_and_print_back() {
             &rows(|_, p| if p { "1000000000000" } else { "-7" }.into()),
         ),
     );
-    let model = d.path("m.bin");
-    let model_arg = model.display().to_string();
-    let j = report(&fit("classification", &f, &f, &["--save", &model_arg]));
+    let (model, j) = fit_and_save(&d, &f);
     assert_eq!(j["classes"], 2);
     let p = lines(&predict(&model, &f, &[]));
     assert!(p.iter().all(|l| l == "1000000000000" || l == "-7"), "{p:?}");
@@ -332,9 +326,7 @@ fn idx_pair(d: &Dir, stem: &str) -> PathBuf {
 fn idx_label_255_is_one_of_two_classes() {
     let d = Dir::new();
     let images = idx_pair(&d, "x");
-    let model = d.path("m.bin");
-    let model_arg = model.display().to_string();
-    let j = report(&fit("classification", &images, &images, &["--save", &model_arg]));
+    let (model, j) = fit_and_save(&d, &images);
     assert_eq!(j["classes"], 2);
     assert_eq!(j["test_metric"], 1.0);
     let p = lines(&predict(&model, &images, &[]));
@@ -346,9 +338,7 @@ fn idx_label_255_is_one_of_two_classes() {
 fn idx_images_without_labels_predict() {
     let d = Dir::new();
     let images = idx_pair(&d, "x");
-    let model = d.path("m.bin");
-    let model_arg = model.display().to_string();
-    report(&fit("classification", &images, &images, &["--save", &model_arg]));
+    let (model, _) = fit_and_save(&d, &images);
     let bytes = std::fs::read(&images).expect("read images");
     let alone = d.write("new-images-idx3-ubyte", bytes);
     assert_eq!(
@@ -468,14 +458,21 @@ fn a_huge_libsvm_index_is_refused_before_allocating() {
 
 // ------------------------------------------------------------------ predict
 
+/// A classifier fitted on `train` (as training and test file) and saved in
+/// `d`: the model file and the fit's JSON report.
+fn fit_and_save(d: &Dir, train: &Path) -> (PathBuf, serde_json::Value) {
+    let model = d.path("m.bin");
+    let model_arg = model.display().to_string();
+    let j = report(&fit("classification", train, train, &["--save", &model_arg]));
+    (model, j)
+}
+
 #[test]
 fn predict_reads_features_only_csv() {
     let d = Dir::new();
     let r = rows(binary);
     let train = d.write("t.csv", csv(Some("a,b,c,y"), &r));
-    let model = d.path("m.bin");
-    let model_arg = model.display().to_string();
-    report(&fit("classification", &train, &train, &["--save", &model_arg]));
+    let (model, _) = fit_and_save(&d, &train);
     let features: Vec<String> = r
         .iter()
         .map(|l| l.rsplit_once(',').map_or(l.clone(), |(f, _)| f.into()))
@@ -489,9 +486,7 @@ fn predict_on_the_wrong_width_names_file_and_widths() {
     let d = Dir::new();
     let r = rows(binary);
     let train = d.write("t.csv", csv(Some("a,b,c,y"), &r));
-    let model = d.path("m.bin");
-    let model_arg = model.display().to_string();
-    report(&fit("classification", &train, &train, &["--save", &model_arg]));
+    let (model, _) = fit_and_save(&d, &train);
     let wide: Vec<String> = r.iter().map(|l| format!("0,0,{l}")).collect();
     let f = d.write("wide.csv", csv(Some("p,q,a,b,c,y"), &wide));
     let msg = error(&predict(&model, &f, &[]), 1);
@@ -509,9 +504,7 @@ fn predict_on_features_only_width_with_a_label_column_explains_the_reading() {
     let d = Dir::new();
     let r = rows(binary);
     let train = d.write("t.csv", csv(Some("a,b,c,y"), &r));
-    let model = d.path("m.bin");
-    let model_arg = model.display().to_string();
-    report(&fit("classification", &train, &train, &["--save", &model_arg]));
+    let (model, _) = fit_and_save(&d, &train);
     let f = d.write("short.csv", "a,b,y\n0.1,0.2,cat\n");
     let msg = error(&predict(&model, &f, &[]), 1);
     assert_has(
