@@ -102,31 +102,16 @@ struct Saved {
     model: PathBuf,
 }
 
-/// A saved ELM regression pipeline (5 tanh nodes) on 30 samples.
-fn saved_elm_regression() -> Saved {
+/// A pipeline fitted on 30 samples of `target` (as training and test file)
+/// with `task` and the model flags `model_flags`, saved as `name`.
+fn saved(name: &str, target: fn(usize, &[f64; 3]) -> f64, task: &str, model_flags: &[&str]) -> Saved {
     let dir = tempdir();
     let train = dir.path().join("train.csv");
-    let model = dir.path().join("elm.model");
-    write_csv(&train, 30, smooth, &[]);
-    let t = train.to_str().expect("UTF-8 path");
-    fit_ok(&[
-        "--model",
-        "elm",
-        "--train",
-        t,
-        "--test",
-        t,
-        "--task",
-        "regression",
-        "--hidden",
-        "5",
-        "--activation",
-        "tanh",
-        "--threads",
-        "1",
-        "--save",
-        model.to_str().expect("UTF-8 path"),
-    ]);
+    let model = dir.path().join(name);
+    write_csv(&train, 30, target, &[]);
+    let (t, m) = (train.to_str().expect("UTF-8 path"), model.to_str().expect("UTF-8 path"));
+    let common = ["--train", t, "--test", t, "--task", task, "--threads", "1", "--save", m];
+    fit_ok(&[model_flags, &common[..]].concat());
     Saved {
         _dir: dir,
         train,
@@ -134,15 +119,16 @@ fn saved_elm_regression() -> Saved {
     }
 }
 
+/// A saved ELM regression pipeline (5 tanh nodes) on 30 samples.
+fn saved_elm_regression() -> Saved {
+    let elm = ["--model", "elm", "--hidden", "5", "--activation", "tanh"];
+    saved("elm.model", smooth, "regression", &elm)
+}
+
 /// A saved BLS classification pipeline (1 × 2 feature nodes, 3 enhancement
 /// nodes, 3 classes) on 30 samples.
 fn saved_bls_classifier() -> Saved {
-    let dir = tempdir();
-    let train = dir.path().join("train.csv");
-    let model = dir.path().join("bls.model");
-    write_csv(&train, 30, class, &[]);
-    let t = train.to_str().expect("UTF-8 path");
-    fit_ok(&[
+    let bls = [
         "--model",
         "bls",
         "--feature-groups",
@@ -151,22 +137,8 @@ fn saved_bls_classifier() -> Saved {
         "2",
         "--enhancement",
         "3",
-        "--train",
-        t,
-        "--test",
-        t,
-        "--task",
-        "classification",
-        "--threads",
-        "1",
-        "--save",
-        model.to_str().expect("UTF-8 path"),
-    ]);
-    Saved {
-        _dir: dir,
-        train,
-        model,
-    }
+    ];
+    saved("bls.model", class, "classification", &bls)
 }
 
 #[derive(Debug, Default)]
