@@ -68,34 +68,29 @@ fn flip_every_byte<M: Persist>(bytes: &[u8], predict: impl Fn(&M) -> Option<Arra
     counts
 }
 
-#[test]
-fn every_single_byte_change_of_a_saved_elm_is_refused() {
-    let elm = small_elm();
+/// Every single-byte change of `model`'s file is refused (none loads, not
+/// even with the same predictions).
+fn assert_every_change_refused<M: Persist + Predict>(name: &str, model: &M) {
     let x = inputs();
-    let bytes = elm.to_bytes().expect("encode");
-    let counts = flip_every_byte::<Elm>(&bytes, |m| m.predict(x.view()).ok());
+    let bytes = model.to_bytes().expect("encode");
+    let counts = flip_every_byte::<M>(&bytes, |m| m.predict(x.view()).ok());
     assert_eq!(counts.changes, bytes.len() * 255);
     assert_eq!(counts.different_predictions, 0, "{counts:?}");
     assert_eq!(counts.refused, counts.changes, "{counts:?}");
     eprintln!(
-        "ELM: {} of {} single-byte changes refused",
+        "{name}: {} of {} single-byte changes refused",
         counts.refused, counts.changes
     );
 }
 
 #[test]
+fn every_single_byte_change_of_a_saved_elm_is_refused() {
+    assert_every_change_refused("ELM", &small_elm());
+}
+
+#[test]
 fn every_single_byte_change_of_a_saved_bls_is_refused() {
-    let bls = small_bls();
-    let x = inputs();
-    let bytes = bls.to_bytes().expect("encode");
-    let counts = flip_every_byte::<Bls>(&bytes, |m| m.predict(x.view()).ok());
-    assert_eq!(counts.changes, bytes.len() * 255);
-    assert_eq!(counts.different_predictions, 0, "{counts:?}");
-    assert_eq!(counts.refused, counts.changes, "{counts:?}");
-    eprintln!(
-        "BLS: {} of {} single-byte changes refused",
-        counts.refused, counts.changes
-    );
+    assert_every_change_refused("BLS", &small_bls());
 }
 
 #[test]
