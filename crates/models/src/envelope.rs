@@ -141,8 +141,21 @@ pub(crate) fn encode<T: Serialize>(magic: [u8; 8], version: u32, model: &T) -> R
         };
         return bincode::serde::encode_to_vec(&envelope, config()).map_err(encode_err);
     }
+    encode_checked(magic, version, model)
+}
+
+/// The checksummed file layout every saved model uses (format 2 of the
+/// models' envelope; `nn`'s pipeline files from format 6): `magic`, the
+/// format `version`, the CRC-32 of the rest ([`crc32`], 4 bytes
+/// little-endian) and `value`, in bincode 2's standard configuration. Read
+/// back with [`decode_checked`].
+///
+/// # Errors
+/// [`ModelError::Encode`] if `value` cannot be encoded.
+pub fn encode_checked<T: Serialize>(magic: [u8; 8], version: u32, value: &T) -> Result<Vec<u8>> {
+    let encode_err = |e: bincode::error::EncodeError| ModelError::Encode(e.to_string());
     let header = bincode::serde::encode_to_vec((magic, version), config()).map_err(encode_err)?;
-    let body = bincode::serde::encode_to_vec(model, config()).map_err(encode_err)?;
+    let body = bincode::serde::encode_to_vec(value, config()).map_err(encode_err)?;
     let checksum = crc32(&[&header, &body]);
     let mut bytes = Vec::with_capacity(header.len() + 4 + body.len());
     bytes.extend_from_slice(&header);

@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use super::args::{Scale, TaskKind};
 use super::CliError;
 use crate::datasets::{argmax_rows, ClassLabels, DataError, MinMaxScaler, StandardScaler, Table};
-use models::envelope::{crc32, decode_bounded, decode_checked};
+use models::envelope::{decode_bounded, decode_checked};
 
 /// The input scaling of a fitted pipeline, with its statistics from the
 /// training file.
@@ -318,16 +318,8 @@ impl FittedPipeline {
     /// # Errors
     /// [`CliError::File`] when the pipeline cannot be encoded.
     pub fn to_bytes(&self, path: &Path) -> Result<Vec<u8>, CliError> {
-        let cannot = |e: bincode::error::EncodeError| file_error(path, format!("cannot encode: {e}"));
-        let config = bincode::config::standard();
-        let header = bincode::serde::encode_to_vec((PIPELINE_MAGIC, PIPELINE_VERSION), config).map_err(cannot)?;
-        let body = bincode::serde::encode_to_vec(self, config).map_err(cannot)?;
-        let checksum = crc32(&[&header, &body]);
-        let mut bytes = Vec::with_capacity(header.len() + 4 + body.len());
-        bytes.extend_from_slice(&header);
-        bytes.extend_from_slice(&checksum.to_le_bytes());
-        bytes.extend_from_slice(&body);
-        Ok(bytes)
+        models::envelope::encode_checked(PIPELINE_MAGIC, PIPELINE_VERSION, self)
+            .map_err(|e| file_error(path, format!("cannot encode: {e}")))
     }
 
     /// The number of input features the model expects.
