@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use test_support::FlipCounts;
 
 use experiments::cli::{FittedPipeline, InputScaler, TaskKind};
 use experiments::datasets::{self, MinMaxScaler, StandardScaler};
@@ -141,38 +142,15 @@ fn saved_bls_classifier() -> Saved {
     saved("bls.model", class, "classification", &bls)
 }
 
-#[derive(Debug, Default)]
-struct FlipCounts {
-    changes: usize,
-    refused: usize,
-    same_predictions: usize,
-    different_predictions: usize,
-}
-
 /// Every single-byte change (each byte replaced by each of the 255 other
 /// values) of the saved pipeline, loaded as `nn predict` loads it.
 fn flip_every_byte(saved: &Saved) -> FlipCounts {
     let bytes = std::fs::read(&saved.model).expect("read model");
     let x = datasets::load_any(&saved.train).expect("load data").x;
     let path = saved.model.as_path();
-    let reference = FittedPipeline::from_bytes(path, &bytes)
-        .and_then(|p| p.predict(&x))
-        .expect("the intact file loads and predicts");
-    let mut counts = FlipCounts::default();
-    let mut changed = bytes.clone();
-    for i in 0..bytes.len() {
-        for delta in 1..=255u8 {
-            changed[i] = bytes[i] ^ delta;
-            counts.changes += 1;
-            match FittedPipeline::from_bytes(path, &changed) {
-                Err(_) => counts.refused += 1,
-                Ok(p) if p.predict(&x).ok().as_ref() == Some(&reference) => counts.same_predictions += 1,
-                Ok(_) => counts.different_predictions += 1,
-            }
-        }
-        changed[i] = bytes[i];
-    }
-    counts
+    test_support::flip_every_byte(&bytes, |b| {
+        FittedPipeline::from_bytes(path, b).map(|p| p.predict(&x).ok())
+    })
 }
 
 #[test]

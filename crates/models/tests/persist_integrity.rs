@@ -10,6 +10,7 @@ use models::prelude::*;
 use models::{Activation, Elm, ElmParams, ModelError};
 use ndarray::Array2;
 use proptest::prelude::*;
+use test_support::FlipCounts;
 
 fn inputs() -> Array2<f64> {
     Array2::from_shape_fn((12, 2), |(i, j)| ((i * 7 + j * 3) % 11) as f64 / 5.0 - 1.0)
@@ -36,36 +37,10 @@ fn small_bls() -> Bls {
         .expect("fit")
 }
 
-/// What loading every single-byte change of a saved model gave.
-#[derive(Debug, Default, PartialEq)]
-struct FlipCounts {
-    changes: usize,
-    refused: usize,
-    same_predictions: usize,
-    different_predictions: usize,
-}
-
-/// Replace each byte of `bytes` by each of the 255 other values, decode with
-/// [`Persist::from_bytes`], and count what happened: refused, or loaded with
-/// `predict` giving the same or different predictions as the intact model.
+/// [`test_support::flip_every_byte`] decoding with [`Persist::from_bytes`]
+/// and predicting with `predict`.
 fn flip_every_byte<M: Persist>(bytes: &[u8], predict: impl Fn(&M) -> Option<Array2<f64>>) -> FlipCounts {
-    let reference = M::from_bytes(bytes).ok().and_then(|m| predict(&m));
-    assert!(reference.is_some(), "the intact file loads and predicts");
-    let mut counts = FlipCounts::default();
-    let mut changed = bytes.to_vec();
-    for i in 0..bytes.len() {
-        for delta in 1..=255u8 {
-            changed[i] = bytes[i] ^ delta;
-            counts.changes += 1;
-            match M::from_bytes(&changed) {
-                Err(_) => counts.refused += 1,
-                Ok(m) if predict(&m) == reference => counts.same_predictions += 1,
-                Ok(_) => counts.different_predictions += 1,
-            }
-        }
-        changed[i] = bytes[i];
-    }
-    counts
+    test_support::flip_every_byte(bytes, |b| M::from_bytes(b).map(|m| predict(&m)))
 }
 
 /// Every single-byte change of `model`'s file is refused (none loads, not

@@ -97,6 +97,48 @@ pub fn assert_files(dir: &std::path::Path, names: &[&str]) {
     assert!(missing.is_empty(), "{} lacks the files {missing:?}", dir.display());
 }
 
+/// What loading every single-byte change of a saved file gave.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct FlipCounts {
+    /// Changed files tried: 255 per byte.
+    pub changes: usize,
+    /// Refused by the loader.
+    pub refused: usize,
+    /// Loaded, with the intact file's predictions.
+    pub same_predictions: usize,
+    /// Loaded, with other predictions (or none): a corruption let through.
+    pub different_predictions: usize,
+}
+
+/// Replace each byte of `bytes` by each of the 255 other values and count
+/// what `load_and_predict` made of the changed file: refused (`Err`), or
+/// loaded with the intact file's predictions or others.
+///
+/// # Panics
+/// If the intact file does not load and predict (a bug in the test).
+pub fn flip_every_byte<P: PartialEq, E>(
+    bytes: &[u8],
+    load_and_predict: impl Fn(&[u8]) -> Result<Option<P>, E>,
+) -> FlipCounts {
+    let reference = load_and_predict(bytes).ok().flatten();
+    assert!(reference.is_some(), "the intact file loads and predicts");
+    let mut counts = FlipCounts::default();
+    let mut changed = bytes.to_vec();
+    for i in 0..bytes.len() {
+        for delta in 1..=255u8 {
+            changed[i] = bytes[i] ^ delta;
+            counts.changes += 1;
+            match load_and_predict(&changed) {
+                Err(_) => counts.refused += 1,
+                Ok(p) if p == reference => counts.same_predictions += 1,
+                Ok(_) => counts.different_predictions += 1,
+            }
+        }
+        changed[i] = bytes[i];
+    }
+    counts
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +170,22 @@ mod tests {
         let missing = std::panic::catch_unwind(|| assert_contains_all("text", "a b", &["a", "z", "y"]));
         let message = missing.err().and_then(|e| e.downcast::<String>().ok()).map(|s| *s);
         assert!(message.is_some_and(|m| m.contains(r#"["z", "y"]"#)));
+    }
+
+    /// A "file" that is its one byte: every change loads with other
+    /// predictions, except the 127 that a loader refusing odd bytes refuses.
+    #[test]
+    fn flips_are_counted_by_outcome() {
+        let counts = flip_every_byte(&[2u8], |b| if b[0] % 2 == 1 { Err(()) } else { Ok(Some(b[0])) });
+        assert_eq!(
+            counts,
+            FlipCounts {
+                changes: 255,
+                refused: 128,
+                same_predictions: 0,
+                different_predictions: 127,
+            }
+        );
     }
 
     #[test]
