@@ -2,23 +2,14 @@
 //! object on stdout with the documented keys, metrics that agree with an
 //! independent recomputation from `predict`, and readable errors.
 
+mod common;
+
+use common::{data, nn};
+
 use std::path::PathBuf;
-use std::process::Command;
 use test_support::assert_contains_all;
 
 use experiments::datasets;
-
-fn nn() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_nn"))
-}
-
-fn data(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data")
-        .join(rel)
-        .display()
-        .to_string()
-}
 
 /// A path `name` in a fresh temporary directory, which is removed when the
 /// returned guard drops.
@@ -139,23 +130,8 @@ fn regression_fit_prints_the_documented_json_and_predict_agrees() {
 
 #[test]
 fn classification_with_an_incremental_strategy_matches_the_ridge_fit() {
-    let file = data("pima/pima.csv.gz");
-    let base = [
-        "--model",
-        "elm",
-        "--train",
-        &file,
-        "--test",
-        &file,
-        "--task",
-        "classification",
-        "--hidden",
-        "40",
-    ];
-    let ridge = run_fit(&base);
-    let mut alg3 = base.to_vec();
-    alg3.extend(["--solver", "alg3"]);
-    let inc = run_fit(&alg3);
+    let ridge = run_fit(&pima(&["--model", "elm", "--hidden", "40"]));
+    let inc = run_fit(&pima(&["--model", "elm", "--hidden", "40", "--solver", "alg3"]));
     assert_eq!(ridge["test_metric_name"], "accuracy");
     assert_eq!(ridge["classes"], 2);
     assert_eq!(inc["solver"], "alg3");
@@ -280,55 +256,27 @@ fn bls_fit_with_increments_prints_updates_and_predict_agrees() {
 
 #[test]
 fn bls_flags_are_checked() {
-    let file = data("pima/pima.csv.gz");
     let fit_err = |extra: &[&str]| {
-        let out = nn()
-            .args([
-                "fit",
-                "--model",
-                "bls",
-                "--train",
-                &file,
-                "--test",
-                &file,
-                "--task",
-                "classification",
-            ])
-            .args(extra)
-            .output()
-            .expect("run nn");
+        let out = nn().arg("fit").args(pima(extra)).output().expect("run nn");
         assert!(!out.status.success(), "{extra:?} should fail");
         assert!(out.stdout.is_empty());
         String::from_utf8_lossy(&out.stderr).to_string()
     };
-    assert!(fit_err(&["--hidden", "5"]).contains("--hidden does not apply to --model bls"));
-    assert!(fit_err(&["--increments", "q5"]).contains("`q5`"));
-    assert!(fit_err(&["--increments", "f3:4"]).contains("three numbers"));
-    assert!(fit_err(&["--increments", "e0"]).contains("adds no nodes"));
-    let e = fit_err(&["--strategy", "magic"]);
+    let bls = |extra: &[&str]| fit_err(&[&["--model", "bls"], extra].concat());
+    assert!(bls(&["--hidden", "5"]).contains("--hidden does not apply to --model bls"));
+    assert!(bls(&["--increments", "q5"]).contains("`q5`"));
+    assert!(bls(&["--increments", "f3:4"]).contains("three numbers"));
+    assert!(bls(&["--increments", "e0"]).contains("adds no nodes"));
+    let e = bls(&["--strategy", "magic"]);
     assert!(
         e.contains("'magic'") && e.contains("possible values: d-rdg, chol1"),
         "{e}"
     );
-    assert!(fit_err(&["--enhancement", "0"]).contains("at least 1"));
-    assert!(fit_err(&["--initial-nodes", "3"]).contains("--initial-nodes does not apply to --model bls"));
-    assert!(fit_err(&["--f32", "--activation", "tanh"]).contains("--activation does not apply"));
-    let out = nn()
-        .args([
-            "fit",
-            "--model",
-            "elm",
-            "--train",
-            &file,
-            "--test",
-            &file,
-            "--task",
-            "classification",
-        ])
-        .args(["--hidden", "5", "--enhancement", "3"])
-        .output()
-        .expect("run nn");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--enhancement does not apply to --model elm"));
+    assert!(bls(&["--enhancement", "0"]).contains("at least 1"));
+    assert!(bls(&["--initial-nodes", "3"]).contains("--initial-nodes does not apply to --model bls"));
+    assert!(bls(&["--f32", "--activation", "tanh"]).contains("--activation does not apply"));
+    let e = fit_err(&["--model", "elm", "--hidden", "5", "--enhancement", "3"]);
+    assert!(e.contains("--enhancement does not apply to --model elm"), "{e}");
 }
 
 /// Unknown flags and stray arguments are errors (one line, exit code 2),

@@ -4,14 +4,10 @@
 
 mod common;
 
-use common::{idx_images, idx_labels};
+use common::{idx_images, idx_labels, nn};
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn nn() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_nn"))
-}
+use std::process::Output;
 
 /// A fresh temporary directory, removed when dropped.
 struct Dir(tempfile::TempDir);

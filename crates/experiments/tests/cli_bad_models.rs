@@ -5,17 +5,17 @@
 //! that overflows is an error naming the file and line, never a non-finite
 //! value with exit code 0.
 
+mod common;
+
+use common::nn;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use test_support::FlipCounts;
 
 use experiments::cli::{FittedPipeline, InputScaler, TaskKind};
 use experiments::datasets::{self, MinMaxScaler, StandardScaler};
 use ndarray::Array2;
-
-fn nn() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_nn"))
-}
 
 fn tempdir() -> tempfile::TempDir {
     tempfile::Builder::new()
