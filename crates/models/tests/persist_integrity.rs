@@ -132,18 +132,21 @@ struct FormatOne<'a, M> {
     model: &'a M,
 }
 
+/// `model`'s file in format 1 (no checksum), as builds before format 2
+/// wrote it.
+fn format_one<M: serde::Serialize>(magic: [u8; 8], model: &M) -> Vec<u8> {
+    let file = FormatOne {
+        magic,
+        format_version: 1,
+        model,
+    };
+    bincode::serde::encode_to_vec(file, bincode::config::standard()).expect("encode")
+}
+
 #[test]
 fn format_1_files_without_checksum_still_load() {
     let elm = small_elm();
-    let old = bincode::serde::encode_to_vec(
-        FormatOne {
-            magic: models::elm::io::MAGIC,
-            format_version: 1,
-            model: &elm,
-        },
-        bincode::config::standard(),
-    )
-    .expect("encode");
+    let old = format_one(models::elm::io::MAGIC, &elm);
     assert_eq!(old.len() + 4, elm.to_bytes().expect("encode").len());
     assert_eq!(Elm::from_bytes(&old).expect("format 1 loads"), elm);
     let mut longer = old.clone();
@@ -154,15 +157,7 @@ fn format_1_files_without_checksum_still_load() {
     );
 
     let bls = small_bls();
-    let old = bincode::serde::encode_to_vec(
-        FormatOne {
-            magic: models::bls::io::MAGIC,
-            format_version: 1,
-            model: &bls,
-        },
-        bincode::config::standard(),
-    )
-    .expect("encode");
+    let old = format_one(models::bls::io::MAGIC, &bls);
     assert_eq!(Bls::from_bytes(&old).expect("format 1 loads"), bls);
 }
 
@@ -172,15 +167,7 @@ fn format_1_files_without_checksum_still_load() {
 fn without_the_checksum_single_byte_changes_go_unnoticed() {
     let elm = small_elm();
     let x = inputs();
-    let old = bincode::serde::encode_to_vec(
-        FormatOne {
-            magic: models::elm::io::MAGIC,
-            format_version: 1,
-            model: &elm,
-        },
-        bincode::config::standard(),
-    )
-    .expect("encode");
+    let old = format_one(models::elm::io::MAGIC, &elm);
     let counts = flip_every_byte::<Elm>(&old, |m| m.predict(x.view()).ok());
     eprintln!("ELM format 1: {counts:?}");
     assert!(counts.different_predictions > counts.changes / 10, "{counts:?}");
