@@ -259,3 +259,53 @@ proptest! {
         }
     }
 }
+
+/// The header checks of [`Persist::load`] for `model`'s type: its magic and
+/// version are where the layout says; another model's magic, an unknown
+/// version, a short file and a missing file are typed errors; every cut of
+/// the file and trailing bytes are [`ModelError::Corrupt`].
+fn header_and_length_errors_are_typed<M: Persist + std::fmt::Debug>(model: &M, other_magic: [u8; 8]) {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let path = dir.path().join("model.bin");
+    let write = |bytes: &[u8]| std::fs::write(&path, bytes).expect("write");
+    model.save(&path).expect("save");
+    let bytes = std::fs::read(&path).expect("read back");
+    assert_eq!(bytes[..8], M::MAGIC);
+    // The version follows the magic as a one-byte varint.
+    assert_eq!(u32::from(bytes[8]), M::FORMAT_VERSION);
+
+    let mut wrong_magic = bytes.clone();
+    wrong_magic[..8].copy_from_slice(&other_magic);
+    write(&wrong_magic);
+    assert!(matches!(M::load(&path), Err(ModelError::BadMagic { found, .. }) if found == other_magic));
+    let mut wrong_version = bytes.clone();
+    wrong_version[8] = 9;
+    write(&wrong_version);
+    let got = M::load(&path);
+    assert!(
+        matches!(got, Err(ModelError::UnsupportedFormat { found: 9, expected, .. }) if expected == M::FORMAT_VERSION),
+        "{got:?}"
+    );
+    write(&bytes[..4]);
+    assert!(matches!(M::load(&path), Err(ModelError::BadMagic { .. })));
+    // Every cut after the magic (9..len): header or body incomplete.
+    for cut in (9..bytes.len()).step_by(7).chain([bytes.len() - 1]) {
+        write(&bytes[..cut]);
+        let got = M::load(&path);
+        assert!(matches!(got, Err(ModelError::Corrupt { .. })), "cut at {cut}: {got:?}");
+    }
+    write(&[&bytes[..], &[0, 1, 2]].concat());
+    assert!(matches!(M::load(&path), Err(ModelError::Corrupt { .. })));
+    std::fs::remove_file(&path).expect("remove");
+    assert!(matches!(M::load(&path), Err(ModelError::Io { .. })));
+}
+
+#[test]
+fn header_and_length_errors_of_an_elm_file_are_typed() {
+    header_and_length_errors_are_typed(&small_elm(), models::bls::io::MAGIC);
+}
+
+#[test]
+fn header_and_length_errors_of_a_bls_file_are_typed() {
+    header_and_length_errors_are_typed(&small_bls(), models::elm::io::MAGIC);
+}
