@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{gzip, idx_images, idx_labels};
+use common::{error_text, gzip, idx_images, idx_labels};
 
 use std::path::{Path, PathBuf};
 
@@ -182,24 +182,15 @@ fn idx_header_counts_beyond_the_file_are_errors() {
         "h-images-idx3-ubyte",
         &idx_images(u32::MAX, u32::MAX, u32::MAX, &[1, 2, 3]),
     );
-    let e = read_idx_images(&images)
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let e = error_text(read_idx_images(&images));
     assert!(e.contains("too many to address") || e.contains("truncated"), "{e}");
     let images = write(d.path(), "g-images-idx3-ubyte", &idx_images(1 << 30, 28, 28, &[0; 16]));
-    let e = read_idx_images(&images)
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let e = error_text(read_idx_images(&images));
     assert!(e.contains("truncated file"), "{e}");
     let mut labels = idx_labels(&[1, 2]);
     labels[4..8].copy_from_slice(&u32::MAX.to_be_bytes());
     let labels = write(d.path(), "h-labels-idx1-ubyte", &labels);
-    let e = read_idx_labels(&labels)
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let e = error_text(read_idx_labels(&labels));
     assert!(e.contains("truncated file"), "{e}");
 }
 
@@ -213,6 +204,6 @@ fn a_wide_header_over_many_short_lines_allocates_nothing_huge() {
     text.push_str("y\n");
     text.push_str(&"1\n".repeat(100_000));
     let path = write(d.path(), "wide.csv", text.as_bytes());
-    let e = load_csv(&path).err().map(|e| e.to_string()).unwrap_or_default();
+    let e = error_text(load_csv(&path));
     assert!(e.contains("line 2: 1 columns, header has 100001"), "{e}");
 }

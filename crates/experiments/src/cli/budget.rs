@@ -126,6 +126,15 @@ pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64
 mod tests {
     use super::*;
 
+    fn size(train: usize, test: usize, features: usize, nodes: usize) -> FitSize {
+        FitSize {
+            train,
+            test,
+            features,
+            nodes,
+        }
+    }
+
     fn fit_args(extra: &[&str]) -> FitArgs {
         let base = ["--train", "a.csv", "--test", "b.csv", "--task", "regression"];
         let args: Vec<&str> = base.iter().chain(extra).copied().collect();
@@ -138,12 +147,7 @@ mod tests {
     #[test]
     fn ridge_elm_counts_a_two_squares_and_the_test_outputs() {
         let args = fit_args(&["--model", "elm", "--hidden", "2000"]);
-        let size = FitSize {
-            train: 60000,
-            test: 10000,
-            features: 784,
-            nodes: 2000,
-        };
+        let size = size(60000, 10000, 784, 2000);
         let want = 8 * (60000 * 2000 + 2 * 2000 * 2000 + 10000 * 2000) as u128;
         assert_eq!(fit_bytes(&args, size), Some(want));
     }
@@ -153,12 +157,7 @@ mod tests {
     #[test]
     fn alg1_adds_b_and_the_training_features() {
         let args = fit_args(&["--model", "elm", "--hidden", "100", "--solver", "alg1"]);
-        let size = FitSize {
-            train: 1000,
-            test: 10,
-            features: 5,
-            nodes: 100,
-        };
+        let size = size(1000, 10, 5, 100);
         let want = 8 * (2 * 1000 * 100 + 100 * 100 + 10 * 100 + 1000 * 5) as u128;
         assert_eq!(fit_bytes(&args, size), Some(want));
     }
@@ -166,12 +165,7 @@ mod tests {
     #[test]
     fn a_million_nodes_is_refused_with_the_need_and_the_flag() {
         let args = fit_args(&["--model", "elm", "--hidden", "1000000"]);
-        let size = FitSize {
-            train: 60000,
-            test: 10000,
-            features: 784,
-            nodes: 1_000_000,
-        };
+        let size = size(60000, 10000, 784, 1_000_000);
         let e = check_against(&args, size, Some(20_000_000_000))
             .err()
             .map(|e| e.to_string());
@@ -185,12 +179,7 @@ mod tests {
     #[test]
     fn sizes_that_overflow_are_refused_even_without_meminfo() {
         let args = fit_args(&["--model", "elm", "--hidden", "18446744073709551615"]);
-        let size = FitSize {
-            train: 100,
-            test: 100,
-            features: 3,
-            nodes: usize::MAX,
-        };
+        let size = size(100, 100, 3, usize::MAX);
         assert_eq!(fit_bytes(&args, size), None);
         let e = check_against(&args, size, None)
             .err()
@@ -203,12 +192,7 @@ mod tests {
     fn a_bls_in_f32_stores_a_in_half_the_bytes_and_suggests_nothing_it_already_does() {
         let f64_args = fit_args(&["--model", "bls", "--strategy", "chol2"]);
         let f32_args = fit_args(&["--model", "bls", "--strategy", "chol2", "--f32"]);
-        let size = FitSize {
-            train: 1000,
-            test: 0,
-            features: 4,
-            nodes: 100,
-        };
+        let size = size(1000, 0, 4, 100);
         let (Some(b64), Some(b32)) = (fit_bytes(&f64_args, size), fit_bytes(&f32_args, size)) else {
             panic!("sizes fit")
         };

@@ -78,3 +78,9 @@ pub fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
     enc.write_all(bytes)?;
     enc.finish()
 }
+
+/// The message of `result`'s error, or `""` when it is `Ok` (so that an
+/// assertion on the message fails and shows what came instead).
+pub fn error_text<T, E: std::fmt::Display>(result: Result<T, E>) -> String {
+    result.err().map(|e| e.to_string()).unwrap_or_default()
+}
