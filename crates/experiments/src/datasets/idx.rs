@@ -44,15 +44,18 @@ fn header(path: &Path, bytes: &[u8], magic: u32, what: &str, dims: usize) -> Res
         return Err(DataError::format(path, None, "empty file"));
     }
     let header_len = 4 + 4 * dims;
-    if bytes.len() < 4 {
-        return Err(DataError::format(
+    let truncated = || {
+        DataError::format(
             path,
             None,
             format!(
                 "truncated IDX header: {header_len} bytes expected, {} present",
                 bytes.len()
             ),
-        ));
+        )
+    };
+    if bytes.len() < 4 {
+        return Err(truncated());
     }
     let found = be_u32(bytes, 0);
     if found != magic {
@@ -63,14 +66,7 @@ fn header(path: &Path, bytes: &[u8], magic: u32, what: &str, dims: usize) -> Res
         ));
     }
     if bytes.len() < header_len {
-        return Err(DataError::format(
-            path,
-            None,
-            format!(
-                "truncated IDX header: {header_len} bytes expected, {} present",
-                bytes.len()
-            ),
-        ));
+        return Err(truncated());
     }
     let dims = (0..dims).map(|i| be_u32(bytes, 4 + 4 * i) as usize).collect();
     Ok((dims, header_len))
