@@ -547,24 +547,7 @@ mod fuzz {
         .expect("encode")
     }
 
-    /// Overwrite, insert, then cut `bytes`.
-    fn mutate(
-        bytes: &mut Vec<u8>,
-        writes: Vec<(prop::sample::Index, u8)>,
-        insert: Option<(prop::sample::Index, Vec<u8>)>,
-        cut: prop::sample::Index,
-    ) {
-        for (at, value) in writes {
-            let i = at.index(bytes.len());
-            bytes[i] = value;
-        }
-        if let Some((at, extra)) = insert {
-            let i = at.index(bytes.len());
-            bytes.splice(i..i, extra);
-        }
-        let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
-        bytes.truncate(keep);
-    }
+    use test_support::mutate;
 
     #[test]
     fn a_huge_length_prefix_is_refused() {

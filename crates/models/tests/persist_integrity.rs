@@ -215,16 +215,7 @@ proptest! {
     ) {
         let original = if bls { small_bls().to_bytes() } else { small_elm().to_bytes() }.expect("encode");
         let mut bytes = original.clone();
-        for (at, value) in writes {
-            let i = at.index(bytes.len());
-            bytes[i] = value;
-        }
-        if let Some((at, extra)) = insert {
-            let i = at.index(bytes.len());
-            bytes.splice(i..i, extra);
-        }
-        let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
-        bytes.truncate(keep);
+        test_support::mutate(&mut bytes, writes, insert, cut);
         let loaded = if bls { Bls::from_bytes(&bytes).is_ok() } else { Elm::from_bytes(&bytes).is_ok() };
         prop_assert_eq!(loaded, bytes == original);
     }
@@ -243,16 +234,7 @@ proptest! {
             FormatOne { magic: models::elm::io::MAGIC, format_version: 1, model: &elm },
             bincode::config::standard(),
         ).expect("encode");
-        for (at, value) in writes {
-            let i = at.index(bytes.len());
-            bytes[i] = value;
-        }
-        if let Some((at, extra)) = insert {
-            let i = at.index(bytes.len());
-            bytes.splice(i..i, extra);
-        }
-        let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
-        bytes.truncate(keep);
+        test_support::mutate(&mut bytes, writes, insert, cut);
         if let Ok(m) = Elm::from_bytes(&bytes) {
             let x = inputs();
             let _ = m.predict(x.view());

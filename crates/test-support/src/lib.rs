@@ -139,6 +139,27 @@ pub fn flip_every_byte<P: PartialEq, E>(
     counts
 }
 
+/// A file's bytes mutated as the fuzz tests do: overwrite bytes at
+/// `writes`, insert a run of bytes (`insert`), then cut up to a quarter of
+/// the end (`cut`). Indices are proptest's, scaled to the current length.
+pub fn mutate(
+    bytes: &mut Vec<u8>,
+    writes: Vec<(proptest::sample::Index, u8)>,
+    insert: Option<(proptest::sample::Index, Vec<u8>)>,
+    cut: proptest::sample::Index,
+) {
+    for (at, value) in writes {
+        let i = at.index(bytes.len());
+        bytes[i] = value;
+    }
+    if let Some((at, extra)) = insert {
+        let i = at.index(bytes.len());
+        bytes.splice(i..i, extra);
+    }
+    let keep = bytes.len() - cut.index(bytes.len() / 4 + 1);
+    bytes.truncate(keep);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
