@@ -84,8 +84,10 @@ COMMANDS:
                                 setup, then train on TRAIN (CSV, target last; MNIST IDX
                                 images; LIBSVM), evaluate on TEST, print one JSON object;
                                 `cargo xtask fit --help` lists every flag with its default.
-    predict --model-file FILE --data DATA [--threads N]
-                                setup, then print the saved model's predictions.
+                                Paths are relative to your directory; the exit status is nn's.
+    predict --model-file FILE --data DATA [FLAGS]
+                                setup, then print the saved model's predictions (DATA may
+                                hold features only); `cargo xtask predict --help` lists the flags.
     fmt [--check]               cargo fmt --all [--check]
     help                        Print this message (also -h, --help).
 
