@@ -46,11 +46,11 @@ struct Args {
     #[arg(long, value_name = "M", help_heading = "bls-ridge")]
     time_budget_min: Option<f64>,
 
-    /// where finished cells are kept and reused [default: OUT/cells, OUT being --out].
+    /// where finished cells are kept and reused [default: cells/ in the --out directory].
     #[arg(long, value_name = "DIR", help_heading = "bls-ridge")]
     cells: Option<PathBuf>,
 
-    /// the report's directory [default: the --results-dir, then bls-ridge].
+    /// the report's directory [default: bls-ridge/ in the --results-dir].
     #[arg(long, value_name = "DIR", help_heading = "bls-ridge")]
     out: Option<PathBuf>,
 }
