@@ -14,7 +14,7 @@ pub use cblas_sys::{
     cblas_dtrsv, CBLAS_DIAG as CblasDiag, CBLAS_LAYOUT as CblasLayout, CBLAS_SIDE as CblasSide,
     CBLAS_TRANSPOSE as CblasTranspose, CBLAS_UPLO as CblasUplo,
 };
-pub use lapack_sys::{dgelsd_, dpotrf_, dsyevd_, dtrtri_};
+pub use lapack_sys::{dgelsd_, dgesdd_, dpotrf_, dsyevd_, dtpqrt_, dtrtri_};
 
 /// Column-major storage (the only layout the kernels use).
 pub const COL_MAJOR: CblasLayout = CblasLayout::CblasColMajor;

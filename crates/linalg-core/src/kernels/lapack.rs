@@ -1,9 +1,11 @@
-//! LAPACK wrappers: Cholesky (`dpotrf`), triangular inverse (`dtrtri`) and
-//! the symmetric eigen-decomposition (`dsyevd`).
+//! LAPACK wrappers: Cholesky (`dpotrf`), triangular inverse (`dtrtri`), the
+//! symmetric eigen-decomposition (`dsyevd`) and the singular values and right
+//! singular vectors of a tall matrix (`dtpqrt` streamed over row blocks, then
+//! `dgesdd`).
 
 use std::os::raw::{c_char, c_int};
 
-use super::{ci, Diag, Flops, MatMut, MatRef, Op, Side, Tri};
+use super::{ci, Diag, Flops, MatMut, MatRef, Op, Owned, Side, Tri};
 use crate::ffi;
 
 /// Cholesky factorization in place (DPOTRF, `n³/3` flops): the chosen
@@ -119,4 +121,131 @@ pub fn syevd(fl: &mut Flops, mut a: MatMut<'_>) -> Result<Vec<f64>, i32> {
     let mut iwork = vec![0 as c_int; liwork];
     dsyevd(&mut work, ci(lwork), &mut iwork, ci(liwork))?;
     Ok(w)
+}
+
+/// Singular values and right singular vectors of a tall matrix: `C = U·Σ·Vᵀ`
+/// with `U` not formed.
+#[derive(Clone, Debug)]
+pub struct TallSvd {
+    /// σ₁ ≥ σ₂ ≥ … ≥ 0 (`min(K, q)` of them).
+    pub sigma: Vec<f64>,
+    /// `Vᵀ`, `min(K, q) × q`: row `j` is the right singular vector of `σⱼ`.
+    pub vt: Owned,
+}
+
+/// Rows per block of [`tall_svd`]'s streamed QR: large enough for the
+/// trailing updates to run as BLAS-3, small enough that the copied block
+/// stays a fraction of `C`.
+const QR_BLOCK_ROWS: usize = 2048;
+
+/// Panel width of DTPQRT (its `NB`).
+const QR_PANEL: usize = 64;
+
+/// The singular values and right singular vectors of the `K × q` matrix `c`
+/// (`K ≥ q`), accurate to the SVD's backward error `O(ε‖C‖)` — unlike those
+/// of `CᵀC`, which lose every singular value below `√ε·σ₁`.
+///
+/// `C = Q·R` by a QR factorization streamed over blocks of rows (DTPQRT on
+/// `[R; C_block]`, so `c` is read once and left unchanged and the extra memory
+/// is `O(q² + b·q)`, `b` = 2048 rows), then the SVD of the `q × q`
+/// triangle `R = U_R·Σ·Vᵀ` (DGESDD). About `2Kq² + O(q³)` flops counted.
+/// `Err(info)` if DTPQRT or DGESDD reports a failure.
+pub fn tall_svd(fl: &mut Flops, c: MatRef<'_>) -> Result<TallSvd, i32> {
+    let (k, q) = (c.rows, c.cols);
+    assert!(k >= q, "tall_svd: a tall matrix (rows >= columns) expected");
+    if q == 0 {
+        return Ok(TallSvd {
+            sigma: vec![],
+            vt: Owned::zeros(0, 0),
+        });
+    }
+    let mut r = Owned::zeros(q, q);
+    let rows_per_block = QR_BLOCK_ROWS.max(q).min(k);
+    let nb = QR_PANEL.min(q);
+    let mut block = Owned::zeros(rows_per_block, q);
+    let mut t = vec![0.0; nb * q];
+    let mut work = vec![0.0; nb * q];
+    let mut r0 = 0;
+    while r0 < k {
+        let m = rows_per_block.min(k - r0);
+        let mut b = MatMut::new(&mut block.data, m, q, m);
+        b.copy_from(c.sub(r0, 0, m, q));
+        let (mm, nn, l, nbb, ldr, ldb, ldt) = (ci(m), ci(q), 0, ci(nb), ci(q), ci(m), ci(nb));
+        let mut info: c_int = 0;
+        // SAFETY: R is q×q (ld q), the block m×q (ld m), T nb×q (ld nb) and
+        // work nb×q, the sizes DTPQRT documents for L = 0.
+        unsafe {
+            ffi::dtpqrt_(
+                &mm,
+                &nn,
+                &l,
+                &nbb,
+                r.data.as_mut_ptr(),
+                &ldr,
+                block.data.as_mut_ptr(),
+                &ldb,
+                t.as_mut_ptr(),
+                &ldt,
+                work.as_mut_ptr(),
+                &mut info,
+            );
+        }
+        if info != 0 {
+            return Err(info);
+        }
+        fl.add(2 * m * q * q);
+        r0 += m;
+    }
+    drop(block);
+    let (sigma, vt) = svd_right(fl, r)?;
+    Ok(TallSvd { sigma, vt })
+}
+
+/// Singular values and `Vᵀ` of the square matrix `a` (destroyed), by DGESDD
+/// with `U` written over `a` and discarded (about `(4/3 + 4)q³` flops counted).
+fn svd_right(fl: &mut Flops, mut a: Owned) -> Result<(Vec<f64>, Owned), i32> {
+    let n = a.rows;
+    let mut s = vec![0.0; n];
+    let mut vt = Owned::zeros(n, n);
+    fl.add(16 * n * n * n / 3);
+    let jobz = b'O' as c_char;
+    let (nn, ld) = (ci(n), ci(n));
+    let mut iwork = vec![0 as c_int; 8 * n];
+    let mut dummy_u = [0.0f64];
+    let one: c_int = 1;
+    let mut gesdd = |a: &mut [f64], s: &mut [f64], vt: &mut [f64], work: &mut [f64], lwork: c_int| {
+        let mut info: c_int = 0;
+        // SAFETY: a and vt are n×n (ld n), s has n entries, iwork 8n; with
+        // JOBZ = 'O' and M >= N, U is not referenced (LDU = 1 allowed). In
+        // the query (lwork −1) LAPACK writes only work[0].
+        unsafe {
+            ffi::dgesdd_(
+                &jobz,
+                &nn,
+                &nn,
+                a.as_mut_ptr(),
+                &ld,
+                s.as_mut_ptr(),
+                dummy_u.as_mut_ptr(),
+                &one,
+                vt.as_mut_ptr(),
+                &ld,
+                work.as_mut_ptr(),
+                &lwork,
+                iwork.as_mut_ptr(),
+                &mut info,
+            );
+        }
+        if info == 0 {
+            Ok(())
+        } else {
+            Err(info)
+        }
+    };
+    let mut query = [0.0f64];
+    gesdd(&mut a.data, &mut s, &mut vt.data, &mut query, -1)?;
+    let lwork = (query[0] as usize).max(1);
+    let mut work = vec![0.0; lwork];
+    gesdd(&mut a.data, &mut s, &mut vt.data, &mut work, ci(lwork))?;
+    Ok((s, vt))
 }
