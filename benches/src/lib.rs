@@ -154,28 +154,6 @@ pub fn read_once_seconds(data: &[f64], reps: usize, threads: usize) -> f64 {
     best
 }
 
-/// Passes over K×n-sized data (reads plus writes) that one single-column
-/// append must make, by the algorithm's data flow — the memory-traffic
-/// floor of a q = 1 append is `passes × (time to read K×n once)`.
-///
-/// - Alg. 2, Alg. 3, Chol-1: `p = Aᵀh` reads `A` once (the n×n factor is
-///   `K/n` times smaller). D-Rdg: `Aᵀh` once (plus an `O(n³)` refactorization
-///   that is compute-, not memory-bound).
-/// - Chol-2, Exg-E: `Aᵀh` and `c = h − A d`: two reads of `A`.
-/// - R-Inv, Orig.: `Bᵀh`, `A d`, and `B −= b dᵀ` (read and write `B`): 4.
-/// - Alg. 1: `Aᵀh`, `Bᵀh`, `B p`, `B −= b̄ vᵀ` (read and write): 5.
-/// - Li et al.: `Aᵀh`, `Bp`, `Bᵀh`, two rank-one terms (2 reads, 2 writes),
-///   `B̃p`, `W = BᵀY`: 9.
-pub fn single_column_passes(s: Strategy) -> usize {
-    match s {
-        Strategy::Alg2 | Strategy::Alg3 | Strategy::Chol1 | Strategy::DRdg => 1,
-        Strategy::Chol2 | Strategy::ExgE => 2,
-        Strategy::RInv | Strategy::Orig => 4,
-        Strategy::Alg1 => 5,
-        Strategy::LiEtAl => 9,
-    }
-}
-
 /// One timed append from a copy of `base` (the copy is not timed). Returns
 /// the elapsed time and the flops the append reported.
 pub fn time_one_append(base: &dyn IncrementalRidge, h: &Array2<f64>) -> (Duration, u64) {

@@ -5,7 +5,7 @@
 //! append of every incremental ridge strategy at the sizes, with
 //! flops, GFLOP/s and the fraction of the DGEMM peak at the same thread
 //! count; for single-column appends also the ratio to the memory-traffic
-//! floor (`benches::single_column_passes`).
+//! floor (`Strategy::column_passes`).
 //!
 //! Usage: `perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2] [--threads N] [--f32]`
 //! (`--size` runs only the first or second of the two sizes; `--threads`
@@ -17,8 +17,8 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use benches::{
-    median, new_columns, prepared_with, read_once_seconds, report_header, single_column_passes, time_one_append,
-    uniform_matrix, ReportArgs, Size,
+    median, new_columns, prepared_with, read_once_seconds, report_header, time_one_append, uniform_matrix, ReportArgs,
+    Size,
 };
 use experiments::machine::dgemm_peak_gflops;
 use linalg_core::kernels::{self, Flops, MatRef, Op};
@@ -163,7 +163,7 @@ fn main() {
             let seconds = median(times);
             let gflops = flops as f64 / seconds / 1e9;
             let floor_ratio = (size.q == 1).then(|| {
-                let passes = single_column_passes(s);
+                let passes = s.column_passes();
                 (passes, seconds / (passes as f64 * floor))
             });
             eprintln!(

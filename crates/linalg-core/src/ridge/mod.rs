@@ -201,6 +201,31 @@ impl Strategy {
         }
     }
 
+    /// Passes over `K×n`-sized data (reads plus writes) that appending one
+    /// column makes in this crate's implementation, by its data flow: the
+    /// memory-traffic floor of a one-column append, which is memory-bound
+    /// when `K·n` is large, is `passes × (time to read K×n once)`
+    /// (docs/performance.md).
+    ///
+    /// - Alg. 2, Alg. 3, Chol-1: `p = Aᵀh` reads `A` once (the n×n factor is
+    ///   `K/n` times smaller). D-Rdg: `Aᵀh` once (plus an `O(n³)`
+    ///   refactorization that is compute-, not memory-bound).
+    /// - Chol-2, Exg-E: `Aᵀh` and `c = h − A d`: two reads of `A`.
+    /// - R-Inv, Orig.: `Bᵀh`, `A d`, and `B −= b dᵀ` (read and write `B`): 4.
+    /// - Alg. 1: `Aᵀh`, `Bᵀh`, `B p`, `B −= b̄ vᵀ` (read and write): 5.
+    /// - Li et al.: `Aᵀh`, then `Bp` and `Bᵀh` in one read of `B`, then the
+    ///   rank-one update of (15) (both terms in one) and `W = BᵀY` in one
+    ///   read and write of `B`, tile by tile: 4 (term by term it would be 9:
+    ///   `Aᵀh`, `Bp`, `Bᵀh`, two rank-one updates, `B̃p`, `W = BᵀY`).
+    pub fn column_passes(self) -> usize {
+        match self {
+            Strategy::Alg2 | Strategy::Alg3 | Strategy::Chol1 | Strategy::DRdg => 1,
+            Strategy::Chol2 | Strategy::ExgE => 2,
+            Strategy::RInv | Strategy::Orig | Strategy::LiEtAl => 4,
+            Strategy::Alg1 => 5,
+        }
+    }
+
     /// The command-line name (`d-rdg`, `chol1`, …, `alg3`).
     pub fn cli_name(self) -> &'static str {
         match self {
