@@ -53,12 +53,82 @@ pub struct Cell {
     /// buffer.
     #[serde(default)]
     pub initial_a_taken: bool,
+    /// How Orig. cut the pseudo-inverse of `C` (`None` for the other
+    /// strategies). Orig. cell files written before 2026-11-24 lack the field
+    /// and are read as [`PinvCut::GramEigenvalues`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orig_pinv_cut: Option<PinvCut>,
+    /// The machine that ran the cell (`machine::cpu_description`); `None`
+    /// for cells written before 2026-11-24, which all ran on
+    /// [`EARLIER_MACHINE`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<String>,
+}
+
+/// The machine of every cell written before cells recorded theirs (the
+/// committed reports of 2026-11-21 to 2026-11-23 name it; their DGEMM peaks
+/// 100–110 GFLOP/s on 2 threads).
+pub const EARLIER_MACHINE: &str = "AMD EPYC, 2 cores";
+
+/// Where Orig. (`linalg_core::ridge::Strategy::Orig`) cuts the pseudo-inverse of `C`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PinvCut {
+    /// Until 2026-11-24: eigenvalues of `CᵀC` above `max(K, q)·ε·μ_max`,
+    /// a cut near `√(max(K, q)·ε)·σ₁` on the singular values.
+    GramEigenvalues,
+    /// MATLAB's `pinv`, which the original BLS code calls: singular values
+    /// of `C` above `max(K, q)·eps(σ₁)`.
+    MatlabSvd,
+}
+
+impl PinvCut {
+    /// The cut the current code makes for strategy `s`.
+    pub fn current(s: Strategy) -> Option<Self> {
+        (s == Strategy::Orig).then_some(PinvCut::MatlabSvd)
+    }
 }
 
 impl Cell {
     /// Whether `A` was stored in f32.
     pub fn is_f32(&self) -> bool {
         self.precision == Precision::F32
+    }
+
+    /// The machine that ran the cell.
+    pub fn machine(&self) -> &str {
+        self.cpu.as_deref().unwrap_or(EARLIER_MACHINE)
+    }
+
+    /// An Orig. cell run with the eigenvalue cut (the cut before
+    /// 2026-11-24; its file name says `eigcut`).
+    pub fn uses_eigen_cut(&self) -> bool {
+        self.orig_pinv_cut == Some(PinvCut::GramEigenvalues)
+    }
+
+    /// An Orig. cell with MATLAB's cut on f32-stored `A`: at full size it
+    /// collapses (seed 0, λ = 2^-30: 98.66% at update 3, 9.70% at update 11),
+    /// where the paper's Orig. (MATLAB, f64) does not. The report shows
+    /// such cells beside the eigen-cut cells of the same seed and leaves
+    /// them out of the means, the timing and the findings.
+    pub fn is_set_aside_orig(&self) -> bool {
+        self.orig_pinv_cut == Some(PinvCut::MatlabSvd) && self.precision == Precision::F32
+    }
+
+    /// The file this cell is kept in under `dir`.
+    pub fn file(&self, dir: &Path) -> PathBuf {
+        let f = cell_file(
+            dir,
+            &self.schedule,
+            self.seed,
+            self.lambda_exp,
+            self.strategy,
+            self.precision,
+        );
+        if self.uses_eigen_cut() {
+            let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            return dir.join(name.replacen("-orig", "-orig-eigcut", 1));
+        }
+        f
     }
 
     /// Achieved solver rate of update `u` as a fraction of the DGEMM peak of
@@ -70,8 +140,9 @@ impl Cell {
     }
 }
 
-/// The file a finished cell is kept in:
-/// `{quick|full}-seed{s}-lambda2^{e}-{strategy}[-f32].json`.
+/// The file a finished cell of the current code is kept in:
+/// `{quick|full}-seed{s}-lambda2^{e}-{strategy}[-f32].json` (eigen-cut
+/// Orig. cells: `…-orig-eigcut[-f32].json`, see [`Cell::file`]).
 pub(super) fn cell_file(dir: &Path, schedule: &Schedule, seed: u64, e: i32, s: Strategy, p: Precision) -> PathBuf {
     let size = if *schedule == Schedule::FULL { "full" } else { "quick" };
     let prec = match p {
@@ -118,10 +189,14 @@ pub fn read_cell(path: &Path) -> Result<Cell, CellError> {
         path: path.to_path_buf(),
         source,
     })?;
-    serde_json::from_str(&text).map_err(|source| CellError::Json {
+    let mut cell: Cell = serde_json::from_str(&text).map_err(|source| CellError::Json {
         path: path.to_path_buf(),
         source,
-    })
+    })?;
+    if cell.strategy == Strategy::Orig && cell.orig_pinv_cut.is_none() {
+        cell.orig_pinv_cut = Some(PinvCut::GramEigenvalues);
+    }
+    Ok(cell)
 }
 
 /// Writes a finished cell as pretty JSON.
@@ -203,6 +278,8 @@ pub(super) mod fixtures {
             ran_at: String::new(),
             dgemm_peak_gflops: peak,
             initial_a_taken: false,
+            orig_pinv_cut: None,
+            cpu: None,
         }
     }
 }
@@ -210,6 +287,29 @@ pub(super) mod fixtures {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An Orig. cell written before the cut was recorded reads as the
+    /// eigenvalue cut and is kept under its own file name; a new one does not.
+    #[test]
+    fn orig_cells_without_a_cut_are_eigen_cut_ones() {
+        let dir = std::env::temp_dir().join(format!("bls-ridge-orig-cut-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let mut cell = fixtures::timed_cell(1, 1.0, None);
+        cell.strategy = Strategy::Orig;
+        let old = dir.join("old.json");
+        write_cell(&old, &cell).expect("write");
+        let read = read_cell(&old).expect("read");
+        assert!(read.uses_eigen_cut());
+        assert!(read.file(&dir).ends_with("full-seed0-lambda2^-10-orig-eigcut.json"));
+        cell.orig_pinv_cut = PinvCut::current(Strategy::Orig);
+        write_cell(&old, &cell).expect("write");
+        let read = read_cell(&old).expect("read");
+        assert!(!read.uses_eigen_cut());
+        assert!(read.file(&dir).ends_with("full-seed0-lambda2^-10-orig.json"));
+        assert_eq!(PinvCut::current(Strategy::Chol2), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     /// A cell JSON written before the peak was stored still loads.
     #[test]
@@ -229,9 +329,12 @@ mod tests {
         let files = std::fs::read_dir(&dir).expect("cells dir").count();
         assert_eq!(cells.len(), files);
         for c in &cells {
-            let file = cell_file(&dir, &c.schedule, c.seed, c.lambda_exp, c.strategy, c.precision);
+            let file = c.file(&dir);
             assert!(file.is_file(), "{} is not where the cell says", file.display());
+            assert_eq!(c.orig_pinv_cut.is_some(), c.strategy == Strategy::Orig);
         }
+        assert!(cells.iter().any(|c| c.uses_eigen_cut()));
+        assert!(cells.iter().any(|c| c.is_set_aside_orig()));
         assert!(cells
             .iter()
             .any(|c| c.strategy == Strategy::DRdg && c.precision == Precision::F32));

@@ -10,7 +10,7 @@ use models::bls::{BlsParams, IncrementalBls};
 use models::ParamGuard;
 use ndarray::{Array2, Axis, Slice};
 
-use super::cell::{cell_file, load_cells, write_cell, Cell};
+use super::cell::{cell_file, load_cells, write_cell, Cell, PinvCut};
 use super::protocol::{Options, Schedule};
 use super::report::write_report;
 use crate::datasets::{self, argmax_rows, one_hot};
@@ -90,6 +90,8 @@ fn run_cell(
         dgemm_peak_gflops: Some(peak),
         // `models::bls` builds its solver with `Strategy::build` taking an owned `A`.
         initial_a_taken: true,
+        orig_pinv_cut: PinvCut::current(s),
+        cpu: Some(machine::cpu_description()),
     };
     let (x, y) = (std::mem::take(&mut d.x_train), std::mem::take(&mut d.y_train));
     let mut bls = match IncrementalBls::start(&config, x, y) {
@@ -182,7 +184,10 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         for &e in &opts.lambda_exps {
             for &s in &opts.strategies {
                 plan.push((seed, e, s, opts.precision(s)));
-                if opts.quick && seed == 0 && e == -10 && matches!(s, Strategy::RInv | Strategy::Orig | Strategy::DRdg)
+                if opts.quick
+                    && seed == 0
+                    && (e == -10 || (e == -30 && s == Strategy::Orig))
+                    && matches!(s, Strategy::RInv | Strategy::Orig | Strategy::DRdg)
                 {
                     plan.push((seed, e, s, Precision::F32));
                 }

@@ -6,9 +6,8 @@ use std::fmt::Write as _;
 
 use super::super::analysis::fmt_acc;
 use super::super::cell::Cell;
-use super::super::protocol::{Schedule, STRATEGIES};
-use super::super::published::PAPER_BLOCKS;
-use super::{precision_name, Summary};
+use super::super::protocol::Schedule;
+use super::{blocks, precision_name, Summary};
 use crate::report::Table;
 
 /// The accuracy section (Markdown) and `accuracy.csv`.
@@ -21,8 +20,13 @@ pub(super) fn accuracy_tables(s: &Summary<'_>) -> (String, Table) {
     );
     let _ = writeln!(
         md,
-        "Mean (standard deviation) over seeds, %; the standard deviation is left out where one seed ran. NA: the strategy failed (its typed error is listed below). The paper's blocks give the λ only as lost symbols; they are listed in increasing λ, and the block whose initial accuracy is closest to ours is shown beside each of our tables.\n"
+        "Mean (standard deviation) over seeds, %; the standard deviation is left out where one seed ran. NA: the strategy failed (its typed error is listed below). The paper's blocks give the λ only as lost symbols; beside each of our tables is the paper's block paired with that λ, if any (the rule and all eight blocks are in the table after the last λ).\n"
     );
+    let pairs = if sch == Schedule::FULL {
+        blocks::pair_blocks(s)
+    } else {
+        vec![]
+    };
     let mut csv = Table::new(&[
         "lambda_exp",
         "strategy",
@@ -40,28 +44,28 @@ pub(super) fn accuracy_tables(s: &Summary<'_>) -> (String, Table) {
         header.push(format!("{f}/{e}"));
     }
     for &e in &s.lambdas {
-        let (t, ours_initial) = lambda_table(s, e, &header, &mut csv);
+        let t = lambda_table(s, e, &header, &mut csv);
         let _ = writeln!(md, "### λ = 2^{e}\n");
         let _ = writeln!(md, "{}", t.markdown());
-        if sch == Schedule::FULL {
-            if let Some(init) = ours_initial {
-                md.push_str(&closest_paper_block(&header, init));
-            }
+        if let Some(p) = pairs.iter().find(|p| p.lambda == Some(e)) {
+            md.push_str(&blocks::paper_block_table(&header, p));
         }
+        md.push_str(&set_aside_orig_rows(s, e, &header));
+    }
+    if sch == Schedule::FULL {
+        md.push_str(&blocks::blocks_section(s));
     }
     (md, csv)
 }
 
 /// Our table at λ = 2^e (one row per strategy, `—` where no cell ran), its
-/// rows appended to `csv` in long form, and our initial accuracy (the first
-/// strategy's that ran).
-fn lambda_table(s: &Summary<'_>, e: i32, header: &[String], csv: &mut Table) -> (Table, Option<f64>) {
+/// rows appended to `csv` in long form.
+fn lambda_table(s: &Summary<'_>, e: i32, header: &[String], csv: &mut Table) -> Table {
     let sch = s.opts.schedule;
     let mut t = Table {
         header: header.to_vec(),
         rows: vec![],
     };
-    let mut ours_initial = None;
     for &strategy in &s.opts.strategies {
         let p = s.opts.precision(strategy);
         let prec = precision_name(p);
@@ -74,7 +78,6 @@ fn lambda_table(s: &Summary<'_>, e: i32, header: &[String], csv: &mut Table) -> 
             );
             continue;
         };
-        ours_initial = ours_initial.or(per[0].map(|p| p.0));
         let mut row = vec![
             format!(
                 "{}{}",
@@ -100,33 +103,43 @@ fn lambda_table(s: &Summary<'_>, e: i32, header: &[String], csv: &mut Table) -> 
         }
         t.push(row);
     }
-    (t, ours_initial)
+    t
 }
 
-/// The paper's block (of the 8 in Tables II–III) whose initial accuracy is
-/// closest to ours, as a table with our header.
-fn closest_paper_block(header: &[String], init: f64) -> String {
-    let (k, block) = PAPER_BLOCKS
-        .iter()
-        .enumerate()
-        .min_by(|a, b| (a.1[0][0] - init).abs().total_cmp(&(b.1[0][0] - init).abs()))
-        .unwrap_or((0, &PAPER_BLOCKS[0]));
-    let mut md = String::new();
-    let _ = writeln!(md, "Paper, block {} of 8 (closest initial accuracy):\n", k + 1);
-    let mut pt = Table {
+/// Orig. with MATLAB's pseudo-inverse cut on f32-stored `A`, per seed at
+/// λ = 2^e, beside the eigen-cut Orig. of the same seed that the tables use
+/// (empty when no such cell exists).
+fn set_aside_orig_rows(s: &Summary<'_>, e: i32, header: &[String]) -> String {
+    let matlab: Vec<&Cell> = s.set_aside.iter().filter(|c| c.lambda_exp == e).copied().collect();
+    if matlab.is_empty() {
+        return String::new();
+    }
+    let mut t = Table {
         header: header.to_vec(),
         rows: vec![],
     };
-    for (r, s) in STRATEGIES.iter().enumerate() {
-        let mut row = vec![s.paper_name().to_string(), "100".into()];
-        row.extend(
-            block[r]
-                .iter()
-                .map(|v| if v.is_nan() { "NA".into() } else { format!("{v:.2}") }),
-        );
-        pt.push(row);
+    t.header[1] = "seed".into();
+    let row = |label: &str, c: &Cell| {
+        let mut r = vec![label.to_string(), c.seed.to_string()];
+        r.extend(c.accuracy.iter().map(|v| v.map_or("NA".into(), |x| format!("{x:.2}"))));
+        r
+    };
+    for c in &matlab {
+        if let Some(eig) = s
+            .cells
+            .iter()
+            .find(|n| n.uses_eigen_cut() && n.seed == c.seed && n.lambda_exp == e && n.precision == c.precision)
+        {
+            t.push(row("Orig., eigenvalue cut (in the table above)", eig));
+        }
+        t.push(row("Orig., MATLAB's cut", c));
     }
-    let _ = writeln!(md, "{}", pt.markdown());
+    let mut md = String::new();
+    let _ = writeln!(
+        md,
+        "Orig. per seed with the two pseudo-inverse cuts, both on f32-stored `A`: the eigenvalue cut (eigenvalues of CᵀC above max(K, q)·ε·μ_max, about √(Kε)·σ₁ ≈ 3.6e-6·σ₁ on the singular values), which the table above uses, and MATLAB's `pinv` cut (singular values above max(K, q)·eps(σ₁) ≈ 1.3e-11·σ₁), which the original BLS code applies in f64:\n"
+    );
+    let _ = writeln!(md, "{}", t.markdown());
     md
 }
 

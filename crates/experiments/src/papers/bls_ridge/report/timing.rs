@@ -7,21 +7,42 @@ use std::fmt::Write as _;
 use super::super::analysis::{accumulated_by_version, mean_times, MeanTime};
 use super::super::cell::Cell;
 use super::super::protocol::Schedule;
-use super::super::published::{PAPER_TABLE6, TABLE6};
+use super::super::published::{
+    PAPER_TABLE6, PAPER_TABLE6_ACCUMULATED, PAPER_TABLE6_ACCUMULATED_SPEEDUPS, PAPER_TABLE6_SPEEDUPS, TABLE6,
+};
 use super::Summary;
 use crate::report::Table;
 
 /// The timing section (Markdown) and `times.csv`.
 pub(super) fn time_per_update(s: &Summary<'_>, peak: f64) -> (String, Table) {
-    let (cells, nu) = (s.cells, s.nu);
+    let nu = s.nu;
+    let kept: Vec<Cell> = s.cells.iter().filter(|c| !c.is_set_aside_orig()).cloned().collect();
+    let (machine, owned) = timed_on_one_machine(&kept);
+    let cells = &owned[..];
     let means = mean_times(cells, nu, peak);
     let mut md = String::new();
     let _ = writeln!(md, "## Training time per update (analogue of Table VI)\n");
     let _ = writeln!(
         md,
-        "Solver seconds per update (mean over the cells of each strategy that completed the schedule, all λ and seeds); the columns of each update (feature maps, enhancement nodes) are computed outside the timed solver update and listed in `times.csv`. The paper (MATLAB, a Windows server) reports Chol-1 at 1.99× Orig. and 1.53× Exg-E accumulated, and 286 s in total.\n"
+        "Solver seconds per update (mean over the cells of each strategy that completed the schedule, all λ and seeds) on one machine: {machine}, which ran {} of the {} cells; {}. The columns of each update (feature maps, enhancement nodes) are computed outside the timed solver update and listed in `times.csv`. The paper's Table VI (MATLAB, a Windows server) follows ours.\n",
+        cells.len(),
+        s.cells.len(),
+        other_machines_note(s.cells, &machine, nu)
     );
     let _ = writeln!(md, "{}", table6(s.opts.schedule, &means).markdown());
+    if s.set_aside.iter().any(|c| c.machine() == machine) {
+        let _ = writeln!(
+            md,
+            "Orig.'s column is from its eigen-cut cells, as in the accuracy tables. Its reruns with MATLAB's cut are left out here: they ran beside other work on this machine, and their QR factorization of C streamed over row blocks plus the SVD of its q × q triangle cost about Kq² more flops per update than the eigen-decomposition of CᵀC (2Kq² for the QR instead of Kq² for CᵀC: 2.4e11 at K = 60000, q = 2010).\n"
+        );
+    }
+    if s.opts.schedule == Schedule::FULL {
+        let _ = writeln!(
+            md,
+            "The paper's Table VI as printed (training time in seconds per update and accumulated; speedups of Chol-1 to Orig. and to Exg-E; the first row's speedup to Exg-E is missing from the text):\n\n{}",
+            paper_table6(s.opts.schedule).markdown()
+        );
+    }
     let _ = writeln!(
         md,
         "The means above mix two code versions (see the note under the next heading). The accumulated time per version, with Chol-1's speedups computed within each version (cells run before 2026-11-22 21:30 UTC also include a finiteness check that walked `A` across its memory layout, about 6 s per cell; docs/performance.md):\n"
@@ -100,13 +121,12 @@ fn table6(sch: Schedule, means: &[Vec<Option<MeanTime>>]) -> Table {
         }
     };
     let mut acc = [0.0f64; 5];
-    let mut paper_acc = 0.0;
     for (u, times) in means.iter().enumerate() {
         let (f, e) = sch.nodes_after(u);
         for (k, t) in times.iter().enumerate() {
             acc[k] += t.map_or(f64::NAN, |x| x.seconds);
         }
-        paper_acc += PAPER_TABLE6.get(u).map_or(f64::NAN, |r| r[4]);
+        let paper_acc = PAPER_TABLE6_ACCUMULATED.get(u).map_or(f64::NAN, |r| r[4]);
         let ts = |k: usize| times[k].map_or("—".into(), |x| format!("{:.2}", x.seconds));
         let t = |k: usize| times[k].map_or(f64::NAN, |x| x.seconds);
         let paper = if sch == Schedule::FULL {
@@ -137,6 +157,83 @@ fn table6(sch: Schedule, means: &[Vec<Option<MeanTime>>]) -> Table {
         ]);
     }
     t6
+}
+
+/// The paper's Table VI with every printed column.
+fn paper_table6(sch: Schedule) -> Table {
+    let mut t = Table::new(&[
+        "update",
+        "nodes (feature/enh.)",
+        "Orig. s",
+        "R-Inv s",
+        "Exg-E s",
+        "Chol-2 s",
+        "Chol-1 s",
+        "Chol-1 to Orig.",
+        "Chol-1 to Exg-E",
+        "accum. Orig.",
+        "accum. R-Inv",
+        "accum. Exg-E",
+        "accum. Chol-2",
+        "accum. Chol-1",
+        "accum. to Orig.",
+        "accum. to Exg-E",
+    ]);
+    let fmt = |v: f64| if v.is_nan() { "—".into() } else { format!("{v:.2}") };
+    for u in 0..PAPER_TABLE6.len() {
+        let (f, e) = sch.nodes_after(u);
+        let mut row = vec![u.to_string(), format!("{f}/{e}")];
+        row.extend(PAPER_TABLE6[u].iter().map(|&v| fmt(v)));
+        row.extend(PAPER_TABLE6_SPEEDUPS[u].iter().map(|&v| fmt(v)));
+        row.extend(PAPER_TABLE6_ACCUMULATED[u].iter().map(|&v| fmt(v)));
+        row.extend(PAPER_TABLE6_ACCUMULATED_SPEEDUPS[u].iter().map(|&v| fmt(v)));
+        t.push(row);
+    }
+    t
+}
+
+/// The cells timed on the machine that ran most of them (timings of
+/// different machines are never averaged together), and that machine.
+fn timed_on_one_machine(cells: &[Cell]) -> (String, Vec<Cell>) {
+    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for c in cells {
+        *count.entry(c.machine()).or_default() += 1;
+    }
+    let machine = count
+        .iter()
+        .max_by_key(|(_, &n)| n)
+        .map_or(String::new(), |(m, _)| m.to_string());
+    let kept = cells.iter().filter(|c| c.machine() == machine).cloned().collect();
+    (machine, kept)
+}
+
+/// The cells left out of the timing for running elsewhere, with their
+/// accumulated solver time and rate against their own run's DGEMM peak.
+fn other_machines_note(cells: &[Cell], machine: &str, nu: usize) -> String {
+    let others: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| c.machine() != machine && c.solver_seconds.len() == nu)
+        .collect();
+    if others.is_empty() {
+        return "no cell ran elsewhere".into();
+    }
+    let parts: Vec<String> = others
+        .iter()
+        .map(|c| {
+            let secs: f64 = c.solver_seconds.iter().sum();
+            let flops: f64 = c.flops.iter().map(|&f| f as f64).sum();
+            let rate = flops / secs / 1e9;
+            format!(
+                "{} at λ = 2^{}, seed {} ({}: {secs:.0} s accumulated, {rate:.0} GFLOP/s = {:.0}% of that run's DGEMM peak)",
+                c.strategy.paper_name(),
+                c.lambda_exp,
+                c.seed,
+                c.machine(),
+                100.0 * rate / c.dgemm_peak_gflops.unwrap_or(f64::NAN)
+            )
+        })
+        .collect();
+    format!("left out as timed on another machine: {}", parts.join("; "))
 }
 
 /// Flops, seconds, GFLOP/s and fraction of the DGEMM peak per update and
