@@ -34,7 +34,7 @@ use crate::datasets::{self, k_fold};
 use crate::machine::ScopedBlasThreads;
 use crate::report::svg;
 
-pub use classification::{ClassRow, ACTIVATIONS, SETS};
+pub use classification::{ClassRow, NodeSweepRow, Table4, ACTIVATIONS, SETS, SWEEP_ACTIVATIONS, SWEEP_NODES};
 pub use mnist::{MnistRow, MnistSize};
 pub use protocol::{FeatureScaling, Options, ALGORITHMS, CHECKPOINTS, DATASETS};
 pub use published::{PublishedErrors, PUBLISHED_TABLE_II, PUBLISHED_TABLE_III, PUBLISHED_TABLE_IV, PUBLISHED_TABLE_V};
@@ -75,16 +75,18 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         if opts.scaling_study {
             zscore_mse.push((label.to_string(), testing_mse_by_scaling(&ds, &folds, *act, opts)?));
             if d == DATASETS.len() - 1 {
-                scaling_rows = dataset_errors(
-                    &ds,
-                    &folds,
-                    &format!("{label}, z-scored features"),
-                    *act,
-                    FeatureScaling::ZScore,
-                    &checkpoints,
-                    opts,
-                    Curves::none(),
-                )?;
+                for scaling in [FeatureScaling::Symmetric, FeatureScaling::ZScore] {
+                    scaling_rows.extend(dataset_errors(
+                        &ds,
+                        &folds,
+                        &format!("{label}, {}", scaling.label()),
+                        *act,
+                        scaling,
+                        &checkpoints,
+                        opts,
+                        Curves::none(),
+                    )?);
+                }
             }
         }
     }

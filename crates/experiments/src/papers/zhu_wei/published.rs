@@ -243,3 +243,39 @@ pub const PUBLISHED_TABLE_V: [(f64, [f64; 3]); 5] = [
     (0.9620, [3.14, 43.87, 28.20]),
     (0.9585, [3.06, 51.73, 34.42]),
 ];
+
+/// Table I: flops of adding the `(l+1)`th node on `K` samples with `M`
+/// outputs, per algorithm in [`ALGORITHMS`](super::ALGORITHMS)' order
+/// (updating the intermediate results plus the output weights): Li et al.
+/// `16lK + 2MlK`, Alg. 1 `6lK + 2MK`, Alg. 2 and 3 `2lK + 2MK`.
+pub fn table1_flops(l: usize, k: usize, m: usize) -> [f64; 4] {
+    let (l, k, m) = (l as f64, k as f64, m as f64);
+    [
+        16.0 * l * k + 2.0 * m * l * k,
+        6.0 * l * k + 2.0 * m * k,
+        2.0 * l * k + 2.0 * m * k,
+        2.0 * l * k + 2.0 * m * k,
+    ]
+}
+
+/// The paper's statement on Table II (Sec. V-A): the weight and output
+/// errors at 100 and 500 nodes are below these, per algorithm (Li et al.,
+/// Alg. 1, 2, 3): "less than 10^-10 after 98 iterations … not greater than
+/// 2×10^-9 after 498 iterations"; Alg. 2 "not greater than 4×10^-8 … 3×10^-6".
+pub const PAPER_ERROR_BOUNDS: [(usize, [f64; 4]); 2] =
+    [(100, [1e-10, 1e-10, 4e-8, 1e-10]), (500, [2e-9, 2e-9, 3e-6, 2e-9])];
+
+#[cfg(test)]
+mod table1_tests {
+    use super::*;
+
+    /// Table I's ratios as the paper's text states them: Li et al. over
+    /// Alg. 2 is about 8 + M for l ≫ M, over Alg. 1 about (8 + M)/3.
+    #[test]
+    fn table1_ratios_match_the_text() {
+        let f = table1_flops(2199, 60_000, 10);
+        assert!((f[0] / f[2] - 18.0).abs() < 0.1, "{}", f[0] / f[2]);
+        assert!((f[0] / f[1] - 6.0).abs() < 0.05, "{}", f[0] / f[1]);
+        assert_eq!(f[2], f[3]);
+    }
+}

@@ -42,6 +42,10 @@ pub struct TimingRow {
     pub dataset: String,
     /// Node count reached by the timed append.
     pub nodes: usize,
+    /// Training rows `K`.
+    pub samples: usize,
+    /// Outputs `M`.
+    pub outputs: usize,
     /// Mean seconds per append, per algorithm (Li et al., Alg. 1, 2, 3).
     pub seconds: [f64; 4],
     /// Flops of one append, per algorithm.
@@ -63,6 +67,11 @@ pub(super) fn scaled_fold(
             let sx = MinMaxScaler::fit(&tr.x)?;
             (sx.transform(&tr.x)?, sx.transform(&te.x)?)
         }
+        FeatureScaling::Symmetric => {
+            let sx = MinMaxScaler::fit(&tr.x)?;
+            let to_pm1 = |x: Array2<f64>| x.mapv(|v| 2.0 * v - 1.0);
+            (to_pm1(sx.transform(&tr.x)?), to_pm1(sx.transform(&te.x)?))
+        }
         FeatureScaling::ZScore => {
             let sx = StandardScaler::fit(&tr.x)?;
             (sx.transform(&tr.x)?, sx.transform(&te.x)?)
@@ -77,17 +86,17 @@ pub(super) fn scaled_fold(
 }
 
 /// The standard ELM's testing MSE at `opts.max_nodes`, mean over the folds
-/// run, with min–max and with z-scored features (same hidden layers).
+/// run, for each of [`FeatureScaling::ALL`] (same hidden layers).
 pub(super) fn testing_mse_by_scaling(
     ds: &datasets::Dataset,
     folds: &[(Vec<usize>, Vec<usize>)],
     act: Activation,
     opts: &Options,
-) -> Result<[f64; 2], ReproError> {
+) -> Result<[f64; 3], ReproError> {
     let nf = opts.folds.min(folds.len()) as f64;
-    let mut mse = [0.0; 2];
+    let mut mse = [0.0; 3];
     for (f, (train, test)) in folds.iter().enumerate().take(opts.folds) {
-        for (k, scaling) in [FeatureScaling::MinMax, FeatureScaling::ZScore].into_iter().enumerate() {
+        for (k, scaling) in FeatureScaling::ALL.into_iter().enumerate() {
             let [xtr, ytr, xte, yte] = scaled_fold(ds, train, test, scaling)?;
             let config = ElmParams::new(opts.max_nodes, act)
                 .with_lambda(0.1)
@@ -262,6 +271,8 @@ pub(super) fn time_one_node(
     Ok(TimingRow {
         dataset: label.into(),
         nodes: n,
+        samples: x.nrows(),
+        outputs: y.ncols(),
         seconds,
         flops,
     })
