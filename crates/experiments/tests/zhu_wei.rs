@@ -42,10 +42,11 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
         md.contains("Protein + Triangular, z-scored features"),
         "scaling study missing"
     );
-    // (4 datasets + the protein scaling study) × 1 checkpoint (3 nodes) ×
-    // (3 error kinds × 4 algorithms + MSE + condition number) rows.
+    assert!(md.contains("Protein + Triangular, features in [−1, 1]"), "[−1, 1] reading missing");
+    // (4 datasets + protein under the two other scalings) × 1 checkpoint
+    // (3 nodes) × (3 error kinds × 4 algorithms + MSE + condition number) rows.
     let csv = std::fs::read_to_string(out.join("table2.csv")).unwrap();
-    assert_eq!(csv.lines().count(), 1 + 5 * 14);
+    assert_eq!(csv.lines().count(), 1 + 6 * 14);
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
     for row in json["table2"].as_array().expect("rows") {
@@ -65,5 +66,17 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
         assert!((1.0..=1.0 + 45_730.0 * 3.0 / 0.1).contains(&kappa), "κ = {kappa}");
     }
     let study = json["table2_zscore_protein"].as_array().expect("study rows");
-    assert_eq!(study.len(), 1);
+    assert_eq!(study.len(), 2);
+    // Table IV: every network grown node by node by Li et al. and Alg. 1–3
+    // predicts as the standard ELM fitted at once (the paper's claim that
+    // they "achieve the same performance"), on every set and activation.
+    assert!(md.contains("### The same networks grown node by node"));
+    let rows = json["table4"]["rows"].as_array().expect("table IV rows");
+    assert_eq!(rows.len(), 4 * 5);
+    for row in rows {
+        let standard = row["standard_fold1_test_acc"].as_f64().unwrap();
+        for g in row["grown_fold1_test_acc"].as_array().unwrap() {
+            assert_eq!(g.as_f64().unwrap(), standard, "{}", row["dataset"]);
+        }
+    }
 }
