@@ -42,7 +42,10 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
         md.contains("Protein + Triangular, z-scored features"),
         "scaling study missing"
     );
-    assert!(md.contains("Protein + Triangular, features in [−1, 1]"), "[−1, 1] reading missing");
+    assert!(
+        md.contains("Protein + Triangular, features in [−1, 1]"),
+        "[−1, 1] reading missing"
+    );
     // (4 datasets + protein under the two other scalings) × 1 checkpoint
     // (3 nodes) × (3 error kinds × 4 algorithms + MSE + condition number) rows.
     let csv = std::fs::read_to_string(out.join("table2.csv")).unwrap();
