@@ -46,6 +46,14 @@ struct Args {
     #[arg(long, value_name = "M", help_heading = "bls-ridge")]
     time_budget_min: Option<f64>,
 
+    /// stop each cell after update U: a shorter schedule for diagnostics, its cells named k60000-uU-… [default: 11].
+    #[arg(long, value_name = "U", help_heading = "bls-ridge")]
+    updates: Option<usize>,
+
+    /// store A in f64 for every strategy (Orig. and R-Inv then need about 24 GB by update 11: use with --updates).
+    #[arg(long = "f64", help_heading = "bls-ridge")]
+    f64_storage: bool,
+
     /// where finished cells are kept and reused [default: cells/ in the --out directory].
     #[arg(long, value_name = "DIR", help_heading = "bls-ridge")]
     cells: Option<PathBuf>,
@@ -105,6 +113,8 @@ fn main() -> ExitCode {
             lambda_exps: args.lambdas.map(|l| l.0),
             strategies: args.strategies.map(|s| s.0),
             time_budget_min: args.time_budget_min,
+            updates: args.updates,
+            f64_storage: args.f64_storage,
         },
     };
     let wanted: Vec<&papers::Paper> = if args.papers.is_empty() {

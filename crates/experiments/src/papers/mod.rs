@@ -70,6 +70,12 @@ pub struct BlsRidgeSettings {
     pub strategies: Option<Vec<Strategy>>,
     /// Start no new cell after this many minutes (default: no limit).
     pub time_budget_min: Option<f64>,
+    /// Stop each cell after this update (a shorter schedule for
+    /// diagnostics; default: the protocol's).
+    pub updates: Option<usize>,
+    /// Store `A` in f64 for every strategy (default: f32 at full size for
+    /// R-Inv, Orig. and D-Rdg).
+    pub f64_storage: bool,
 }
 
 /// A runner: the run's settings in, the report's path out.
@@ -138,6 +144,10 @@ pub fn bls_ridge_options(s: &Settings, quick: bool) -> bls_ridge::Options {
         o.strategies = st.clone();
     }
     o.time_budget_min = b.time_budget_min;
+    if let Some(u) = b.updates {
+        o.schedule.updates = u.clamp(1, o.schedule.updates);
+    }
+    o.all_f64 = b.f64_storage;
     o
 }
 
@@ -173,6 +183,8 @@ mod tests {
             strategies: Some(vec![Strategy::Chol1]),
             time_budget_min: Some(1.5),
             cells: None,
+            updates: Some(6),
+            f64_storage: true,
         };
         let o = bls_ridge_options(&s, false);
         assert_eq!(
@@ -184,5 +196,8 @@ mod tests {
             (3, vec![-5], vec![Strategy::Chol1])
         );
         assert_eq!(o.time_budget_min, Some(1.5));
+        assert_eq!(o.schedule.updates, 6);
+        assert_eq!(o.precision(Strategy::Orig), linalg_core::Precision::F64);
+        assert_eq!(bls_ridge_options(&s, false).schedule.train, 60_000);
     }
 }

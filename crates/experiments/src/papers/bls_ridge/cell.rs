@@ -141,10 +141,17 @@ impl Cell {
 }
 
 /// The file a finished cell of the current code is kept in:
-/// `{quick|full}-seed{s}-lambda2^{e}-{strategy}[-f32].json` (eigen-cut
-/// Orig. cells: `…-orig-eigcut[-f32].json`, see [`Cell::file`]).
+/// `{quick|full}-seed{s}-lambda2^{e}-{strategy}[-f32].json`, or
+/// `k{K}-u{U}-…` for any other schedule (eigen-cut Orig. cells:
+/// `…-orig-eigcut[-f32].json`, see [`Cell::file`]).
 pub(super) fn cell_file(dir: &Path, schedule: &Schedule, seed: u64, e: i32, s: Strategy, p: Precision) -> PathBuf {
-    let size = if *schedule == Schedule::FULL { "full" } else { "quick" };
+    let size = if *schedule == Schedule::FULL {
+        "full".to_string()
+    } else if *schedule == Schedule::QUICK {
+        "quick".to_string()
+    } else {
+        format!("k{}-u{}", schedule.train, schedule.updates)
+    };
     let prec = match p {
         Precision::F64 => "",
         Precision::F32 => "-f32",
@@ -308,6 +315,16 @@ mod tests {
         assert!(!read.uses_eigen_cut());
         assert!(read.file(&dir).ends_with("full-seed0-lambda2^-10-orig.json"));
         assert_eq!(PinvCut::current(Strategy::Chol2), None);
+        // A shortened schedule (--updates) never shares a file with the
+        // paper's or the quick one.
+        let short = Schedule {
+            updates: 6,
+            ..Schedule::FULL
+        };
+        let f = cell_file(&dir, &short, 0, -30, Strategy::Orig, Precision::F64);
+        assert!(f.ends_with("k60000-u6-seed0-lambda2^-30-orig.json"), "{}", f.display());
+        let f = cell_file(&dir, &Schedule::QUICK, 1, -5, Strategy::Chol1, Precision::F32);
+        assert!(f.ends_with("quick-seed1-lambda2^-5-chol1-f32.json"), "{}", f.display());
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -85,6 +85,8 @@ pub struct Options {
     pub quick: bool,
     /// OpenBLAS threads for the run (the previous count is restored after).
     pub threads: usize,
+    /// Store `A` in f64 for every strategy, also at full size.
+    pub all_f64: bool,
 }
 
 /// The paper's λ sweep as required by issue 4 (2⁻³⁰ … 2⁻⁵).
@@ -104,6 +106,7 @@ impl Options {
             cells_dir: out_dir.join("cells"),
             out_dir,
             time_budget_min: None,
+            all_f64: false,
             quick: false,
             threads: 2,
         }
@@ -121,9 +124,9 @@ impl Options {
     /// The storage precision of `A` for a strategy: at full size f32 for the
     /// two that keep a K×n pseudo-inverse beside it (R-Inv, Orig.: 24 GB in
     /// f64) and for D-Rdg (whose Cholesky solve copies the n×n Gram matrix:
-    /// 12.1 + 2 × 5.1 GB in f64); f64 otherwise.
+    /// 12.1 + 2 × 5.1 GB in f64); f64 otherwise, and always with `all_f64`.
     pub fn precision(&self, s: Strategy) -> Precision {
-        if !self.quick && matches!(s, Strategy::RInv | Strategy::Orig | Strategy::DRdg) {
+        if !self.quick && !self.all_f64 && matches!(s, Strategy::RInv | Strategy::Orig | Strategy::DRdg) {
             Precision::F32
         } else {
             Precision::F64

@@ -356,7 +356,9 @@ fn speedup_bounds_text() -> String {
          at the algorithms. **Passes ratio**: a one-node append at these sizes is bound by memory traffic, not flops; \
          the number of times each of our implementations streams `K×n` data through memory per append is {} \
          (`Strategy::column_passes`), so Li et al.'s time over an algorithm's cannot exceed about the ratio of passes \
-         when both run at the memory's speed. Our speedups should be judged against these two columns.",
+         when both run at the memory's speed. Where our speedup exceeds that ratio, our Li et al. runs above its own \
+         memory floor (docs/performance.md times it against one stream of `A`). Our speedups should be judged against \
+         these two columns.",
         passes_text()
     )
 }
