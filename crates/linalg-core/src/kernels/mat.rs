@@ -108,6 +108,14 @@ impl<'a> MatMut<'a> {
         let len = self.data.len();
         MatMut::new(&mut self.data[off.min(len)..], rows, cols, ld)
     }
+    /// Split into columns `..c` and `c..` (two disjoint mutable views).
+    pub fn split_cols_at(self, c: usize) -> (MatMut<'a>, MatMut<'a>) {
+        assert!(c <= self.cols, "split_cols_at: column out of range");
+        let (rows, cols, ld) = (self.rows, self.cols, self.ld);
+        let at = (c * ld).min(self.data.len());
+        let (left, right) = self.data.split_at_mut(at);
+        (MatMut::new(left, rows, c, ld), MatMut::new(right, rows, cols - c, ld))
+    }
     /// Column `j`, mutably.
     pub fn col_mut(&mut self, j: usize) -> &mut [f64] {
         &mut self.data[j * self.ld..j * self.ld + self.rows]

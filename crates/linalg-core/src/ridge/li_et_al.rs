@@ -103,7 +103,15 @@ pub(super) fn append_column(
     b.push_cols(MatRef::new(&b_bar, k, 1, k));
     pr.a.push_cols(MatRef::new(h, k, 1, k));
     w.resize(n + 1, m);
-    update_and_weights(fl, b.as_mut(), &z, &v, pr.y.as_ref(), w.as_mut());
+    update_and_weights(
+        fl,
+        b.as_mut(),
+        &z,
+        &v,
+        pr.y.as_ref(),
+        w.as_mut(),
+        crate::threads::blas_threads(),
+    );
     Ok(())
 }
 
@@ -189,29 +197,106 @@ fn dot_and_axpy(col: &[f64], h: &[f64], pj: f64, u: &mut [f64]) -> f64 {
 /// tile, the update of a [`ROW_BLOCK`]` × `[`COL_BLOCK`] tile, then its
 /// product with the same rows of `Y` (DGEMM, accumulated into `W` over the
 /// row blocks) while the tile is in cache. `2Kn + 2K·cols(B)·M` flops.
-fn update_and_weights(fl: &mut Flops, mut b: MatMut<'_>, z: &[f64], v: &[f64], y: MatRef<'_>, mut w: MatMut<'_>) {
+///
+/// The columns are shared among `threads` threads in contiguous groups of
+/// whole tiles; each thread computes its rows of `W` with one-thread DGEMMs
+/// (OpenBLAS is set to one thread for the sweep and restored after), so
+/// every entry of `W` is summed over the same row blocks in the same order
+/// for any thread count.
+fn update_and_weights(
+    fl: &mut Flops,
+    b: MatMut<'_>,
+    z: &[f64],
+    v: &[f64],
+    y: MatRef<'_>,
+    mut w: MatMut<'_>,
+    threads: usize,
+) {
     let (k, cols, n, m) = (b.rows(), b.cols(), v.len(), y.cols());
     assert!(
         z.len() == k && n <= cols && y.rows() == k && w.rows() == cols && w.cols() == m,
         "update_and_weights: shapes"
     );
-    for r0 in (0..k).step_by(ROW_BLOCK) {
-        let rows = ROW_BLOCK.min(k - r0);
-        let zb = &z[r0..r0 + rows];
-        let yb = y.sub(r0, 0, rows, m);
-        // W is recomputed in full: the first row block overwrites it.
-        let beta = if r0 == 0 { 0.0 } else { 1.0 };
-        for c0 in (0..cols).step_by(COL_BLOCK) {
-            let width = COL_BLOCK.min(cols - c0);
-            let mut tile = b.rb_mut().sub(r0, c0, rows, width);
-            for (j, vj) in v.iter().enumerate().skip(c0).take(width) {
-                for (x, zi) in tile.col_mut(j - c0).iter_mut().zip(zb) {
-                    *x += zi * vj;
+    let tiles = cols.div_ceil(COL_BLOCK);
+    let threads = threads.clamp(1, 64).min(tiles.max(1));
+    // Column groups: `share` tiles each.
+    let share = tiles.div_ceil(threads).max(1);
+    let mut groups: Vec<(usize, MatMut<'_>)> = vec![];
+    let mut rest = b;
+    let mut c0 = 0;
+    while c0 < cols {
+        let width = (share * COL_BLOCK).min(cols - c0);
+        let (left, right) = rest.split_cols_at(width);
+        groups.push((c0, left));
+        rest = right;
+        c0 += width;
+    }
+    // One group: the tile sweep of columns c0.. of B, its rows of W
+    // (width × m, column-major) returned.
+    let sweep = |c0: usize, mut g: MatMut<'_>| -> (Vec<f64>, u64) {
+        let width = g.cols();
+        let mut wg = vec![0.0; width * m];
+        let mut gfl = Flops::default();
+        for r0 in (0..k).step_by(ROW_BLOCK) {
+            let rows = ROW_BLOCK.min(k - r0);
+            let zb = &z[r0..r0 + rows];
+            let yb = y.sub(r0, 0, rows, m);
+            let beta = if r0 == 0 { 0.0 } else { 1.0 };
+            for t0 in (0..width).step_by(COL_BLOCK) {
+                let tw = COL_BLOCK.min(width - t0);
+                let mut tile = g.rb_mut().sub(r0, t0, rows, tw);
+                for jt in 0..tw {
+                    let j = c0 + t0 + jt;
+                    if j < n {
+                        let vj = v[j];
+                        for (x, zi) in tile.col_mut(jt).iter_mut().zip(zb) {
+                            *x += zi * vj;
+                        }
+                    }
                 }
+                let wt = MatMut::new(&mut wg[t0..], tw, m, width);
+                kernels::gemm(&mut gfl, 1.0, tile.rb(), Op::T, yb, Op::N, beta, wt);
             }
-            let wt = w.rb_mut().sub(c0, 0, width, m);
-            kernels::gemm(fl, 1.0, tile.rb(), Op::T, yb, Op::N, beta, wt);
         }
+        (wg, gfl.0)
+    };
+    let results: Vec<(usize, usize, Vec<f64>, u64)> = if groups.len() <= 1 {
+        groups
+            .into_iter()
+            .map(|(c0, g)| {
+                let width = g.cols();
+                let (wg, f) = sweep(c0, g);
+                (c0, width, wg, f)
+            })
+            .collect()
+    } else {
+        let outer = crate::threads::blas_threads();
+        crate::threads::set_blas_threads(1);
+        let r = std::thread::scope(|scope| {
+            let handles: Vec<_> = groups
+                .into_iter()
+                .map(|(c0, g)| {
+                    let sweep = &sweep;
+                    scope.spawn(move || {
+                        let width = g.cols();
+                        let (wg, f) = sweep(c0, g);
+                        (c0, width, wg, f)
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        crate::threads::set_blas_threads(outer);
+        r
+    };
+    for (c0, width, wg, f) in results {
+        fl.0 += f;
+        w.rb_mut()
+            .sub(c0, 0, width, m)
+            .copy_from(MatRef::new(&wg, width, m, width));
     }
     fl.add(2 * k * n);
 }
@@ -324,6 +409,48 @@ mod tests {
         };
         close(b.view(), b_ref.view(), "B");
         close(w.view(), w_ref.view(), "W");
+    }
+
+    /// The update sweep gives the same bits of `B` and `W` on 1, 2 and 3
+    /// threads (columns shared in whole tiles, ragged last tile), equal to a
+    /// direct `B + z vᵀ` and `B̃ᵀY` to rounding, and restores OpenBLAS's
+    /// thread count.
+    #[test]
+    fn update_sweep_is_the_same_on_any_thread_count() {
+        let (k, cols, m) = (ROW_BLOCK + 100, 3 * COL_BLOCK + 5, 4);
+        let n = cols - 1;
+        let b0 = Owned::from_fn(k, cols, |i, j| ((i * 7 + j * 11) % 19) as f64 / 19.0 - 0.5);
+        let y = Owned::from_fn(k, m, |i, j| ((i * 3 + j * 5) % 13) as f64 / 13.0 - 0.5);
+        let (z, v) = (uniform(5, k), uniform(6, n));
+        let before = crate::threads::blas_threads();
+        let run = |threads: usize| {
+            let mut b = Owned::from_ref(b0.as_ref());
+            let mut w = Owned::zeros(cols, m);
+            let mut fl = Flops::default();
+            update_and_weights(&mut fl, b.as_mut(), &z, &v, y.as_ref(), w.as_mut(), threads);
+            assert_eq!(fl.0, (2 * k * n + 2 * k * cols * m) as u64);
+            (b.into_data(), w.into_data())
+        };
+        let one = run(1);
+        for threads in [2, 3] {
+            assert!(run(threads) == one, "{threads} threads differ from 1");
+        }
+        assert_eq!(crate::threads::blas_threads(), before);
+        // Against the direct computation.
+        let mut bd = b0.clone().into_array();
+        for j in 0..n {
+            for i in 0..k {
+                bd[[i, j]] += z[i] * v[j];
+            }
+        }
+        let wd = bd.t().dot(&y.clone().into_array());
+        let (b1, w1) = one;
+        let b1 = Array2::from_shape_vec((cols, k), b1).unwrap().reversed_axes();
+        let w1 = Array2::from_shape_vec((m, cols), w1).unwrap().reversed_axes();
+        let max_err = |x: &Array2<f64>, r: &Array2<f64>| x.iter().zip(r).fold(0.0f64, |s, (p, q)| s.max((p - q).abs()));
+        assert!(max_err(&b1, &bd) == 0.0, "B differs from B + z vᵀ");
+        // W: k terms of size ≤ 1 each: rounding ≤ k·ε per entry.
+        assert!(max_err(&w1, &wd) <= k as f64 * f64::EPSILON, "W differs from B̃ᵀY");
     }
 
     /// A failing check leaves `B`, `W` and `A` as they were (the rank-one
