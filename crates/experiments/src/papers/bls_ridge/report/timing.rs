@@ -26,8 +26,8 @@ pub(super) fn time_per_update(s: &Summary<'_>, peak: f64) -> (String, Table) {
         md,
         "Solver seconds per update (mean over the cells of each strategy that completed the schedule, all λ and seeds) on one machine: {machine}, which ran {} of the {} cells; {}. The columns of each update (feature maps, enhancement nodes) are computed outside the timed solver update and listed in `times.csv`. The paper's Table VI (MATLAB, a Windows server) follows ours.\n",
         cells.len(),
-        s.cells.len(),
-        other_machines_note(s.cells, &machine, nu)
+        kept.len(),
+        other_machines_note(&kept, &machine, nu)
     );
     let _ = writeln!(md, "{}", table6(s.opts.schedule, &means).markdown());
     if s.set_aside.iter().any(|c| c.machine() == machine) {
