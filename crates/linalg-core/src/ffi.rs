@@ -10,9 +10,9 @@
 use std::os::raw::c_int;
 
 pub use cblas_sys::{
-    cblas_dgemm, cblas_dgemv, cblas_dger, cblas_dsymv, cblas_dsyr, cblas_dsyrk, cblas_dtrmm, cblas_dtrmv, cblas_dtrsm,
-    cblas_dtrsv, CBLAS_DIAG as CblasDiag, CBLAS_LAYOUT as CblasLayout, CBLAS_SIDE as CblasSide,
-    CBLAS_TRANSPOSE as CblasTranspose, CBLAS_UPLO as CblasUplo,
+    cblas_dgemm, cblas_dgemv, cblas_dger, cblas_dsyrk, cblas_dtrmm, cblas_dtrmv, cblas_dtrsm, cblas_dtrsv,
+    CBLAS_DIAG as CblasDiag, CBLAS_LAYOUT as CblasLayout, CBLAS_SIDE as CblasSide, CBLAS_TRANSPOSE as CblasTranspose,
+    CBLAS_UPLO as CblasUplo,
 };
 pub use lapack_sys::{dgelsd_, dgesdd_, dpotrf_, dsyevd_, dtpqrt_, dtrtri_};
 

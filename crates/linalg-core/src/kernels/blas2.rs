@@ -1,13 +1,43 @@
 //! BLAS-2 wrappers (matrix–vector: `dgemv`, `dtrmv`, `dsymv`, `dsyr`,
 //! `dger`, and the dot product), and the streaming `Aᵀx` for a tall `A`.
+//!
+//! Symmetric and upper triangular products run in [`super::upper_triangle`],
+//! and small general ones in plain loops here: OpenBLAS's threads would
+//! otherwise be woken for every step of a one-node update.
 
-use super::{ci, Diag, Flops, MatMut, MatRef, Op, Tri};
+use super::{ci, upper_triangle, Diag, Flops, MatMut, MatRef, Op, Tri};
 use crate::ffi;
 
-/// Whether `Aᵀx` goes to [`dot_columns`]: large enough (≥ 8 MB) that it is
-/// bound by reading `A` from memory.
+/// Matrices with fewer entries than this (1 MB) go to this module's plain
+/// loops on the calling thread ([`gemv`], [`ger`]) instead of OpenBLAS,
+/// whose worker threads, once woken, spin for a while and share the cores
+/// with the next pass over the hidden matrix (see [`super::upper_triangle`]).
+const SERIAL_BELOW: usize = 1 << 17;
+
+/// Whether `Aᵀx` goes to [`dot_columns`]: tall, and large enough (≥ 1 MB)
+/// that two threads pay for their start.
 pub(super) fn streams(a: &MatRef<'_>) -> bool {
-    a.rows >= 256 && a.rows * a.cols >= 1 << 20
+    a.rows >= 256 && a.rows * a.cols >= SERIAL_BELOW
+}
+
+/// `Σ u[i]·v[i]` with eight independent accumulators (vectorizes).
+pub(super) fn dot8(u: &[f64], v: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    let (cu, cv) = (u.chunks_exact(8), v.chunks_exact(8));
+    let tail: f64 = cu.remainder().iter().zip(cv.remainder()).map(|(p, q)| p * q).sum();
+    for (p, q) in cu.zip(cv) {
+        for i in 0..8 {
+            acc[i] += p[i] * q[i];
+        }
+    }
+    ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail
+}
+
+/// `y[i] += a·x[i]`.
+pub(super) fn axpy(a: f64, x: &[f64], y: &mut [f64]) {
+    for (yi, xi) in y.iter_mut().zip(x) {
+        *yi += a * xi;
+    }
 }
 
 /// `y ← alpha·Aᵀx + beta·y` for a column-major `A` (K×n): one dot product
@@ -21,17 +51,6 @@ pub(super) fn streams(a: &MatRef<'_>) -> bool {
 /// (docs/performance.md); eight independent accumulators per column, on
 /// contiguous columns, run at the read loop's speed.
 pub(super) fn dot_columns(alpha: f64, a: MatRef<'_>, x: &[f64], beta: f64, y: &mut [f64]) {
-    fn dot8(u: &[f64], v: &[f64]) -> f64 {
-        let mut acc = [0.0f64; 8];
-        let (cu, cv) = (u.chunks_exact(8), v.chunks_exact(8));
-        let tail: f64 = cu.remainder().iter().zip(cv.remainder()).map(|(p, q)| p * q).sum();
-        for (p, q) in cu.zip(cv) {
-            for i in 0..8 {
-                acc[i] += p[i] * q[i];
-            }
-        }
-        ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail
-    }
     // Four columns per pass over x: x is read once for four columns (it
     // does not stay in L2 at MNIST's K = 60000), with four independent
     // accumulators per column.
@@ -103,8 +122,35 @@ pub fn gemv(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, x: &[f64], beta: 
         return;
     }
     fl.add(2 * m * n);
+    gemv_into(alpha, a, ta, x, beta, y);
+}
+
+/// [`gemv`] without the flop count or the empty cases (`op(A)` is m×n with
+/// m, n ≥ 1; `x` has n entries, `y` m): the streaming kernel for a tall
+/// `Aᵀx`, plain loops below [`SERIAL_BELOW`] entries, DGEMV otherwise.
+pub(super) fn gemv_into(alpha: f64, a: MatRef<'_>, ta: Op, x: &[f64], beta: f64, y: &mut [f64]) {
     if ta == Op::T && streams(&a) {
         dot_columns(alpha, a, x, beta, y);
+        return;
+    }
+    if a.rows * a.cols < SERIAL_BELOW {
+        let combine = |yi: &mut f64, v: f64| *yi = if beta == 0.0 { alpha * v } else { alpha * v + beta * *yi };
+        match ta {
+            Op::T => {
+                for (j, yj) in y.iter_mut().enumerate() {
+                    combine(yj, dot8(a.col(j), x));
+                }
+            }
+            Op::N => {
+                let mut ax = vec![0.0; a.rows];
+                for (j, &xj) in x.iter().enumerate() {
+                    axpy(xj, a.col(j), &mut ax);
+                }
+                for (yi, v) in y.iter_mut().zip(ax) {
+                    combine(yi, v);
+                }
+            }
+        }
         return;
     }
     // SAFETY: vectors have the checked lengths and unit stride.
@@ -155,6 +201,10 @@ pub fn trmv(fl: &mut Flops, tri: Tri, op: Op, diag: Diag, t: MatRef<'_>, x: &mut
         return;
     }
     fl.add(n * n);
+    if tri == Tri::Upper {
+        upper_triangle::trmv_upper(crate::threads::blas_threads(), op == Op::T, diag == Diag::Unit, t, x);
+        return;
+    }
     // SAFETY: see gemv.
     unsafe {
         ffi::cblas_dtrmv(
@@ -180,45 +230,18 @@ pub fn symv(fl: &mut Flops, alpha: f64, s: MatRef<'_>, x: &[f64], beta: f64, y: 
         return;
     }
     fl.add(2 * n * n);
-    // SAFETY: see gemv.
-    unsafe {
-        ffi::cblas_dsymv(
-            ffi::COL_MAJOR,
-            ffi::UPPER,
-            ci(n),
-            alpha,
-            s.ptr(),
-            ci(s.ld),
-            x.as_ptr(),
-            1,
-            beta,
-            y.as_mut_ptr(),
-            1,
-        );
-    }
+    upper_triangle::symv_upper(crate::threads::blas_threads(), alpha, s, x, beta, y);
 }
 
 /// Upper triangle of `S ← S + alpha·x·xᵀ` (DSYR, `n²` flops).
-pub fn syr(fl: &mut Flops, alpha: f64, x: &[f64], mut s: MatMut<'_>) {
+pub fn syr(fl: &mut Flops, alpha: f64, x: &[f64], s: MatMut<'_>) {
     let n = x.len();
     assert!(s.rows == n && s.cols == n, "syr: shapes");
     if n == 0 {
         return;
     }
     fl.add(n * n);
-    // SAFETY: see gemv.
-    unsafe {
-        ffi::cblas_dsyr(
-            ffi::COL_MAJOR,
-            ffi::UPPER,
-            ci(n),
-            alpha,
-            x.as_ptr(),
-            1,
-            s.ptr(),
-            ci(s.ld),
-        );
-    }
+    upper_triangle::syr_upper(crate::threads::blas_threads(), alpha, x, s);
 }
 
 /// `A ← A + alpha·x·yᵀ` (DGER, `2mn` flops).
@@ -228,6 +251,12 @@ pub fn ger(fl: &mut Flops, alpha: f64, x: &[f64], y: &[f64], mut a: MatMut<'_>) 
         return;
     }
     fl.add(2 * a.rows * a.cols);
+    if a.rows * a.cols < SERIAL_BELOW {
+        for (j, &yj) in y.iter().enumerate() {
+            axpy(alpha * yj, x, a.col_mut(j));
+        }
+        return;
+    }
     // SAFETY: see gemv.
     unsafe {
         ffi::cblas_dger(

@@ -4,7 +4,8 @@
 
 use std::os::raw::c_int;
 
-use super::blas2::{dgemv_strided, dot_columns, scale, streams};
+use super::blas2::{dot8, gemv_into, scale};
+use super::upper_triangle;
 use super::{ci, Diag, Flops, MatMut, MatRef, Op, Owned, Side, Tri};
 use crate::ffi;
 
@@ -54,40 +55,32 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
         return;
     }
     fl.add(2 * m * n * k);
-    // A single output column (n = 1, e.g. Aᵀh for one new node): DGEMV. DGEMM
+    // A single output column (n = 1, e.g. Aᵀh for one new node): a
+    // matrix–vector product (the streaming kernel for a tall Aᵀh). DGEMM
     // would pack the whole of op(A) — for a tall A that copy costs more than
     // the product itself, which is bound by reading A once.
-    if n == 1 && tb == Op::N && ta == Op::T && streams(&a) {
-        let (x, y) = (b.col(0), c.col_mut(0));
-        dot_columns(alpha, a, x, beta, y);
-        return;
-    }
     if n == 1 && tb == Op::N {
-        let (x, y) = (b.ptr(), c.ptr());
-        // SAFETY: op(A) is m×k with the checked ld; x is b's first column
-        // (k contiguous entries), y is c's first column (m contiguous entries).
-        unsafe { dgemv_strided(ta, alpha, a, x, 1, beta, y, 1) }
+        gemv_into(alpha, a, ta, b.col(0), beta, c.col_mut(0));
         return;
     }
     // A single output row (m = 1, e.g. hᵀY, or one hidden node's outputs
-    // wᵀXᵀ): cᵀ = alpha·op(B)ᵀ·a + beta·cᵀ with c's row strided by its ld;
-    // op(A)'s one row is a's first column (ta = T, contiguous) or first row
-    // (ta = N, stride ld).
+    // wᵀXᵀ): cᵀ = alpha·op(B)ᵀ·a + beta·cᵀ, with op(A)'s one row (a's first
+    // column for ta = T, its first row for ta = N) and c's row (stride ld)
+    // gathered into vectors.
     if m == 1 {
-        let incx = match ta {
-            Op::T => 1,
-            Op::N => a.ld,
+        let x: Vec<f64> = match ta {
+            Op::T => a.col(0).to_vec(),
+            Op::N => (0..k).map(|j| a.at(0, j)).collect(),
         };
         let trans_b = match tb {
             Op::N => Op::T,
             Op::T => Op::N,
         };
-        let ldc = c.ld;
-        let y = c.ptr();
-        // SAFETY: op(B)ᵀ is n×k with the checked ld; x walks op(A)'s row
-        // (k entries, stride incx within a's extent); y walks c's first row:
-        // n entries, stride ldc.
-        unsafe { dgemv_strided(trans_b, alpha, b, a.ptr(), incx, beta, y, ldc) }
+        let mut y: Vec<f64> = (0..n).map(|j| if beta == 0.0 { 0.0 } else { c.at(0, j) }).collect();
+        gemv_into(alpha, b, trans_b, &x, beta, &mut y);
+        for (j, v) in y.into_iter().enumerate() {
+            c.set(0, j, v);
+        }
         return;
     }
     // SAFETY: shapes and leading dimensions were checked by the descriptors
@@ -137,6 +130,17 @@ pub fn syrk(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, beta: f64, mut c:
         return;
     }
     fl.add(n * (n + 1) * k);
+    if n == 1 {
+        // One entry, ‖a‖² (e.g. hᵀh of one new node): a dot product, on this
+        // thread (see blas2's SERIAL_BELOW).
+        let v: Vec<f64> = match ta {
+            Op::T => a.col(0).to_vec(),
+            Op::N => (0..k).map(|j| a.at(0, j)).collect(),
+        };
+        let old = if beta == 0.0 { 0.0 } else { beta * c.at(0, 0) };
+        c.set(0, 0, alpha * dot8(&v, &v) + old);
+        return;
+    }
     // SAFETY: see gemm.
     unsafe {
         ffi::cblas_dsyrk(
@@ -200,6 +204,7 @@ pub fn trmm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64
         vector: ffi::cblas_dtrmv,
         matrix: ffi::cblas_dtrmm,
         scale_first: false,
+        own_upper_vector: Some(upper_triangle::trmv_upper),
     };
     routines.apply(fl, side, tri, op, diag, alpha, t, b);
 }
@@ -212,6 +217,7 @@ pub fn trsm(fl: &mut Flops, side: Side, tri: Tri, op: Op, diag: Diag, alpha: f64
         vector: ffi::cblas_dtrsv,
         matrix: ffi::cblas_dtrsm,
         scale_first: true,
+        own_upper_vector: None,
     };
     routines.apply(fl, side, tri, op, diag, alpha, t, b);
 }
@@ -249,12 +255,19 @@ type MatrixRoutine = unsafe extern "C" fn(
 
 /// One triangular operation (product or solve): its BLAS-2 routine for a
 /// single right-hand vector, its BLAS-3 routine otherwise, and whether the
-/// BLAS-2 path scales by `alpha` before the routine (solve) or after (product).
+/// BLAS-2 path scales by `alpha` before the routine (solve) or after (product),
+/// and this crate's own kernel for one contiguous vector and an upper
+/// triangle, if any (see [`upper_triangle`]).
 struct Triangular {
     vector: VectorRoutine,
     matrix: MatrixRoutine,
     scale_first: bool,
+    own_upper_vector: Option<OwnUpperVector>,
 }
+
+/// This crate's kernel for `x ← op(T)·x` with an upper triangular `T`:
+/// (threads, transposed, unit diagonal, T, x).
+type OwnUpperVector = fn(usize, bool, bool, MatRef<'_>, &mut [f64]);
 
 impl Triangular {
     fn apply(
@@ -273,9 +286,33 @@ impl Triangular {
             return;
         }
         fl.add(k * k * (b.rows * b.cols / k));
+        if k == 1 {
+            // A 1×1 triangle (e.g. bordering by one node): a scaling. OpenBLAS
+            // would split the rows of b among its threads.
+            let t00 = if diag == Diag::Unit { 1.0 } else { t.at(0, 0) };
+            let factor = if self.scale_first { alpha / t00 } else { alpha * t00 };
+            if factor != 1.0 {
+                scale(b.rb_mut(), factor);
+            }
+            return;
+        }
         if let Some((x, incx, op_v)) = single_vector(side, op, &mut b) {
             if self.scale_first && alpha != 1.0 {
                 scale(b.rb_mut(), alpha);
+            }
+            if let (Some(own), Tri::Upper, Side::Left) = (self.own_upper_vector, tri, side) {
+                // A left-side single column: b's first column, contiguous.
+                own(
+                    crate::threads::blas_threads(),
+                    op_v == Op::T,
+                    diag == Diag::Unit,
+                    t,
+                    b.col_mut(0),
+                );
+                if !self.scale_first && alpha != 1.0 {
+                    scale(b.rb_mut(), alpha);
+                }
+                return;
             }
             // SAFETY: x walks k entries of b with stride incx (a column, or a
             // row with stride ld); t is k×k with the checked ld; scaling does

@@ -19,6 +19,7 @@ mod blas2;
 mod blas3;
 mod lapack;
 mod mat;
+mod upper_triangle;
 
 use std::os::raw::{c_char, c_int};
 

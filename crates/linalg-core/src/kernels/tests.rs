@@ -253,3 +253,88 @@ fn triangular_vector_shortcuts_match() {
         close(&b.into_array(), &y);
     }
 }
+
+/// The paths that stay on the calling thread (small gemv and ger, a 1×1
+/// syrk, a 1×1 triangle) against ndarray, with alpha and beta ≠ 1.
+#[test]
+fn serial_small_paths_match_ndarray() {
+    let (rows, cols) = (7, 4);
+    let a = m(rows, cols, 1);
+    for (ta, xlen, ylen) in [(Op::N, cols, rows), (Op::T, rows, cols)] {
+        let opa = if ta == Op::N { a.clone() } else { a.t().to_owned() };
+        let x = m(xlen, 1, 2);
+        let y0 = m(ylen, 1, 3);
+        let mut y: Vec<f64> = y0.iter().copied().collect();
+        gemv(
+            &mut Flops::default(),
+            1.5,
+            owned(&a).as_ref(),
+            ta,
+            x.as_slice_memory_order().unwrap(),
+            -0.5,
+            &mut y,
+        );
+        let want = opa.dot(&x) * 1.5 - &y0 * 0.5;
+        close(&Array2::from_shape_vec((ylen, 1), y).unwrap(), &want);
+    }
+    // ger
+    let (x, y) = (m(rows, 1, 4), m(cols, 1, 5));
+    let mut g = owned(&a);
+    ger(
+        &mut Flops::default(),
+        -2.0,
+        x.as_slice_memory_order().unwrap(),
+        y.as_slice_memory_order().unwrap(),
+        g.as_mut(),
+    );
+    close(&g.into_array(), &(&a - &(x.dot(&y.t()) * 2.0)));
+    // syrk with one output entry: ‖column‖² (ta = T) or ‖row‖² (ta = N,
+    // read with stride ld from inside a taller block).
+    let col = m(rows, 1, 6);
+    let mut c = owned(&m(1, 1, 7));
+    syrk(&mut Flops::default(), 2.0, owned(&col).as_ref(), Op::T, 3.0, c.as_mut());
+    let want = 2.0 * col.iter().map(|v| v * v).sum::<f64>() + 3.0 * m(1, 1, 7)[[0, 0]];
+    close(&c.into_array(), &Array2::from_elem((1, 1), want));
+    let block = owned(&a);
+    let mut c = owned(&m(1, 1, 7));
+    syrk(
+        &mut Flops::default(),
+        1.0,
+        block.as_ref().sub(2, 0, 1, cols),
+        Op::N,
+        0.0,
+        c.as_mut(),
+    );
+    let want = a.row(2).iter().map(|v| v * v).sum::<f64>();
+    close(&c.into_array(), &Array2::from_elem((1, 1), want));
+    // 1×1 triangles: products and solves on either side, unit or not.
+    let t = owned(&Array2::from_elem((1, 1), 4.0));
+    for diag in [Diag::Unit, Diag::NonUnit] {
+        let d = if diag == Diag::Unit { 1.0 } else { 4.0 };
+        for (side, b0) in [(Side::Left, m(1, 3, 8)), (Side::Right, m(5, 1, 9))] {
+            let mut b = owned(&b0);
+            trmm(
+                &mut Flops::default(),
+                side,
+                Tri::Upper,
+                Op::N,
+                diag,
+                -1.5,
+                t.as_ref(),
+                b.as_mut(),
+            );
+            close(&b.clone().into_array(), &(&b0 * (-1.5 * d)));
+            trsm(
+                &mut Flops::default(),
+                side,
+                Tri::Upper,
+                Op::T,
+                diag,
+                2.0,
+                t.as_ref(),
+                b.as_mut(),
+            );
+            close(&b.into_array(), &(&b0 * (-3.0)));
+        }
+    }
+}
