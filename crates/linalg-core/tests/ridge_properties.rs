@@ -187,6 +187,18 @@ proptest! {
     #[test]
     fn alg2_equals_direct_ridge_solution(c in case_strategy_with(false, 1.5, -3.0)) {
         check_ridge_amplified(Strategy::Alg2, &c, 2)?;
+        // Its Q (the last node's rank-one term is applied lazily, with the
+        // next node's Qp; factors() must include it): ‖Q R − I‖_F within the
+        // factor-identity bound of `factor_identities_hold` times κ(R),
+        // with one step per column (Alg. 2 adds columns one at a time).
+        let (k, n) = c.a.dim();
+        let r = c.a.t().dot(&c.a) + Array2::<f64>::eye(n) * c.lambda;
+        let rf = reference(c.a.view(), c.y.view(), c.lambda);
+        let steps = (n - (c.blocks[0].1 - c.blocks[0].0) + 1) as f64;
+        let tol = 2.0 * steps * (k + n) as f64 * U * rf.kappa_r * rf.kappa_r * (n as f64).sqrt();
+        let Factors::Inverse(q) = run(Strategy::Alg2, &c).factors() else { panic!("Alg. 2: the inverse Q") };
+        let res = fro_diff(q.dot(&r).view(), Array2::<f64>::eye(n).view());
+        prop_assert!(res <= tol, "Alg. 2: ‖Q R − I‖ = {:.3e} > {:.3e} (κ(R) = {:.2e})", res, tol, rf.kappa_r);
     }
 }
 ridge_property!(alg3_equals_direct_ridge_solution, Strategy::Alg3);

@@ -244,6 +244,38 @@ pub fn syr(fl: &mut Flops, alpha: f64, x: &[f64], s: MatMut<'_>) {
     upper_triangle::syr_upper(crate::threads::blas_threads(), alpha, x, s);
 }
 
+/// Upper triangle of `S ← S + alpha·v·vᵀ` on its leading `v.len()` block,
+/// then `y ← S·x` with the updated `S`, in one sweep over `S` (`v.len()² +
+/// 2n²` flops; see [`upper_triangle`]).
+pub fn syr_then_symv(fl: &mut Flops, alpha: f64, v: &[f64], s: MatMut<'_>, x: &[f64], y: &mut [f64]) {
+    let n = x.len();
+    assert!(
+        s.rows == n && s.cols == n && y.len() == n && v.len() <= n,
+        "syr_then_symv: shapes"
+    );
+    if n == 0 {
+        return;
+    }
+    fl.add(v.len() * v.len() + 2 * n * n);
+    upper_triangle::syr_then_symv_upper(crate::threads::blas_threads(), alpha, v, s, x, y);
+}
+
+/// `(Lᵀp, L·(d∘Lᵀp))` for a unit upper triangular `L` (upper part of `l`)
+/// and a diagonal `d`, in one sweep over `L` (`2n² + n` flops, as two
+/// DTRMV and a scaling).
+pub fn ldlt_times_unit_upper(fl: &mut Flops, l: MatRef<'_>, d: &[f64], p: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let n = p.len();
+    assert!(
+        l.rows == n && l.cols == n && d.len() == n,
+        "ldlt_times_unit_upper: shapes"
+    );
+    fl.add(2 * n * n + n);
+    if n == 0 {
+        return (vec![], vec![]);
+    }
+    upper_triangle::ldlt_times_unit_upper(crate::threads::blas_threads(), l, d, p)
+}
+
 /// `A ← A + alpha·x·yᵀ` (DGER, `2mn` flops).
 pub fn ger(fl: &mut Flops, alpha: f64, x: &[f64], y: &[f64], mut a: MatMut<'_>) {
     assert!(a.rows == x.len() && a.cols == y.len(), "ger: shapes");

@@ -25,7 +25,7 @@ use std::os::raw::{c_char, c_int};
 
 use crate::ffi;
 
-pub use blas2::{dot, gemv, ger, symv, syr, trmv};
+pub use blas2::{dot, gemv, ger, ldlt_times_unit_upper, symv, syr, syr_then_symv, trmv};
 pub use blas3::{gemm, gemm_right_in_place, matmul, symmetrize_upper, syrk, trmm, trsm};
 pub use lapack::{potrf, potrs_upper, syevd, tall_svd, trtri, TallSvd};
 pub use mat::{MatMut, MatRef, Owned};

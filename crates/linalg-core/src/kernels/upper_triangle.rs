@@ -9,7 +9,9 @@
 //! the two cores with them. On MNIST (K = 60000, l = 2000) consecutive
 //! appends ran about 20% slower than with the spinning switched off
 //! (docs/performance.md). Doing these steps here keeps one kind of thread in
-//! the loop.
+//! the loop. Two fused sweeps do two of these steps per pass over the
+//! triangle (Alg. 2's rank-one update with the next node's `Q·p`; Alg. 3's
+//! `Lᵀp` with `L·D·Lᵀp`), halving the memory traffic of the `O(n²)` part.
 //!
 //! Work is split by columns into ranges of about equal area of the triangle;
 //! a product that accumulates into the whole output (`S·x`, `T·x`) gives each
@@ -198,6 +200,93 @@ pub(super) fn trmv_upper(threads: usize, transpose: bool, unit_diag: bool, t: Ma
     }
 }
 
+/// `S ← S + alpha·v·vᵀ` on the leading `v.len()` columns (upper triangle),
+/// then `y ← S·x` with the updated `S`, in one sweep over `S`: each column
+/// is updated and used while in cache. This is Zhu & Wei's Alg. 2 with the
+/// rank-one update of one node applied during the next node's `Q·p`.
+pub(super) fn syr_then_symv_upper(threads: usize, alpha: f64, v: &[f64], s: MatMut<'_>, x: &[f64], y: &mut [f64]) {
+    let n = x.len();
+    let parts = threads_for(n, threads);
+    let b = triangle_parts(n, parts);
+    let mut pieces = Vec::with_capacity(parts);
+    let mut rest = s;
+    for t in 0..parts {
+        let (left, right) = rest.split_cols_at(b[t + 1] - b[t]);
+        pieces.push((b[t], left));
+        rest = right;
+    }
+    let work = |j0: usize, mut piece: MatMut<'_>| {
+        let j1 = j0 + piece.cols;
+        let mut acc = vec![0.0; j1];
+        let mut d = vec![0.0; j1 - j0];
+        for (jj, dj) in d.iter_mut().enumerate() {
+            let j = j0 + jj;
+            let col = &mut piece.col_mut(jj)[..=j];
+            if j < v.len() {
+                axpy(alpha * v[j], &v[..=j], col);
+            }
+            let (upper, diag) = col.split_at(j);
+            *dj = axpy_dot(x[j], upper, &x[..j], &mut acc[..j]);
+            acc[j] += diag[0] * x[j];
+        }
+        (j0, acc, d)
+    };
+    let results = if parts == 1 {
+        pieces
+            .into_iter()
+            .map(|(j0, piece)| work(j0, piece))
+            .collect::<Vec<_>>()
+    } else {
+        std::thread::scope(|scope| {
+            let work = &work;
+            let mut it = pieces.into_iter();
+            let first = it.next();
+            let handles: Vec<_> = it.map(|(j0, piece)| scope.spawn(move || work(j0, piece))).collect();
+            let mut out: Vec<_> = first.map(|(j0, piece)| work(j0, piece)).into_iter().collect();
+            for h in handles {
+                match h.join() {
+                    Ok(r) => out.push(r),
+                    Err(e) => std::panic::resume_unwind(e),
+                }
+            }
+            out
+        })
+    };
+    y.iter_mut().for_each(|v| *v = 0.0);
+    for (j0, acc, d) in results {
+        axpy(1.0, &acc, &mut y[..acc.len()]);
+        axpy(1.0, &d, &mut y[j0..j0 + d.len()]);
+    }
+}
+
+/// For a unit upper triangular `L` and a diagonal `d`: `x0 = Lᵀp` and
+/// `y = L·(d∘x0)` in one sweep over `L` (column j gives `x0[j]` by a dot
+/// product and then takes its axpy while in cache). This is Alg. 3's
+/// `t̃ = −L D Lᵀ p` of one node (eqs. (31)–(33)), with `Lᵀp` kept for `S`.
+pub(super) fn ldlt_times_unit_upper(threads: usize, l: MatRef<'_>, d: &[f64], p: &[f64]) -> (Vec<f64>, Vec<f64>) {
+    let n = p.len();
+    let parts = over_parts(n, threads, |j0, j1| {
+        let mut acc = vec![0.0; j1];
+        let mut x0 = vec![0.0; j1 - j0];
+        for j in j0..j1 {
+            let upper = &l.col(j)[..j];
+            let xj = dot8(upper, &p[..j]) + p[j];
+            x0[j - j0] = xj;
+            let dx = d[j] * xj;
+            axpy(dx, upper, &mut acc[..j]);
+            acc[j] += dx;
+        }
+        (x0, acc)
+    });
+    let mut x0 = Vec::with_capacity(n);
+    let mut y = vec![0.0; n];
+    for (part, acc) in parts {
+        x0.extend(part);
+        axpy(1.0, &acc, &mut y[..acc.len()]);
+    }
+    (x0, y)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,6 +393,70 @@ mod tests {
                             );
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// The fused steps of Alg. 2 and Alg. 3 against their definitions
+    /// (plain loops on the full matrices), below and above the threshold.
+    #[test]
+    fn fused_steps_match_their_definitions() {
+        for n in [1, 6, 40, 700] {
+            let (a, x) = inputs(n);
+            let v: Vec<f64> = (0..n.saturating_sub(1)).map(|i| ((i as f64) * 0.91).cos()).collect();
+            let d: Vec<f64> = (0..n).map(|i| 0.5 + (i % 7) as f64 * 0.25).collect();
+            for threads in [1, 2, 3] {
+                // syr on the leading n−1 block, then S·x.
+                let mut s = a.clone();
+                let mut y = vec![f64::NAN; n];
+                syr_then_symv_upper(threads, -0.3, &v, s.as_mut(), &x, &mut y);
+                let upd = |i: usize, j: usize| {
+                    let (i, j) = (i.min(j), i.max(j));
+                    let r = if j < v.len() { -0.3 * v[i] * v[j] } else { 0.0 };
+                    a.at(i, j) + r
+                };
+                for j in 0..n {
+                    for i in 0..=j {
+                        let abs = a.at(i, j).abs() + upd(i, j).abs();
+                        assert!(
+                            (s.at(i, j) - upd(i, j)).abs() <= bound(1, abs),
+                            "syr part n {n} ({i},{j})"
+                        );
+                    }
+                }
+                for (i, got) in y.iter().enumerate() {
+                    let terms: Vec<f64> = (0..n).map(|j| upd(i, j) * x[j]).collect();
+                    let want: f64 = terms.iter().sum();
+                    let abs = terms.iter().map(|t| t.abs()).sum::<f64>();
+                    assert!(
+                        (got - want).abs() <= bound(n + 2, abs),
+                        "symv part n {n} threads {threads} i {i}"
+                    );
+                }
+                // Lᵀp and L·(d∘Lᵀp), L unit upper from a's strict upper part.
+                let l = |i: usize, j: usize| match i.cmp(&j) {
+                    std::cmp::Ordering::Less => a.at(i, j),
+                    std::cmp::Ordering::Equal => 1.0,
+                    std::cmp::Ordering::Greater => 0.0,
+                };
+                let (x0, yl) = ldlt_times_unit_upper(threads, a.as_ref(), &d, &x);
+                let want_x0: Vec<f64> = (0..n).map(|j| (0..n).map(|i| l(i, j) * x[i]).sum()).collect();
+                for j in 0..n {
+                    let abs: f64 = (0..n).map(|i| (l(i, j) * x[i]).abs()).sum();
+                    assert!((x0[j] - want_x0[j]).abs() <= bound(n, abs), "Lᵀp n {n} j {j}");
+                }
+                for (i, got) in yl.iter().enumerate() {
+                    let terms: Vec<f64> = (0..n).map(|j| l(i, j) * d[j] * want_x0[j]).collect();
+                    let want: f64 = terms.iter().sum();
+                    // x0 carries its own rounding: bound by |L|·d·|L|ᵀ|p|.
+                    let abs: f64 = (0..n)
+                        .map(|j| (l(i, j) * d[j]).abs() * (0..n).map(|k| (l(k, j) * x[k]).abs()).sum::<f64>())
+                        .sum();
+                    assert!(
+                        (got - want).abs() <= 2.0 * bound(n, abs),
+                        "L·d·Lᵀp n {n} threads {threads} i {i}"
+                    );
                 }
             }
         }

@@ -36,6 +36,29 @@ pub(crate) struct ZhuWeiAlg3 {
     d: Vec<f64>,
 }
 
+impl ZhuWeiAlg3 {
+    /// `(X0, D X0, L D X0)` with `X0 = LᵀP`: for one column in one sweep
+    /// over `L` ([`kernels::ldlt_times_unit_upper`]), for a block by two
+    /// triangular products (BLAS-3).
+    fn ldl_products(&self, fl: &mut Flops, p: Owned) -> (Owned, Owned, Owned) {
+        let (n, q) = (p.rows(), p.cols());
+        if q == 1 {
+            let (x0, qp) = kernels::ldlt_times_unit_upper(fl, self.l.as_ref(), &self.d, p.col(0));
+            let dx0: Vec<f64> = x0.iter().zip(&self.d).map(|(x, d)| x * d).collect();
+            let col = |v: Vec<f64>| Owned::from_fn(n, 1, |i, _| v[i]);
+            return (col(x0), col(dx0), col(qp));
+        }
+        let lr = self.l.as_ref();
+        let mut x0 = p;
+        upper_t_times(fl, Diag::Unit, lr, x0.as_mut());
+        let mut dx0 = x0.clone();
+        scale_rows(fl, &mut dx0, &self.d);
+        let mut qp = dx0.clone();
+        upper_times(fl, Diag::Unit, lr, qp.as_mut());
+        (x0, dx0, qp)
+    }
+}
+
 impl Update for ZhuWeiAlg3 {
     fn start(p: &mut Problem) -> Result<(Self, GrowMat)> {
         let mut fl = Flops::default();
@@ -60,19 +83,14 @@ impl Update for ZhuWeiAlg3 {
     fn append(&mut self, pr: &mut Problem, weights: &mut GrowMat, h: Owned) -> Result<()> {
         let (n, q, m) = (pr.n(), h.cols(), pr.m());
         let mut fl = Flops::default();
-        let lr = self.l.as_ref();
         // P = AᵀH;  X0 = LᵀP;  X = D X0;  QP = L X.
         let mut p = Owned::zeros(n, q);
         pr.a.gemm_t(&mut fl, 1.0, h.as_ref(), 0.0, p.as_mut());
-        let mut x0 = p.clone();
-        upper_t_times(&mut fl, Diag::Unit, lr, x0.as_mut());
-        let mut qp = x0.clone();
-        scale_rows(&mut fl, &mut qp, &self.d);
+        let (x0, dx0, mut qp) = self.ldl_products(&mut fl, p.clone());
         // S = HᵀH + λI − X0ᵀ (D X0)  (upper triangle used).
         let mut s = Owned::scaled_identity(q, pr.lambda);
         kernels::syrk(&mut fl, 1.0, h.as_ref(), Op::T, 1.0, s.as_mut());
-        kernels::gemm(&mut fl, -1.0, x0.as_ref(), Op::T, qp.as_ref(), Op::N, 1.0, s.as_mut());
-        upper_times(&mut fl, Diag::Unit, lr, qp.as_mut());
+        kernels::gemm(&mut fl, -1.0, x0.as_ref(), Op::T, dx0.as_ref(), Op::N, 1.0, s.as_mut());
         // (L22, D22): inverse LDLᵀ factors of S.
         let (l22, d22) = if q == 1 {
             let delta = s.at(0, 0);
