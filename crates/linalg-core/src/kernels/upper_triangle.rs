@@ -131,12 +131,12 @@ pub(super) fn symv_upper(threads: usize, alpha: f64, s: MatRef<'_>, x: &[f64], b
     }
 }
 
-/// Upper triangle of `S ← S + alpha·x·xᵀ`.
-pub(super) fn syr_upper(threads: usize, alpha: f64, x: &[f64], s: MatMut<'_>) {
-    let n = x.len();
+/// As [`over_parts`], handing each part its columns of `s` (disjoint
+/// mutable borrows) as `work(j0, piece)`.
+fn over_pieces<R: Send>(s: MatMut<'_>, threads: usize, work: impl Fn(usize, MatMut<'_>) -> R + Sync) -> Vec<R> {
+    let n = s.cols;
     let parts = threads_for(n, threads);
     let b = triangle_parts(n, parts);
-    // Split S into the column ranges of the parts (disjoint borrows).
     let mut pieces = Vec::with_capacity(parts);
     let mut rest = s;
     for t in 0..parts {
@@ -144,30 +144,31 @@ pub(super) fn syr_upper(threads: usize, alpha: f64, x: &[f64], s: MatMut<'_>) {
         pieces.push((b[t], left));
         rest = right;
     }
-    let work = |j0: usize, mut piece: MatMut<'_>| {
-        for jj in 0..piece.cols {
-            let j = j0 + jj;
-            axpy(alpha * x[j], &x[..=j], &mut piece.col_mut(jj)[..=j]);
-        }
-    };
     if parts == 1 {
-        for (j0, piece) in pieces {
-            work(j0, piece);
-        }
-        return;
+        return pieces.into_iter().map(|(j0, piece)| work(j0, piece)).collect();
     }
     std::thread::scope(|scope| {
         let work = &work;
         let mut it = pieces.into_iter();
         let first = it.next();
         let handles: Vec<_> = it.map(|(j0, piece)| scope.spawn(move || work(j0, piece))).collect();
-        if let Some((j0, piece)) = first {
-            work(j0, piece);
-        }
+        let mut out: Vec<R> = first.map(|(j0, piece)| work(j0, piece)).into_iter().collect();
         for h in handles {
-            if let Err(e) = h.join() {
-                std::panic::resume_unwind(e);
+            match h.join() {
+                Ok(r) => out.push(r),
+                Err(e) => std::panic::resume_unwind(e),
             }
+        }
+        out
+    })
+}
+
+/// Upper triangle of `S ← S + alpha·x·xᵀ`.
+pub(super) fn syr_upper(threads: usize, alpha: f64, x: &[f64], s: MatMut<'_>) {
+    over_pieces(s, threads, |j0, mut piece| {
+        for jj in 0..piece.cols {
+            let j = j0 + jj;
+            axpy(alpha * x[j], &x[..=j], &mut piece.col_mut(jj)[..=j]);
         }
     });
 }
@@ -205,17 +206,7 @@ pub(super) fn trmv_upper(threads: usize, transpose: bool, unit_diag: bool, t: Ma
 /// is updated and used while in cache. This is Zhu & Wei's Alg. 2 with the
 /// rank-one update of one node applied during the next node's `Q·p`.
 pub(super) fn syr_then_symv_upper(threads: usize, alpha: f64, v: &[f64], s: MatMut<'_>, x: &[f64], y: &mut [f64]) {
-    let n = x.len();
-    let parts = threads_for(n, threads);
-    let b = triangle_parts(n, parts);
-    let mut pieces = Vec::with_capacity(parts);
-    let mut rest = s;
-    for t in 0..parts {
-        let (left, right) = rest.split_cols_at(b[t + 1] - b[t]);
-        pieces.push((b[t], left));
-        rest = right;
-    }
-    let work = |j0: usize, mut piece: MatMut<'_>| {
+    let results = over_pieces(s, threads, |j0, mut piece| {
         let j1 = j0 + piece.cols;
         let mut acc = vec![0.0; j1];
         let mut d = vec![0.0; j1 - j0];
@@ -230,28 +221,7 @@ pub(super) fn syr_then_symv_upper(threads: usize, alpha: f64, v: &[f64], s: MatM
             acc[j] += diag[0] * x[j];
         }
         (j0, acc, d)
-    };
-    let results = if parts == 1 {
-        pieces
-            .into_iter()
-            .map(|(j0, piece)| work(j0, piece))
-            .collect::<Vec<_>>()
-    } else {
-        std::thread::scope(|scope| {
-            let work = &work;
-            let mut it = pieces.into_iter();
-            let first = it.next();
-            let handles: Vec<_> = it.map(|(j0, piece)| scope.spawn(move || work(j0, piece))).collect();
-            let mut out: Vec<_> = first.map(|(j0, piece)| work(j0, piece)).into_iter().collect();
-            for h in handles {
-                match h.join() {
-                    Ok(r) => out.push(r),
-                    Err(e) => std::panic::resume_unwind(e),
-                }
-            }
-            out
-        })
-    };
+    });
     y.iter_mut().for_each(|v| *v = 0.0);
     for (j0, acc, d) in results {
         axpy(1.0, &acc, &mut y[..acc.len()]);
