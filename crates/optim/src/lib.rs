@@ -10,11 +10,12 @@
 //!   ([`objective::gradient_error`]) for the networks' hand-written gradients;
 //! - [`report`]: the [`Report`] every optimizer run ends with (iterations,
 //!   evaluations, final value and gradient norm, [`Termination`]: why it
-//!   stopped).
+//!   stopped);
+//! - [`line_search`]: [`Armijo`] backtracking exactly as Grippo et al.'s
+//!   Algorithm 2.
 //!
 //! To come with the DEC and block-layer issues, one file per algorithm
-//! (argmin's layout): `line_search/` (Armijo backtracking exactly as
-//! Grippo et al.'s Algorithm 2, and Moré–Thuente), `lbfgs.rs` (per neuron in
+//! (argmin's layout): Moré–Thuente in `line_search/`, `lbfgs.rs` (per neuron in
 //! **DEC**, Algorithm 3, Step B; per layer in **B2LD**), `cg.rs` (matrix-free
 //! conjugate gradient for DEC's Step A, the ridge problem in the output
 //! weights, stopped by rule (38)), and `incremental.rs` (incremental gradient
@@ -25,8 +26,10 @@
 
 pub use linalg_core;
 
+pub mod line_search;
 pub mod objective;
 pub mod report;
 
+pub use line_search::{Armijo, LineSearchError, Step};
 pub use objective::{Counted, Evaluations, Objective};
 pub use report::{Report, Termination};
