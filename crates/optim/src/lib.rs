@@ -12,7 +12,9 @@
 //!   evaluations, final value and gradient norm, [`Termination`]: why it
 //!   stopped);
 //! - [`line_search`]: [`Armijo`] backtracking exactly as Grippo et al.'s
-//!   Algorithm 2.
+//!   Algorithm 2;
+//! - [`cg`]: [`ConjugateGradient`] for SPD systems given as an operator,
+//!   stopped by DEC's rule (38) on the true residual.
 //!
 //! To come with the DEC and block-layer issues, one file per algorithm
 //! (argmin's layout): Moré–Thuente in `line_search/`, `lbfgs.rs` (per neuron in
@@ -26,10 +28,12 @@
 
 pub use linalg_core;
 
+pub mod cg;
 pub mod line_search;
 pub mod objective;
 pub mod report;
 
+pub use cg::{CgError, CgReport, ConjugateGradient, FnOperator, LinearOperator};
 pub use line_search::{Armijo, LineSearchError, Step};
 pub use objective::{Counted, Evaluations, Objective};
 pub use report::{Report, Termination};
