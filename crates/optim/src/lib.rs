@@ -14,14 +14,14 @@
 //! - [`line_search`]: [`Armijo`] backtracking exactly as Grippo et al.'s
 //!   Algorithm 2;
 //! - [`cg`]: [`ConjugateGradient`] for SPD systems given as an operator,
-//!   stopped by DEC's rule (38) on the true residual.
+//!   stopped by DEC's rule (38) on the true residual;
+//! - [`incremental`]: the step rules of BLInG and IG ([`DiminishingStep`],
+//!   [`NormalizedStep`]).
 //!
 //! To come with the DEC and block-layer issues, one file per algorithm
-//! (argmin's layout): Moré–Thuente in `line_search/`, `lbfgs.rs` (per neuron in
-//! **DEC**, Algorithm 3, Step B; per layer in **B2LD**), `cg.rs` (matrix-free
-//! conjugate gradient for DEC's Step A, the ridge problem in the output
-//! weights, stopped by rule (38)), and `incremental.rs` (incremental gradient
-//! with the diminishing step and **BLInG**'s normalized step).
+//! (argmin's layout): Moré–Thuente in `line_search/`, and `lbfgs.rs` (per
+//! neuron in **DEC**, Algorithm 3, Step B; per layer in **B2LD**; on all
+//! weights for the baselines).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -29,11 +29,13 @@
 pub use linalg_core;
 
 pub mod cg;
+pub mod incremental;
 pub mod line_search;
 pub mod objective;
 pub mod report;
 
 pub use cg::{CgError, CgReport, ConjugateGradient, FnOperator, LinearOperator};
+pub use incremental::{DiminishingStep, NormalizedStep, StepRuleError};
 pub use line_search::{Armijo, LineSearchError, Step};
 pub use objective::{Counted, Evaluations, Objective};
 pub use report::{Report, Termination};
