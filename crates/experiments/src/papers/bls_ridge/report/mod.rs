@@ -217,7 +217,8 @@ const DIFFERENCES: &str = "## Differences from the paper\n\n\
          - **Orig.'s rank tolerance.** The library's Orig. (`linalg_core::ridge`) now cuts C⁺ as MATLAB's `pinv` \
          does, at max(K, q)·eps(σ₁) on the singular values (≈ 1.3e-11·σ₁ here), as the original BLS code does. Rerun \
          with that cut at λ = 2^-30 and 2^-25 (seed 0, `A` in f32 as every full-size Orig. cell), our Orig. climbs as the \
-         paper's through update 3–4 and then falls to near chance (the per-seed tables above). The same cell in f64 \
+         paper's through update 3–4 and then falls to near chance (the per-seed tables above). At 2^-10 (seed 0) the two \
+         cuts give nearly the same curve (its per-seed table above): the cut matters at the small λ. The same cell in f64 \
          (`cargo xtask reproduce bls-ridge -- --strategies orig --lambdas=-30 --seeds 1 --updates 6 --f64`, \
          2026-11-25, `orig-matlab-cut-f64/`) gives 98.12, 98.41, 98.52, 98.69, 98.55, 97.49, 95.20 at updates 0–6, \
          where f32 gave 98.12, 98.43, 98.53, 98.66, 98.58, 97.94, 95.93: **storage precision is not the cause**. With \
@@ -226,7 +227,7 @@ const DIFFERENCES: &str = "## Differences from the paper\n\n\
          not in the solver. The tables above still use Orig.'s cells with the earlier, coarser cut (eigenvalues of CᵀC \
          above max(K, q)·ε·μ_max, ≈ 3.6e-6·σ₁ on the singular values), because they are the only complete set over λ and \
          seeds; that cut is **not** what the paper ran. Rerunning every Orig. cell with MATLAB's cut (about 30 min each, \
-         nine cells) is left to a later run.\n\
+         nine cells; 2^-30 seeds 0–1, 2^-25 and 2^-10 seed 0 done) is left to a later run.\n\
          - Times: the paper's are MATLAB on a Windows server; ours are this 2-core machine. Solver time \
          excludes computing the new columns (listed separately in `times.csv`).\n\
          - One or a few random networks per λ instead of 100 (see the seed counts above).\n\n";
