@@ -2,6 +2,7 @@
 //! triangular solves (`dtrsm`), falling back to the BLAS-2 routine when one
 //! operand is a single vector.
 
+use std::borrow::Cow;
 use std::os::raw::c_int;
 
 use super::blas2::{dot8, gemv_into, scale};
@@ -68,10 +69,7 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
     // column for ta = T, its first row for ta = N) and c's row (stride ld)
     // gathered into vectors.
     if m == 1 {
-        let x: Vec<f64> = match ta {
-            Op::T => a.col(0).to_vec(),
-            Op::N => (0..k).map(|j| a.at(0, j)).collect(),
-        };
+        let x = first_row_of_op(&a, ta, k);
         let trans_b = match tb {
             Op::N => Op::T,
             Op::T => Op::N,
@@ -105,6 +103,15 @@ pub fn gemm(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb
     }
 }
 
+/// The first row of `op(A)` (k entries): `a`'s first column, borrowed, for
+/// `ta = T`; its first row (stride ld), gathered, for `ta = N`.
+fn first_row_of_op<'a>(a: &MatRef<'a>, ta: Op, k: usize) -> Cow<'a, [f64]> {
+    match ta {
+        Op::T => Cow::Borrowed(a.col(0)),
+        Op::N => Cow::Owned((0..k).map(|j| a.at(0, j)).collect()),
+    }
+}
+
 /// `C ← op(A)·op(B)` (DGEMM with α = 1, β = 0; `2·m·n·k` flops): the
 /// plain product, the most common call of [`gemm`].
 pub fn matmul(fl: &mut Flops, a: MatRef<'_>, ta: Op, b: MatRef<'_>, tb: Op, c: MatMut<'_>) {
@@ -133,10 +140,7 @@ pub fn syrk(fl: &mut Flops, alpha: f64, a: MatRef<'_>, ta: Op, beta: f64, mut c:
     if n == 1 {
         // One entry, ‖a‖² (e.g. hᵀh of one new node): a dot product, on this
         // thread (see blas2's SERIAL_BELOW).
-        let v: Vec<f64> = match ta {
-            Op::T => a.col(0).to_vec(),
-            Op::N => (0..k).map(|j| a.at(0, j)).collect(),
-        };
+        let v = first_row_of_op(&a, ta, k);
         let old = if beta == 0.0 { 0.0 } else { beta * c.at(0, 0) };
         c.set(0, 0, alpha * dot8(&v, &v) + old);
         return;
