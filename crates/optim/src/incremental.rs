@@ -36,6 +36,19 @@ impl fmt::Display for StepRuleError {
 
 impl std::error::Error for StepRuleError {}
 
+/// `Ok` if `ok`, else the error naming `name = value` and `requirement`.
+fn require(ok: bool, name: &'static str, value: f64, requirement: &'static str) -> Result<(), StepRuleError> {
+    if ok {
+        Ok(())
+    } else {
+        Err(StepRuleError {
+            name,
+            value,
+            requirement,
+        })
+    }
+}
+
 /// The diminishing step `αᵏ⁺¹ = αᵏ (1 − ε αᵏ)`: positive, decreasing, and
 /// with `Σ αᵏ = ∞`, `Σ (αᵏ)² < ∞` (it behaves as `1/(ε k)`), the
 /// conditions of the convergence theory.
@@ -53,27 +66,14 @@ impl DiminishingStep {
     /// # Errors
     /// [`StepRuleError`] naming the parameter out of range.
     pub fn new(alpha0: f64, epsilon: f64) -> Result<Self, StepRuleError> {
-        if !(alpha0 > 0.0 && alpha0.is_finite()) {
-            return Err(StepRuleError {
-                name: "α⁰",
-                value: alpha0,
-                requirement: "0 < α⁰ < ∞",
-            });
-        }
-        if !(epsilon > 0.0 && epsilon < 1.0) {
-            return Err(StepRuleError {
-                name: "ε",
-                value: epsilon,
-                requirement: "0 < ε < 1",
-            });
-        }
-        if epsilon * alpha0 >= 1.0 {
-            return Err(StepRuleError {
-                name: "ε·α⁰",
-                value: epsilon * alpha0,
-                requirement: "ε·α⁰ < 1 (the steps must stay positive)",
-            });
-        }
+        require(alpha0 > 0.0 && alpha0.is_finite(), "α⁰", alpha0, "0 < α⁰ < ∞")?;
+        require(epsilon > 0.0 && epsilon < 1.0, "ε", epsilon, "0 < ε < 1")?;
+        require(
+            epsilon * alpha0 < 1.0,
+            "ε·α⁰",
+            epsilon * alpha0,
+            "ε·α⁰ < 1 (the steps must stay positive)",
+        )?;
         Ok(Self { alpha: alpha0, epsilon })
     }
 
@@ -107,20 +107,8 @@ impl NormalizedStep {
     /// # Errors
     /// [`StepRuleError`] naming the parameter out of range.
     pub fn new(beta: f64, gamma: f64) -> Result<Self, StepRuleError> {
-        if !(beta > 0.0 && beta.is_finite()) {
-            return Err(StepRuleError {
-                name: "β",
-                value: beta,
-                requirement: "0 < β < ∞",
-            });
-        }
-        if !(gamma >= beta && gamma.is_finite()) {
-            return Err(StepRuleError {
-                name: "γ",
-                value: gamma,
-                requirement: "β ≤ γ < ∞",
-            });
-        }
+        require(beta > 0.0 && beta.is_finite(), "β", beta, "0 < β < ∞")?;
+        require(gamma >= beta && gamma.is_finite(), "γ", gamma, "β ≤ γ < ∞")?;
         Ok(Self { beta, gamma })
     }
 
