@@ -36,6 +36,6 @@ pub mod report;
 
 pub use cg::{CgError, CgReport, ConjugateGradient, FnOperator, LinearOperator};
 pub use incremental::{DiminishingStep, NormalizedStep, StepRuleError};
-pub use line_search::{Armijo, LineSearchError, Step};
+pub use line_search::{Armijo, LineSearchError, MoreThuente, Step, WolfeStep};
 pub use objective::{Counted, Evaluations, Objective};
 pub use report::{Report, Termination};

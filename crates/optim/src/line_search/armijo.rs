@@ -125,31 +125,9 @@ impl Armijo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::line_search::test_functions::Wavy;
     use crate::objective::Counted;
     use proptest::prelude::*;
-
-    /// `f(t) = c₂ t² + c₁ t + s·sin(ω t)` in one variable: smooth, with
-    /// several local minima when `s ω²` is large.
-    struct Wavy {
-        c2: f64,
-        c1: f64,
-        s: f64,
-        w: f64,
-    }
-
-    impl Objective for Wavy {
-        fn dim(&self) -> usize {
-            1
-        }
-        fn value(&mut self, x: &[f64]) -> f64 {
-            let t = x[0];
-            self.c2 * t * t + self.c1 * t + self.s * (self.w * t).sin()
-        }
-        fn gradient(&mut self, x: &[f64], g: &mut [f64]) {
-            let t = x[0];
-            g[0] = 2.0 * self.c2 * t + self.c1 + self.s * self.w * (self.w * t).cos();
-        }
-    }
 
     proptest! {
         /// On random smooth 1-D functions, along the negative gradient (the

@@ -3,11 +3,15 @@
 //!
 //! - [`Armijo`]: backtracking exactly as Grippo, Manno & Sciandrone (2016),
 //!   Algorithm 2 (DEC's step along a neuron's negative gradient, and the
-//!   fallback of B2LD's acceptance test).
+//!   fallback of B2LD's acceptance test);
+//! - [`MoreThuente`]: the strong Wolfe conditions by Moré and Thuente's
+//!   safeguarded interpolation (inside [`crate::Lbfgs`]).
 
 mod armijo;
+mod more_thuente;
 
 pub use armijo::Armijo;
+pub use more_thuente::{MoreThuente, WolfeFailure, WolfeStep};
 
 use std::fmt;
 
@@ -57,6 +61,19 @@ pub enum LineSearchError {
         /// in floating point, `tried` counts the evaluated ones before it.
         last_alpha: f64,
     },
+    /// The Wolfe search ([`MoreThuente`]) found no step satisfying both
+    /// conditions.
+    NoWolfeStep {
+        /// The evaluations made.
+        evaluations: usize,
+        /// Why it stopped.
+        reason: WolfeFailure,
+        /// The best step found (`0` when no trial had a lower value than
+        /// `f(x)`).
+        best_alpha: f64,
+        /// `f` at that step.
+        best_value: f64,
+    },
 }
 
 impl fmt::Display for LineSearchError {
@@ -79,8 +96,46 @@ impl fmt::Display for LineSearchError {
                 f,
                 "no step satisfied the sufficient-decrease condition after {tried} trials (last α = {last_alpha:e})"
             ),
+            Self::NoWolfeStep {
+                evaluations,
+                reason,
+                best_alpha,
+                best_value,
+            } => write!(
+                f,
+                "no step satisfied the strong Wolfe conditions after {evaluations} evaluations: {reason} (best α = {best_alpha:e}, f = {best_value:e})"
+            ),
         }
     }
 }
 
 impl std::error::Error for LineSearchError {}
+
+/// One-variable test functions shared by the line searches' tests.
+#[cfg(test)]
+pub(crate) mod test_functions {
+    use crate::objective::Objective;
+
+    /// `f(t) = c₂ t² + c₁ t + s·sin(ω t)` in one variable: smooth, bounded
+    /// below for `c₂ > 0`, with several local minima when `s ω²` is large.
+    pub(crate) struct Wavy {
+        pub(crate) c2: f64,
+        pub(crate) c1: f64,
+        pub(crate) s: f64,
+        pub(crate) w: f64,
+    }
+
+    impl Objective for Wavy {
+        fn dim(&self) -> usize {
+            1
+        }
+        fn value(&mut self, x: &[f64]) -> f64 {
+            let t = x[0];
+            self.c2 * t * t + self.c1 * t + self.s * (self.w * t).sin()
+        }
+        fn gradient(&mut self, x: &[f64], g: &mut [f64]) {
+            let t = x[0];
+            g[0] = 2.0 * self.c2 * t + self.c1 + self.s * self.w * (self.w * t).cos();
+        }
+    }
+}
