@@ -11,7 +11,7 @@ use super::{load_any, Dataset};
 pub const DATA_DIR_ENV: &str = "DECOMP_NN_DATA";
 
 /// The shipped datasets: name and path relative to the data folder.
-const SHIPPED: [(&str, &str); 11] = [
+const SHIPPED: [(&str, &str); 22] = [
     ("mnist-train", "mnist/train-images-idx3-ubyte.gz"),
     ("mnist-test", "mnist/t10k-images-idx3-ubyte.gz"),
     ("airfoil", "airfoil/airfoil.csv.gz"),
@@ -23,10 +23,21 @@ const SHIPPED: [(&str, &str); 11] = [
     ("pima", "pima/pima.csv.gz"),
     ("adult-train", "adult/adult_train.csv.gz"),
     ("adult-test", "adult/adult_test.csv.gz"),
+    ("codrna-train", "codrna/codrna_train.csv.gz"),
+    ("codrna-rest", "codrna/codrna_rest.csv.gz"),
+    ("ringnorm", "ringnorm/ringnorm.csv.gz"),
+    ("satellite-train", "satellite/satellite_train.csv.gz"),
+    ("satellite-test", "satellite/satellite_test.csv.gz"),
+    ("mv", "mv/mv.csv.gz"),
+    ("california", "california_housing/california_housing.csv.gz"),
+    ("census-house16h", "census_house16h/census_house16h.csv.gz"),
+    ("delta-elevators", "delta_elevators/delta_elevators.csv.gz"),
+    ("elevators", "elevators/elevators.csv.gz"),
+    ("ailerons", "ailerons/ailerons.csv.gz"),
 ];
 
 /// The names [`shipped`] knows, in the order of `data/README.md`'s table.
-const NAMES: [&str; 11] = [
+const NAMES: [&str; 22] = [
     "mnist-train",
     "mnist-test",
     "airfoil",
@@ -38,6 +49,17 @@ const NAMES: [&str; 11] = [
     "pima",
     "adult-train",
     "adult-test",
+    "codrna-train",
+    "codrna-rest",
+    "ringnorm",
+    "satellite-train",
+    "satellite-test",
+    "mv",
+    "california",
+    "census-house16h",
+    "delta-elevators",
+    "elevators",
+    "ailerons",
 ];
 
 /// The names of the shipped datasets (`mnist-train`, `airfoil`, …).
