@@ -238,13 +238,13 @@ impl ConjugateGradient {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use linalg_core::kernels::{self, Flops, Op, Owned, Tri};
     use proptest::prelude::*;
 
     /// `A = BᵀB + μI` with `B` random (n×n): κ(A) up to about ‖B‖²/μ.
-    fn spd(seed: u64, n: usize, mu: f64) -> Owned {
+    pub(crate) fn spd(seed: u64, n: usize, mu: f64) -> Owned {
         let mut s = seed | 1;
         let mut rnd = || {
             s ^= s << 13;
@@ -260,7 +260,7 @@ mod tests {
         a
     }
 
-    fn matvec(a: &Owned, x: &[f64], y: &mut [f64]) {
+    pub(crate) fn matvec(a: &Owned, x: &[f64], y: &mut [f64]) {
         kernels::gemv(&mut Flops::default(), 1.0, a.as_ref(), Op::N, x, 0.0, y);
     }
 

@@ -28,14 +28,19 @@
 
 pub use linalg_core;
 
+#[cfg(feature = "argmin")]
+pub mod argmin_bridge;
 pub mod cg;
 pub mod incremental;
+pub mod lbfgs;
 pub mod line_search;
 pub mod objective;
+pub mod problems;
 pub mod report;
 
 pub use cg::{CgError, CgReport, ConjugateGradient, FnOperator, LinearOperator};
 pub use incremental::{DiminishingStep, NormalizedStep, StepRuleError};
+pub use lbfgs::{Iterate, Lbfgs, LbfgsError};
 pub use line_search::{Armijo, LineSearchError, MoreThuente, Step, WolfeStep};
 pub use objective::{Counted, Evaluations, Objective};
 pub use report::{Report, Termination};

@@ -30,17 +30,20 @@ pub enum Termination {
     /// The line search found no step satisfying its conditions (for a
     /// descent direction this happens only at the limit of rounding).
     LineSearchFailed,
+    /// The caller's observer asked to stop.
+    Interrupted,
 }
 
 impl Termination {
     /// Every reason, in declaration order.
-    pub const ALL: [Termination; 6] = [
+    pub const ALL: [Termination; 7] = [
         Termination::GradientTolerance,
         Termination::RelativeDecrease,
         Termination::MaxIterations,
         Termination::MaxEvaluations,
         Termination::TimeLimit,
         Termination::LineSearchFailed,
+        Termination::Interrupted,
     ];
 
     /// Whether the run stopped because a convergence test held (rather than
@@ -59,6 +62,7 @@ impl fmt::Display for Termination {
             Termination::MaxEvaluations => "evaluation limit reached",
             Termination::TimeLimit => "time limit reached",
             Termination::LineSearchFailed => "line search found no acceptable step",
+            Termination::Interrupted => "stopped by the caller",
         })
     }
 }
