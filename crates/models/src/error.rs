@@ -71,6 +71,15 @@ pub enum ModelError {
         /// What was wrong.
         reason: String,
     },
+    /// A trainer could not continue (an inner solver failed on data it
+    /// cannot handle, e.g. a singular system with no regularization).
+    #[error("{trainer} training failed: {reason}")]
+    Training {
+        /// The trainer ("DEC", "L-BFGS", …).
+        trainer: &'static str,
+        /// What failed.
+        reason: String,
+    },
     /// Encoding a model for saving failed.
     #[error("encoding the model failed: {0}")]
     Encode(String),

@@ -41,6 +41,7 @@ pub mod envelope;
 mod error;
 pub mod readout;
 pub mod rng;
+pub mod slfn;
 pub mod traits;
 mod validate;
 pub mod verify;
@@ -50,6 +51,7 @@ pub use bls::{Bls, BlsParams, BlsValidParams, IncrementalBls};
 pub use elm::{Elm, ElmParams, ElmValidParams, HiddenLayer, IncrementalElm, InputScale};
 pub use error::{ModelError, Result};
 pub use readout::{Readout, ReadoutSolver};
+pub use slfn::{Slfn, SlfnParams, SlfnTrainer, SlfnValidParams};
 pub use traits::{Dataset, Fit, ParamGuard, Persist, Predict};
 
 /// The traits and the dataset view, for `use models::prelude::*`.

@@ -1,0 +1,330 @@
+//! DEC, Grippo, Manno & Sciandrone (2016), Algorithm 3: block decomposition
+//! of the error (5) into the output weights (Step A) and one hidden unit's
+//! input weights at a time (Step B).
+
+use std::time::{Duration, Instant};
+
+use ndarray::{Array2, ArrayView2};
+use optim::{Armijo, ConjugateGradient, Counted, Evaluations, FnOperator, Lbfgs, Objective};
+
+use super::error_fn::ErrorFunction;
+use super::neuron::NeuronObjective;
+use crate::error::{ModelError, Result};
+
+/// The settings of DEC (Algorithm 3) that the paper fixes or leaves open.
+///
+/// Fixed by the paper (§VI-B): Step A with `h = 0` solves the ridge problem
+/// in `λ` by conjugate gradient to `‖∇_λE‖ ≤ 10⁻⁶ ‖H̃ᵀu‖` (rule (38), read on
+/// the normal equations: CG's residual); Step B's `ŵ_j` comes from L-BFGS
+/// with at most 100 iterations and accuracy `10⁻²` (`lbfgs.f`'s test
+/// `‖∇‖ ≤ 10⁻² max(1, ‖w_j‖)`), started at the Armijo point so that (25)
+/// holds whenever it decreases.
+///
+/// Left open by the paper and chosen here: Armijo's `a = 1`, `γ = 10⁻⁴`,
+/// `δ = 0.5`; the skip test's `θ = 0.5` (`‖∇_{w_j}E‖ ≤ θᵏ`, which after the
+/// first sweep skips only units already stationary to rounding); `τ = 10⁻⁶`
+/// in the acceptance test (26).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecSettings {
+    /// `maxiter ≥ 1`: the number of full Step A solves; `maxiter − 1` sweeps
+    /// over the hidden units run between them (DEC(2): one sweep).
+    pub maxiter: usize,
+    /// Armijo's method (the paper's Algorithm 2).
+    pub armijo: Armijo,
+    /// `θ ∈ (0, 1)` of the skip test.
+    pub theta: f64,
+    /// `τ > 0` of the acceptance test (26).
+    pub tau: f64,
+    /// The inner L-BFGS.
+    pub lbfgs: Lbfgs,
+    /// CG's relative tolerance in Step A (rule (38)).
+    pub cg_tolerance: f64,
+}
+
+impl DecSettings {
+    /// The settings above with `maxiter` major iterations.
+    pub fn new(maxiter: usize) -> Self {
+        Self {
+            maxiter,
+            armijo: Armijo::new(1.0, 1e-4, 0.5).expect("constant parameters in range"),
+            theta: 0.5,
+            tau: 1e-6,
+            lbfgs: Lbfgs::default()
+                .with_max_iterations(100)
+                .with_gradient_tolerance(1e-2)
+                .with_gradient_relative_to_x(true),
+            cg_tolerance: 1e-6,
+        }
+    }
+}
+
+/// One major iteration of DEC as the observer and the report see it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DecIteration {
+    /// Major iterations completed (`1..=maxiter`).
+    pub iteration: usize,
+    /// `E(λ, w)` after it.
+    pub objective: f64,
+    /// Time since the start of training.
+    pub elapsed: Duration,
+}
+
+/// What a DEC run did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DecReport {
+    /// `E` after every major iteration (the first: after the first Step A).
+    pub trace: Vec<DecIteration>,
+    /// Step B's on a hidden unit (skipped ones included).
+    pub unit_steps: usize,
+    /// Units skipped by the test `‖∇_{w_j}E‖ ≤ θᵏ`.
+    pub skipped: usize,
+    /// Steps that took L-BFGS's point (it satisfied (25)–(26)).
+    pub lbfgs_accepted: usize,
+    /// Steps that took the Armijo point instead.
+    pub armijo_taken: usize,
+    /// Steps where Armijo found no decrease (a unit stationary to rounding;
+    /// its weights were kept).
+    pub no_decrease: usize,
+    /// Evaluations of the one-unit error in Step B (each `O(P·n)`).
+    pub unit_evaluations: Evaluations,
+    /// L-BFGS iterations over all units.
+    pub lbfgs_iterations: usize,
+    /// CG iterations over all Step A solves (all outputs).
+    pub cg_iterations: usize,
+    /// Time spent in Step B (the unit steps with their Step A updates).
+    pub unit_time: Duration,
+    /// `E` after every step `k` of Algorithm 3 (each Step A with `h = 0`,
+    /// each unit's Step B, each Step A with `h = j`), computed from the
+    /// stored outputs: the sequence the paper proves non-increasing (31).
+    pub steps: Vec<f64>,
+}
+
+/// The trained weights and the report.
+pub(crate) struct DecOutcome {
+    pub(crate) w: Array2<f64>,
+    pub(crate) lambda: Array2<f64>,
+    pub(crate) report: DecReport,
+}
+
+/// Runs DEC from the input weights `w0` (N×(n+1)) and `λ = 0`, calling
+/// `observer` after each major iteration.
+pub(crate) fn train(
+    error: &ErrorFunction<'_>,
+    w0: Array2<f64>,
+    settings: &DecSettings,
+    mut observer: impl FnMut(&DecIteration),
+) -> Result<DecOutcome> {
+    let start = Instant::now();
+    let x = error.x().as_standard_layout().into_owned();
+    let y = error.y().as_standard_layout().into_owned();
+    let (p, n, m) = (x.nrows(), x.ncols(), y.ncols());
+    let units = w0.nrows();
+    let mut state = State {
+        w: w0,
+        lambda: Array2::zeros((units, m)),
+        ht: Array2::zeros((units, p)),
+        phi: Array2::zeros((p, m)),
+    };
+    let x_flat = x.as_slice().expect("standard layout");
+    // Hᵀ, one row per unit.
+    for j in 0..units {
+        let obj = NeuronObjective {
+            x: x_flat,
+            n,
+            b: &[],
+            lambda: &[],
+            tau_w: 0.0,
+        };
+        let w_j = state.w.row(j).to_vec();
+        obj.activations(&w_j, state.ht.row_mut(j).as_slice_mut().expect("standard layout"));
+    }
+    let mut report = DecReport::default();
+    let mut k: i32 = 0;
+    let mut b = vec![0.0; p * m];
+    let mut w_j = vec![0.0; n + 1];
+    let mut grad = vec![0.0; n + 1];
+    let mut d = vec![0.0; n + 1];
+    let mut trial = Vec::new();
+    for iteration in 1..=settings.maxiter.max(1) {
+        // Step A, h = 0: the ridge problem in λ by CG, then φ = Hλ.
+        report.cg_iterations += step_a_full(error, &mut state, &y, settings.cg_tolerance)?;
+        k = k.saturating_add(1);
+        let objective = state.objective(error, &y);
+        report.steps.push(objective);
+        let it = DecIteration {
+            iteration,
+            objective,
+            elapsed: start.elapsed(),
+        };
+        observer(&it);
+        report.trace.push(it);
+        if iteration >= settings.maxiter {
+            break;
+        }
+        let sweep = Instant::now();
+        for j in 0..units {
+            // Step B on unit j: b = φ − g_j λ_jᵀ − Y.
+            {
+                let g = state.ht.row(j);
+                let lam = state.lambda.row(j);
+                for (pp, bp) in b.chunks_exact_mut(m).enumerate() {
+                    for (q, bq) in bp.iter_mut().enumerate() {
+                        *bq = state.phi[[pp, q]] - g[pp] * lam[q] - y[[pp, q]];
+                    }
+                }
+            }
+            let lam_j = state.lambda.row(j).to_vec();
+            w_j.copy_from_slice(state.w.row(j).as_slice().expect("standard layout"));
+            let mut obj = Counted::new(NeuronObjective {
+                x: x_flat,
+                n,
+                b: &b,
+                lambda: &lam_j,
+                tau_w: error.tau_w(),
+            });
+            report.unit_steps += 1;
+            let f0 = obj.value_and_gradient(&w_j, &mut grad);
+            let gnorm = norm(&grad);
+            if gnorm <= settings.theta.powi(k) {
+                report.skipped += 1;
+            } else {
+                for (di, gi) in d.iter_mut().zip(&grad) {
+                    *di = -gi;
+                }
+                match settings
+                    .armijo
+                    .search(&mut obj, &w_j, f0, -gnorm * gnorm, &d, &mut trial)
+                {
+                    Ok(step) => {
+                        // (iii) L-BFGS from the Armijo point; (iv) accepted
+                        // only under (25) and (26).
+                        let mut w_hat = trial.clone();
+                        let accepted = match settings.lbfgs.minimize(&mut obj, &mut w_hat) {
+                            Ok(r) => {
+                                report.lbfgs_iterations += r.iterations;
+                                let moved: f64 = w_hat.iter().zip(&w_j).map(|(a, c)| (a - c) * (a - c)).sum();
+                                r.value <= step.value && r.value <= f0 - settings.tau * moved
+                            }
+                            Err(_) => false,
+                        };
+                        if accepted {
+                            report.lbfgs_accepted += 1;
+                            w_j.copy_from_slice(&w_hat);
+                        } else {
+                            report.armijo_taken += 1;
+                            w_j.copy_from_slice(&trial);
+                        }
+                    }
+                    Err(_) => report.no_decrease += 1,
+                }
+            }
+            report.unit_evaluations.values += obj.evaluations().values;
+            report.unit_evaluations.gradients += obj.evaluations().gradients;
+            k = k.saturating_add(1);
+            // (27): the new g_j and φ = b + Y + g_j λ_jᵀ.
+            state
+                .w
+                .row_mut(j)
+                .as_slice_mut()
+                .expect("standard layout")
+                .copy_from_slice(&w_j);
+            {
+                let obj = NeuronObjective {
+                    x: x_flat,
+                    n,
+                    b: &b,
+                    lambda: &lam_j,
+                    tau_w: 0.0,
+                };
+                obj.activations(&w_j, state.ht.row_mut(j).as_slice_mut().expect("standard layout"));
+            }
+            {
+                let g = state.ht.row(j);
+                let lam = state.lambda.row(j);
+                for (pp, bp) in b.chunks_exact(m).enumerate() {
+                    for (q, bq) in bp.iter().enumerate() {
+                        state.phi[[pp, q]] = bq + y[[pp, q]] + g[pp] * lam[q];
+                    }
+                }
+            }
+            report.steps.push(state.objective(error, &y));
+            // Step A, h = j: λ_j in closed form, then (28).
+            let g = state.ht.row(j);
+            let gg: f64 = g.iter().map(|v| v * v).sum::<f64>() + error.tau_lambda();
+            for q in 0..m {
+                let num: f64 = -(0..p).map(|pp| b[pp * m + q] * g[pp]).sum::<f64>();
+                state.lambda[[j, q]] = if gg > 0.0 { num / gg } else { 0.0 };
+            }
+            let lam = state.lambda.row(j);
+            for (pp, bp) in b.chunks_exact(m).enumerate() {
+                for (q, bq) in bp.iter().enumerate() {
+                    state.phi[[pp, q]] = bq + y[[pp, q]] + g[pp] * lam[q];
+                }
+            }
+            report.steps.push(state.objective(error, &y));
+            k = k.saturating_add(1);
+        }
+        report.unit_time += sweep.elapsed();
+    }
+    Ok(DecOutcome {
+        w: state.w,
+        lambda: state.lambda,
+        report,
+    })
+}
+
+/// The network's state between steps: weights, `Hᵀ` (N×P) and the outputs
+/// `φ` (P×M) kept current by (27)–(28).
+struct State {
+    w: Array2<f64>,
+    lambda: Array2<f64>,
+    ht: Array2<f64>,
+    phi: Array2<f64>,
+}
+
+impl State {
+    /// `E(λ, w)` from the stored outputs.
+    fn objective(&self, error: &ErrorFunction<'_>, y: &Array2<f64>) -> f64 {
+        let sq = |a: ArrayView2<'_, f64>| a.iter().map(|v| v * v).sum::<f64>();
+        0.5 * self.phi.iter().zip(y).map(|(a, b)| (a - b) * (a - b)).sum::<f64>()
+            + 0.5 * error.tau_lambda() * sq(self.lambda.view())
+            + 0.5 * error.tau_w() * sq(self.w.view())
+    }
+}
+
+/// Step A with `h = 0`: `(HᵀH + τ_λI) λ = HᵀY` by CG from the current `λ`,
+/// one output at a time, on the Gram matrix `HᵀH` (formed once: `P·N²`
+/// flops, against `2PN` per CG iteration matrix-free); then `φ = Hλ`.
+/// Returns the CG iterations.
+fn step_a_full(error: &ErrorFunction<'_>, state: &mut State, y: &Array2<f64>, tol: f64) -> Result<usize> {
+    let units = state.w.nrows();
+    let gram = state.ht.dot(&state.ht.t());
+    let rhs = state.ht.dot(y);
+    let tau = error.tau_lambda();
+    let cg = ConjugateGradient::new(tol, 10 * units + 100).map_err(|e| ModelError::Training {
+        trainer: "DEC",
+        reason: e.to_string(),
+    })?;
+    let mut iterations = 0;
+    for q in 0..y.ncols() {
+        let mut op = FnOperator::new(units, |v: &[f64], out: &mut [f64]| {
+            for (i, o) in out.iter_mut().enumerate() {
+                *o = gram.row(i).iter().zip(v).map(|(a, b)| a * b).sum::<f64>() + tau * v[i];
+            }
+        });
+        let b: Vec<f64> = rhs.column(q).to_vec();
+        let mut lam: Vec<f64> = state.lambda.column(q).to_vec();
+        let r = cg.solve(&mut op, &b, &mut lam).map_err(|e| ModelError::Training {
+            trainer: "DEC",
+            reason: format!("Step A (ridge problem in λ, output {q}): {e}"),
+        })?;
+        iterations += r.iterations;
+        state.lambda.column_mut(q).assign(&ndarray::Array1::from(lam));
+    }
+    state.phi = state.ht.t().dot(&state.lambda);
+    Ok(iterations)
+}
+
+fn norm(a: &[f64]) -> f64 {
+    a.iter().map(|v| v * v).sum::<f64>().sqrt()
+}

@@ -1,0 +1,267 @@
+//! Tests of the network, its error function and the three trainers against
+//! independent computations (finite differences, direct solves, a full
+//! forward pass).
+
+use ndarray::{Array2, Axis};
+use optim::objective::gradient_error;
+use optim::Objective;
+
+use super::*;
+use crate::prelude::*;
+use crate::readout::{Readout, ReadoutSolver};
+
+/// A smooth two-input problem with `m` outputs (P samples on a grid-like
+/// pattern), targets in about [−1, 1].
+fn data(p: usize, m: usize) -> (Array2<f64>, Array2<f64>) {
+    let x = Array2::from_shape_fn((p, 3), |(i, j)| (((i * (2 * j + 3) + j) % 23) as f64) / 11.0 - 1.0);
+    let y = Array2::from_shape_fn((p, m), |(i, q)| {
+        let r = x.row(i);
+        (r[0] * r[1] + (q as f64 + 1.0) * r[2]).sin()
+    });
+    (x, y)
+}
+
+/// The central-difference error of a smooth function's gradient is
+/// O(ε^{2/3}) ≈ 4e-11 times its third derivatives; a wrong sign or a missing
+/// term is O(1). Checked on all weights with one and three outputs, with and
+/// without regularization.
+#[test]
+fn gradients_9_to_11_match_finite_differences() {
+    for (m, tau_l, tau_w) in [(1, 1e-3, 1e-4), (3, 0.5, 0.2), (2, 0.0, 0.0)] {
+        let (x, y) = data(40, m);
+        let error = ErrorFunction::new(x.view(), y.view(), tau_l, tau_w).unwrap();
+        let params = SlfnParams::new(4).with_seed(3).check().unwrap();
+        let (w, lambda) = params.start(3, m);
+        let mut f = FullObjective::new(error, 4);
+        let z: Vec<f64> = lambda.iter().chain(w.iter()).map(|v| 3.0 * v).collect();
+        let e = gradient_error(&mut f, &z);
+        assert!(e < 1e-7, "m = {m}: relative gradient error {e:e}");
+        // The value is (5) written out directly.
+        let net = Slfn::from_parts(w.mapv(|v| 3.0 * v), lambda.mapv(|v| 3.0 * v)).unwrap();
+        let r = net.predict(x.view()).unwrap() - &y;
+        let direct = 0.5 * r.mapv(|v| v * v).sum()
+            + 0.5 * tau_l * net.output_weights().mapv(|v| v * v).sum()
+            + 0.5 * tau_w * net.weights().mapv(|v| v * v).sum();
+        assert!(
+            (f.value(&z) - direct).abs() <= 1e-12 * direct,
+            "{} vs {direct}",
+            f.value(&z)
+        );
+    }
+}
+
+/// One unit's subproblem differs from E by a constant, and its gradient is
+/// the unit's block of ∇_w E (eq. (10)).
+#[test]
+fn unit_subproblem_is_e_in_one_block() {
+    let (x, y) = data(30, 2);
+    let (tau_l, tau_w) = (1e-2, 1e-3);
+    let error = ErrorFunction::new(x.view(), y.view(), tau_l, tau_w).unwrap();
+    let (w, lambda) = SlfnParams::new(3).with_seed(9).check().unwrap().start(3, 2);
+    let j = 1;
+    let net = Slfn::from_parts(w.clone(), lambda.clone()).unwrap();
+    let h = net.hidden_outputs(x.view()).unwrap();
+    let phi = h.dot(&lambda);
+    let mut b = Vec::new();
+    for p in 0..30 {
+        for q in 0..2 {
+            b.push(phi[[p, q]] - h[[p, j]] * lambda[[j, q]] - y[[p, q]]);
+        }
+    }
+    let xs = x.as_standard_layout().into_owned();
+    let lam_j = lambda.row(j).to_vec();
+    let mut unit = neuron::NeuronObjective {
+        x: xs.as_slice().unwrap(),
+        n: 3,
+        b: &b,
+        lambda: &lam_j,
+        tau_w,
+    };
+    let mut gw = Array2::zeros(w.raw_dim());
+    let mut gl = Array2::zeros(lambda.raw_dim());
+    let full = error.value_and_gradients(w.view(), lambda.view(), gw.view_mut(), gl.view_mut());
+    let mut g = vec![0.0; 4];
+    let v0 = unit.value_and_gradient(w.row(j).as_slice().unwrap(), &mut g);
+    for (a, c) in g.iter().zip(gw.row(j)) {
+        assert!((a - c).abs() <= 1e-13 * c.abs().max(1.0), "{g:?} vs {:?}", gw.row(j));
+    }
+    // Moving w_j changes both by the same amount.
+    let mut w2 = w.clone();
+    w2.row_mut(j).mapv_inplace(|v| v + 0.3);
+    let full2 = error.value(w2.view(), lambda.view());
+    let v2 = unit.value(w2.row(j).as_slice().unwrap());
+    assert!(
+        ((full2 - full) - (v2 - v0)).abs() <= 1e-12 * full,
+        "{} vs {}",
+        full2 - full,
+        v2 - v0
+    );
+    assert!(gradient_error(&mut unit, w.row(j).as_slice().unwrap()) < 1e-8);
+}
+
+/// DEC(1) is Step A alone: λ equals the ridge solution of the direct
+/// (Cholesky) solver within CG's tolerance amplified by κ(HᵀH + τI).
+#[test]
+fn dec_step_a_is_the_ridge_solution() {
+    let (x, y) = data(120, 2);
+    let tau = 1e-3;
+    let params = SlfnParams::new(8)
+        .with_trainer(SlfnTrainer::Dec { maxiter: 1 })
+        .with_tau_lambda(tau)
+        .check()
+        .unwrap();
+    let (net, report) = params
+        .fit_with_report(&Dataset::new(x.view(), y.view()), |_| {})
+        .unwrap();
+    let (w0, _) = params.start(3, 2);
+    assert_eq!(net.weights(), w0.view(), "Step A alone must not move w");
+    let h = net.hidden_outputs(x.view()).unwrap();
+    let direct = Readout::new(ReadoutSolver::Ridge, tau)
+        .solve(h.clone(), y.view())
+        .unwrap();
+    let mut gram = h.t().dot(&h);
+    gram.diag_mut().mapv_inplace(|v| v + tau);
+    // κ from the extreme eigenvalues (Gershgorin above, τ below).
+    let upper = gram
+        .rows()
+        .into_iter()
+        .map(|r| r.iter().map(|v| v.abs()).sum::<f64>())
+        .fold(0.0, f64::max);
+    let kappa = upper / tau;
+    let err = (&net.output_weights() - &direct).mapv(|v| v * v).sum().sqrt();
+    let scale = direct.mapv(|v| v * v).sum().sqrt();
+    assert!(
+        err <= kappa * 1e-6 * scale,
+        "‖λ − λ_direct‖ = {err:e}, bound {:e}",
+        kappa * 1e-6 * scale
+    );
+    assert_eq!(report.dec.unwrap().trace.len(), 1);
+}
+
+/// The paper's convergence facts on a run: E never increases over the steps
+/// of Algorithm 3 (31); every unit step ends in exactly one of skip,
+/// L-BFGS accepted under (25)–(26), the Armijo point, or no decrease; and the
+/// outputs kept by (27)–(28) give the same E as a full forward pass of the
+/// returned weights.
+#[test]
+fn dec_decreases_e_monotonically_and_keeps_its_outputs_exact() {
+    for m in [1, 3] {
+        let (x, y) = data(200, m);
+        let params = SlfnParams::new(6)
+            .with_trainer(SlfnTrainer::Dec { maxiter: 6 })
+            .with_seed(1)
+            .check()
+            .unwrap();
+        let mut seen = vec![];
+        let (net, report) = params
+            .fit_with_report(&Dataset::new(x.view(), y.view()), |p| seen.push(p.objective))
+            .unwrap();
+        let dec = report.dec.unwrap();
+        assert_eq!(seen.len(), 6);
+        // Rounding of a sum of P·M squares: a few ε·P·E.
+        let slack = |e: f64| 4.0 * f64::EPSILON * (200 * m) as f64 * e;
+        for (k, s) in dec.steps.windows(2).enumerate() {
+            assert!(s[1] <= s[0] + slack(s[0]), "E rose at step {k}: {} → {}", s[0], s[1]);
+        }
+        assert_eq!(dec.steps.len(), 6 + 5 * 6 * 2);
+        // The sweeps make progress beyond the first Step A (the ridge fit at
+        // the random start).
+        assert!(dec.steps.last().unwrap() < &(0.99 * dec.steps[0]), "{:?}", dec.steps);
+        assert_eq!(dec.unit_steps, 5 * 6);
+        assert_eq!(
+            dec.unit_steps,
+            dec.skipped + dec.lbfgs_accepted + dec.armijo_taken + dec.no_decrease
+        );
+        assert!(dec.lbfgs_accepted > 0);
+        let error = ErrorFunction::new(x.view(), y.view(), params.tau_lambda(), params.tau_w(3)).unwrap();
+        let exact = error.value(net.weights(), net.output_weights());
+        assert!(
+            (exact - report.objective).abs() <= 1e-12 * exact,
+            "{exact} vs {}",
+            report.objective
+        );
+    }
+}
+
+/// The ELM trainer is the minimum-norm least-squares fit at the random start
+/// (τ = 0); L-BFGS decreases E from the same start and reports E of the
+/// returned weights.
+#[test]
+fn elm_and_lbfgs_baselines() {
+    let (x, y) = data(150, 1);
+    let data = Dataset::new(x.view(), y.view());
+    let elm = SlfnParams::new(5).with_trainer(SlfnTrainer::Elm).check().unwrap();
+    let (net, rep) = elm.fit_with_report(&data, |_| {}).unwrap();
+    let (w0, lambda0) = elm.start(3, 1);
+    let h = net.hidden_outputs(x.view()).unwrap();
+    let direct = Readout::new(ReadoutSolver::Lstsq, 0.0).solve(h, y.view()).unwrap();
+    assert_eq!(net.weights(), w0.view());
+    assert_eq!(net.output_weights(), direct.view());
+    assert!(rep.objective >= 0.0);
+
+    let lb = SlfnParams::new(5)
+        .with_trainer(SlfnTrainer::Lbfgs { iterations: 50 })
+        .check()
+        .unwrap();
+    let mut values = vec![];
+    let (net, rep) = lb.fit_with_report(&data, |p| values.push(p.objective)).unwrap();
+    assert_eq!(rep.iterations, 50, "{rep:?}");
+    assert_eq!(values.len(), 50);
+    let error = ErrorFunction::new(x.view(), y.view(), lb.tau_lambda(), lb.tau_w(3)).unwrap();
+    let start = error.value(w0.view(), lambda0.view());
+    assert!(values.windows(2).all(|v| v[1] < v[0]));
+    assert!(rep.objective < 0.5 * start, "{} vs start {start}", rep.objective);
+    let exact = error.value(net.weights(), net.output_weights());
+    assert!((exact - rep.objective).abs() <= 1e-12 * exact);
+}
+
+#[test]
+fn params_trainer_names_and_persistence() {
+    for (s, t) in [
+        ("dec", SlfnTrainer::Dec { maxiter: 10 }),
+        ("DEC:2", SlfnTrainer::Dec { maxiter: 2 }),
+        ("lbfgs:500", SlfnTrainer::Lbfgs { iterations: 500 }),
+        ("elm", SlfnTrainer::Elm),
+    ] {
+        assert_eq!(s.parse::<SlfnTrainer>().unwrap(), t);
+    }
+    for bad in ["newton", "dec:x", "elm:3"] {
+        let e = bad.parse::<SlfnTrainer>().unwrap_err();
+        assert!(e.to_string().contains("trainer"), "{e}");
+    }
+    for (p, name) in [
+        (SlfnParams::new(0), "hidden"),
+        (SlfnParams::new(3).with_tau_lambda(-1.0), "tau_lambda"),
+        (SlfnParams::new(3).with_tau_w(f64::NAN), "tau_w"),
+        (
+            SlfnParams::new(3).with_trainer(SlfnTrainer::Dec { maxiter: 0 }),
+            "maxiter",
+        ),
+        (
+            SlfnParams::new(3).with_trainer(SlfnTrainer::Lbfgs { iterations: 0 }),
+            "iterations",
+        ),
+    ] {
+        match p.check() {
+            Err(crate::ModelError::InvalidParameter { name: n, .. }) => assert_eq!(n, name),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(SlfnParams::new(4).check().unwrap().tau_w(9), 1e-2 / 36.0);
+    // Bad data is an error, not a panic.
+    let (x, y) = data(10, 1);
+    let short = y.slice_axis(Axis(0), ndarray::Slice::from(..5)).to_owned();
+    assert!(SlfnParams::new(3).fit(&Dataset::new(x.view(), short.view())).is_err());
+    // Save and load.
+    let net = SlfnParams::new(3)
+        .with_trainer(SlfnTrainer::Dec { maxiter: 2 })
+        .fit(&Dataset::new(x.view(), y.view()))
+        .unwrap();
+    let bytes = net.to_bytes().unwrap();
+    assert_eq!(Slfn::from_bytes(&bytes).unwrap(), net);
+    let mut broken = bytes.clone();
+    let last = broken.len() - 1;
+    broken[last] ^= 1;
+    assert!(Slfn::from_bytes(&broken).is_err());
+    assert!(net.predict(Array2::zeros((2, 4)).view()).is_err());
+}
