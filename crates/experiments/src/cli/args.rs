@@ -14,7 +14,7 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
-use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver};
+use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver, SlfnParams, SlfnTrainer};
 use serde::{Deserialize, Serialize};
 
 use super::bls::{self, BlsArgs};
@@ -25,12 +25,17 @@ use crate::datasets::HeaderMode;
 /// they have one (the λ of each model) — the one place the command line
 /// reads them from.
 pub mod defaults {
-    use super::{BlsParams, ElmParams, Strategy};
+    use super::{BlsParams, ElmParams, SlfnParams, SlfnTrainer, Strategy};
 
     /// The ELM's λ: Zhu & Wei's `k₀² = 0.1` ([`ElmParams::DEFAULT_LAMBDA`]).
     pub const ELM_LAMBDA: f64 = ElmParams::DEFAULT_LAMBDA;
     /// The BLS's λ: Chen & Liu's `C = 2⁻³⁰` ([`BlsParams::DEFAULT_LAMBDA`]).
     pub const BLS_LAMBDA: f64 = BlsParams::DEFAULT_LAMBDA;
+    /// The SLFN's `τ_λ` (its ridge parameter on the output weights):
+    /// Grippo et al.'s `10⁻³` ([`SlfnParams::DEFAULT_TAU_LAMBDA`]).
+    pub const SLFN_LAMBDA: f64 = SlfnParams::DEFAULT_TAU_LAMBDA;
+    /// The SLFN's trainer: DEC(10) ([`SlfnParams::DEFAULT_TRAINER`]).
+    pub const SLFN_TRAINER: SlfnTrainer = SlfnParams::DEFAULT_TRAINER;
     /// Seed of every random map ([`ElmParams::DEFAULT_SEED`], the BLS's too).
     pub const SEED: u64 = ElmParams::DEFAULT_SEED;
     /// First size of an incrementally grown ELM (Zhu & Wei's protocol).
@@ -105,8 +110,8 @@ pub struct FitFlags {
     #[arg(long, value_name = "N", value_parser = at_least_one)]
     pub n_features: Option<usize>,
 
-    /// Hidden nodes (required with --model elm).
-    #[arg(long, value_name = "N", value_parser = at_least_one, help_heading = "ELM (--model elm)")]
+    /// Hidden nodes (required with --model elm and --model slfn).
+    #[arg(long, value_name = "N", value_parser = at_least_one, help_heading = "ELM and SLFN (--model elm, slfn)")]
     pub hidden: Option<usize>,
     /// Activation of the hidden nodes.
     #[arg(long, value_enum, value_name = "NAME", ignore_case = true, default_value_t = ActivationArg(Activation::Sigmoid), help_heading = "ELM (--model elm)")]
@@ -142,6 +147,37 @@ pub struct FitFlags {
     /// Store the solver's expanded matrix in single precision (half the memory).
     #[arg(long, help_heading = "BLS (--model bls)")]
     pub f32: bool,
+
+    /// Trainer of the single-hidden-layer network (Grippo et al.): DEC
+    /// (Algorithm 3), L-BFGS on all weights, or the paper's ELM (random
+    /// input weights, minimum-norm least squares) [default: dec].
+    #[arg(
+        long,
+        value_enum,
+        value_name = "T",
+        ignore_case = true,
+        help_heading = "SLFN (--model slfn)"
+    )]
+    pub trainer: Option<TrainerArg>,
+    /// DEC: major iterations (the paper's DEC(2), DEC(10)) [default: 10];
+    /// L-BFGS: iterations [default: 1000].
+    #[arg(long, value_name = "K", value_parser = at_least_one, help_heading = "SLFN (--model slfn)")]
+    pub maxiter: Option<usize>,
+    /// Regularization τ_w of the input weights [default: 10⁻²/(n·N), the
+    /// paper's]; τ_λ is --lambda.
+    #[arg(long, value_name = "T", help_heading = "SLFN (--model slfn)")]
+    pub tau_w: Option<f64>,
+}
+
+/// `--trainer` of `--model slfn`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TrainerArg {
+    /// DEC, Algorithm 3 of Grippo et al.
+    Dec,
+    /// L-BFGS on all weights (the paper's baseline).
+    Lbfgs,
+    /// The paper's ELM: τ = 0, minimum-norm least squares.
+    Elm,
 }
 
 /// The flags of `nn predict`.
@@ -190,7 +226,8 @@ impl HeaderFlags {
 }
 
 /// Flags that apply to one model only, by their clap ids (the field names).
-const ELM_ONLY: [&str; 4] = ["hidden", "activation", "solver", "initial_nodes"];
+const ELM_ONLY: [&str; 3] = ["activation", "solver", "initial_nodes"];
+const SLFN_ONLY: [&str; 3] = ["trainer", "maxiter", "tau_w"];
 const BLS_ONLY: [&str; 6] = [
     "feature_groups",
     "feature_nodes",
@@ -202,15 +239,16 @@ const BLS_ONLY: [&str; 6] = [
 
 fn lambda_help() -> String {
     format!(
-        "Ridge parameter λ [default: {} for elm, 2^{} for bls]",
+        "Ridge parameter λ (for slfn: τ_λ of the output weights) [default: {} for elm, 2^{} for bls, {} for slfn]",
         ModelKind::Elm.default_lambda(),
-        ModelKind::Bls.default_lambda().log2()
+        ModelKind::Bls.default_lambda().log2(),
+        ModelKind::Slfn.default_lambda()
     )
 }
 
 fn scale_help() -> String {
     format!(
-        "Input scaling, fitted on the training file [default: {} for elm, {} for bls (to [0, 1]) and for IDX images]",
+        "Input scaling, fitted on the training file [default: {} for elm and slfn, {} for bls (to [0, 1]) and for IDX images]",
         ModelKind::Elm.default_scale().name(),
         ModelKind::Bls.default_scale().name()
     )
@@ -264,6 +302,9 @@ pub enum ModelKind {
     Elm,
     /// The Broad Learning System (the ridge-solutions paper).
     Bls,
+    /// The single-hidden-layer network of Grippo et al., trained by DEC,
+    /// L-BFGS or as an ELM.
+    Slfn,
 }
 
 impl ModelKind {
@@ -272,15 +313,17 @@ impl ModelKind {
         match self {
             ModelKind::Elm => "elm",
             ModelKind::Bls => "bls",
+            ModelKind::Slfn => "slfn",
         }
     }
 
     /// The input scaling the model's method expects: z-scores for the ELM
-    /// (Zhu & Wei standardize their inputs), `[0, 1]` for the BLS (Chen's
+    /// (Zhu & Wei standardize their inputs) and the SLFN (its `w⁰` on
+    /// `[−0.5, 0.5]` suits unit-scale inputs), `[0, 1]` for the BLS (Chen's
     /// BLS code divides MNIST's pixels by 255).
     pub fn default_scale(self) -> Scale {
         match self {
-            ModelKind::Elm => Scale::Zscore,
+            ModelKind::Elm | ModelKind::Slfn => Scale::Zscore,
             ModelKind::Bls => Scale::Minmax,
         }
     }
@@ -304,6 +347,7 @@ impl ModelKind {
         match self {
             ModelKind::Elm => defaults::ELM_LAMBDA,
             ModelKind::Bls => defaults::BLS_LAMBDA,
+            ModelKind::Slfn => defaults::SLFN_LAMBDA,
         }
     }
 }
@@ -455,6 +499,10 @@ pub struct FitArgs {
     pub header: HeaderMode,
     /// LIBSVM files: the number of features (`--n-features`).
     pub n_features: Option<usize>,
+    /// The SLFN's trainer (`--trainer` with `--maxiter`; DEC(10) by default).
+    pub trainer: SlfnTrainer,
+    /// The SLFN's `τ_w` (`--tau-w`; `None`: the paper's `10⁻²/(n·N)`).
+    pub tau_w: Option<f64>,
 }
 
 impl FitArgs {
@@ -465,9 +513,10 @@ impl FitArgs {
     /// [`CliError::Usage`] for a flag of the other model, a missing
     /// `--hidden`, or `--initial-nodes` above `--hidden`.
     pub fn resolve(flags: FitFlags, matches: &ArgMatches) -> Result<Self, CliError> {
-        let (foreign, model_name) = match flags.model {
-            ModelKind::Elm => (&BLS_ONLY[..], "elm"),
-            ModelKind::Bls => (&ELM_ONLY[..], "bls"),
+        let (foreign, model_name): (Vec<&str>, _) = match flags.model {
+            ModelKind::Elm => ([&BLS_ONLY[..], &SLFN_ONLY[..]].concat(), "elm"),
+            ModelKind::Bls => ([&ELM_ONLY[..], &["hidden"], &SLFN_ONLY[..]].concat(), "bls"),
+            ModelKind::Slfn => ([&ELM_ONLY[..], &BLS_ONLY[..]].concat(), "slfn"),
         };
         if let Some(id) = foreign
             .iter()
@@ -499,6 +548,9 @@ impl FitArgs {
                             .into(),
                     )
                 })?,
+            ModelKind::Slfn => flags
+                .hidden
+                .ok_or_else(|| CliError::Usage("--hidden is required with --model slfn".into()))?,
             ModelKind::Elm => {
                 let hidden = flags
                     .hidden
@@ -524,6 +576,30 @@ impl FitArgs {
                 )));
             }
         }
+        let trainer = match (flags.trainer, flags.maxiter) {
+            (None | Some(TrainerArg::Dec), None) => defaults::SLFN_TRAINER,
+            (None | Some(TrainerArg::Dec), Some(maxiter)) => SlfnTrainer::Dec { maxiter },
+            (Some(TrainerArg::Lbfgs), iterations) => SlfnTrainer::Lbfgs {
+                iterations: iterations.unwrap_or(1000),
+            },
+            (Some(TrainerArg::Elm), None) => SlfnTrainer::Elm,
+            (Some(TrainerArg::Elm), Some(_)) => {
+                return Err(CliError::Usage(
+                    "--maxiter does not apply to --trainer elm: the ELM has no iterations".into(),
+                ))
+            }
+        };
+        if let Some(t) = flags.tau_w {
+            if !(t.is_finite() && t >= 0.0) {
+                return Err(CliError::Usage(format!("--tau-w {t}: must be finite and ≥ 0")));
+            }
+        }
+        if flags.model == ModelKind::Slfn && trainer == SlfnTrainer::Elm && typed("lambda") {
+            return Err(CliError::Usage(
+                "--lambda does not apply to --trainer elm: the paper's ELM is minimum-norm least squares (τ = 0)"
+                    .into(),
+            ));
+        }
         check_save(flags.save.as_deref(), &[&flags.train, &flags.test])?;
         let scale = flags.scale.unwrap_or(flags.model.default_scale_for(&flags.train));
         Ok(FitArgs {
@@ -542,6 +618,8 @@ impl FitArgs {
             save: flags.save,
             header: flags.header.mode(),
             n_features: flags.n_features,
+            trainer,
+            tau_w: flags.tau_w,
         })
     }
 }

@@ -51,6 +51,15 @@ pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
     );
     let kn = k.checked_mul(n)?;
     let nn = n.checked_mul(n)?;
+    if args.model == ModelKind::Slfn {
+        // Two K × n arrays (DEC: Hᵀ and its working copy of X; L-BFGS: H and
+        // the backward product D; the ELM: H and LAPACK's copy), a copy of the
+        // features, the test outputs.
+        return kn
+            .checked_mul(16)?
+            .checked_add(k.checked_mul(n_in)?.checked_mul(8)?)?
+            .checked_add(kt.checked_mul(n)?.checked_mul(8)?);
+    }
     let (a_bytes, strategy, incremental) = match args.model {
         ModelKind::Elm => (
             8,
@@ -61,6 +70,7 @@ pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
             let a = if args.bls.precision == Precision::F32 { 4 } else { 8 };
             (a, Some(args.bls.strategy), true)
         }
+        ModelKind::Slfn => (8, None, false),
     };
     let mut bytes = kn.checked_mul(a_bytes)?;
     let copies_of_kn: u128 = match (args.solver, strategy) {
@@ -96,7 +106,7 @@ pub fn check_fit(args: &FitArgs, size: FitSize) -> Result<(), CliError> {
 /// [`check_fit`] with the available memory given (`None`: unknown).
 pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64>) -> Result<(), CliError> {
     let flags = match args.model {
-        ModelKind::Elm => "fewer hidden nodes (--hidden)".to_string(),
+        ModelKind::Elm | ModelKind::Slfn => "fewer hidden nodes (--hidden)".to_string(),
         ModelKind::Bls => {
             let f32 = if args.bls.precision == Precision::F64 {
                 ", or --f32"

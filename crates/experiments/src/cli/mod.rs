@@ -146,6 +146,20 @@ pub struct FitReport {
     pub train_metric: f64,
     /// Where the model was saved, if it was.
     pub saved_to: Option<String>,
+    /// SLFN only: the training error `E(λ, w)` of Grippo et al.'s eq. (5)
+    /// at the end (on the scaled data and targets the model was fitted to).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub objective: Option<f64>,
+    /// SLFN only: major iterations (DEC), iterations (L-BFGS), 1 (ELM).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub iterations: Option<usize>,
+    /// SLFN only: evaluations (DEC: of one unit's error; L-BFGS: of the whole
+    /// error and gradient).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub evaluations: Option<usize>,
+    /// SLFN only, DEC: the objective after every major iteration.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub objective_trace: Option<Vec<f64>>,
 }
 
 fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64, CliError> {
@@ -323,6 +337,15 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             args.activation,
             args.solver
         ),
+        ModelKind::Slfn => eprintln!(
+            "nn fit: {} training samples × {} features ({} scaling); SLFN with {} sigmoid units, trainer {}, τ_λ = {:e}, {threads} BLAS threads",
+            train.n_samples(),
+            train.n_features(),
+            args.scale.name(),
+            args.hidden,
+            args.trainer,
+            args.lambda
+        ),
         ModelKind::Bls => {
             let b = &args.bls;
             eprintln!(
@@ -340,11 +363,12 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         }
     }
     let started = Instant::now();
-    let (model, updates) = train::train(args, &x_train, &y_train)?;
+    let (model, info) = train::train(args, &x_train, &y_train)?;
+    let updates = info.updates;
     let train_seconds = started.elapsed().as_secs_f64();
     let (feature_nodes, enhancement_nodes) = match &model {
         FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
-        FittedModel::Elm(_) => (None, None),
+        FittedModel::Elm(_) | FittedModel::Slfn(_) => (None, None),
     };
     eprintln!("nn fit: fitted in {train_seconds:.2} s");
     let pipeline = FittedPipeline {
@@ -378,13 +402,16 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         activation: match args.model {
             ModelKind::Elm => args.activation.to_string(),
             ModelKind::Bls => Activation::Tanh.to_string(),
+            ModelKind::Slfn => Activation::Sigmoid.to_string(),
         },
         solver: match args.model {
             ModelKind::Elm => args.solver.to_string(),
             ModelKind::Bls => args.bls.strategy.to_string(),
+            ModelKind::Slfn => args.trainer.to_string(),
         },
         lambda: match args.model {
             ModelKind::Elm if !args.solver.uses_lambda() => None,
+            ModelKind::Slfn if args.trainer == models::SlfnTrainer::Elm => None,
             _ => Some(args.lambda),
         },
         seed: args.seed,
@@ -398,6 +425,17 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         test_metric,
         train_metric,
         saved_to,
+        objective: info.slfn.as_ref().map(|r| r.objective),
+        iterations: info.slfn.as_ref().map(|r| r.iterations),
+        evaluations: info
+            .slfn
+            .as_ref()
+            .map(|r| r.evaluations.gradients.max(r.evaluations.values)),
+        objective_trace: info
+            .slfn
+            .as_ref()
+            .and_then(|r| r.dec.as_ref())
+            .map(|d| d.trace.iter().map(|t| t.objective).collect()),
     })
 }
 

@@ -27,7 +27,7 @@
 use std::path::Path;
 
 use models::bls::Bls;
-use models::Elm;
+use models::{Elm, Slfn};
 use ndarray::{Array2, ArrayView2};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -92,6 +92,9 @@ pub enum FittedModel {
     Elm(Elm),
     /// A Broad Learning System.
     Bls(Bls),
+    /// A single-hidden-layer network of Grippo et al. (DEC, L-BFGS or their
+    /// ELM).
+    Slfn(Slfn),
 }
 
 impl FittedModel {
@@ -100,6 +103,7 @@ impl FittedModel {
         match self {
             FittedModel::Elm(m) => m.n_inputs(),
             FittedModel::Bls(m) => m.n_inputs(),
+            FittedModel::Slfn(m) => m.n_inputs(),
         }
     }
 
@@ -107,6 +111,7 @@ impl FittedModel {
         Ok(match self {
             FittedModel::Elm(m) => m.predict(x)?,
             FittedModel::Bls(m) => m.predict(x)?,
+            FittedModel::Slfn(m) => m.predict(x)?,
         })
     }
 }
@@ -418,6 +423,7 @@ impl FittedPipeline {
         let (n_inputs, n_outputs) = match &self.model {
             FittedModel::Elm(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Bls(m) => (m.n_inputs(), m.n_outputs()),
+            FittedModel::Slfn(m) => (m.n_inputs(), m.n_outputs()),
         };
         let columns = |what: &str, a: usize, b: usize| -> Result<(), String> {
             if a != n_inputs || b != n_inputs {

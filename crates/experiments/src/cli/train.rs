@@ -4,9 +4,11 @@
 use std::time::Duration;
 
 use linalg_core::ridge::Strategy;
+use models::slfn::SlfnReport;
 use models::verify::{normal_equations, normal_equations_of, NormalEquations};
 use models::{
     BlsParams, BlsValidParams, Elm, ElmParams, ElmValidParams, Fit, IncrementalElm, ParamGuard, ReadoutSolver,
+    SlfnParams, SlfnValidParams,
 };
 use ndarray::Array2;
 
@@ -36,20 +38,37 @@ pub(crate) fn bls_params(args: &FitArgs) -> Result<BlsValidParams, CliError> {
         .check()?)
 }
 
+/// The SLFN's hyper-parameters from the flags (`--lambda` is `τ_λ`), checked.
+pub(crate) fn slfn_params(args: &FitArgs) -> Result<SlfnValidParams, CliError> {
+    let mut p = SlfnParams::new(args.hidden)
+        .with_trainer(args.trainer)
+        .with_tau_lambda(args.lambda)
+        .with_seed(args.seed);
+    if let Some(t) = args.tau_w {
+        p = p.with_tau_w(t);
+    }
+    Ok(p.check()?)
+}
+
+/// What a fit reports besides the model: the BLS's update records, the
+/// SLFN's training report.
+#[derive(Debug, Default)]
+pub(crate) struct TrainInfo {
+    pub(crate) updates: Option<Vec<UpdateJson>>,
+    pub(crate) slfn: Option<SlfnReport>,
+}
+
 /// Fit the model `args` ask for on scaled features `x` and targets `y`; an
 /// incremental fit's output weights are checked against their normal
 /// equations ([`check_weights`]); the BLS also returns its update records.
-pub(crate) fn train(
-    args: &FitArgs,
-    x: &Array2<f64>,
-    y: &Array2<f64>,
-) -> Result<(FittedModel, Option<Vec<UpdateJson>>), CliError> {
+pub(crate) fn train(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(FittedModel, TrainInfo), CliError> {
     let strategy = match args.model {
         ModelKind::Elm => args
             .solver
             .strategy()
             .filter(|_| matches!(args.solver, ReadoutSolver::Strategy(_))),
         ModelKind::Bls => Some(args.bls.strategy),
+        ModelKind::Slfn => None,
     };
     if let Some(s) = strategy.filter(|s| !s.is_ridge()) {
         eprintln!(
@@ -128,22 +147,49 @@ pub(crate) fn check_weights(strategy: Strategy, ne: &NormalEquations) -> Result<
 }
 
 /// Fit the model `args` ask for on scaled features `x` and targets `y`.
-fn fit_model(
-    args: &FitArgs,
-    x: &Array2<f64>,
-    y: &Array2<f64>,
-) -> Result<(FittedModel, Option<Vec<UpdateJson>>), CliError> {
+fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(FittedModel, TrainInfo), CliError> {
     match args.model {
         ModelKind::Elm => {
             let elm = match args.solver {
                 ReadoutSolver::Strategy(_) => grow(args, x, y)?,
                 _ => elm_params(args, args.hidden)?.fit(&models::Dataset::new(x.view(), y.view()))?,
             };
-            Ok((FittedModel::Elm(elm), None))
+            Ok((FittedModel::Elm(elm), TrainInfo::default()))
         }
         ModelKind::Bls => {
             let (model, updates) = bls::fit(&bls_params(args)?, &args.bls.increments, x, y)?;
-            Ok((FittedModel::Bls(model), Some(updates)))
+            Ok((
+                FittedModel::Bls(model),
+                TrainInfo {
+                    updates: Some(updates),
+                    slfn: None,
+                },
+            ))
+        }
+        ModelKind::Slfn => {
+            let params = slfn_params(args)?;
+            let trainer = params.trainer();
+            // DEC prints every major iteration; L-BFGS every 2 s at most.
+            let mut last = std::time::Instant::now();
+            let (net, report) = params.fit_with_report(&models::Dataset::new(x.view(), y.view()), |p| {
+                let major = matches!(trainer, models::SlfnTrainer::Dec { .. });
+                if major || last.elapsed() >= Duration::from_secs(2) {
+                    last = std::time::Instant::now();
+                    eprintln!(
+                        "nn fit: {trainer} iteration {}: E = {:.6e} ({:.2} s)",
+                        p.iteration,
+                        p.objective,
+                        p.elapsed.as_secs_f64()
+                    );
+                }
+            })?;
+            Ok((
+                FittedModel::Slfn(net),
+                TrainInfo {
+                    updates: None,
+                    slfn: Some(report),
+                },
+            ))
         }
     }
 }
