@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use experiments::papers::{self, BlsRidgeSettings, Settings, REGISTRY};
+use experiments::papers::{self, BlsRidgeSettings, GrippoDecSettings, Settings, REGISTRY};
 use linalg_core::ridge::Strategy;
 
 /// Rerun the papers' experiments and write their reports.
@@ -43,8 +43,20 @@ struct Args {
     strategies: Option<Strategies>,
 
     /// start no new cell after M minutes; the report is still written [default: no limit].
-    #[arg(long, value_name = "M", help_heading = "bls-ridge")]
+    #[arg(long, value_name = "M", help_heading = "bls-ridge and grippo-dec")]
     time_budget_min: Option<f64>,
+
+    /// starting points per cell [default: 1 with --quick, 10 otherwise].
+    #[arg(long, value_name = "R", help_heading = "grippo-dec")]
+    runs: Option<usize>,
+
+    /// only these data sets, comma-separated paper names (cod-rna, magic, ringnorm, satellite, diabetes, mv, california, census, deltaelv, elevators, aileron) [default: all].
+    #[arg(long, value_name = "D,D,…", value_delimiter = ',', help_heading = "grippo-dec")]
+    datasets: Option<Vec<String>>,
+
+    /// the features as given instead of z-scored; report in grippo-dec-raw/.
+    #[arg(long, help_heading = "grippo-dec")]
+    raw: bool,
 
     /// stop each cell after update U: a shorter schedule for diagnostics, its cells named k60000-uU-… [default: 11].
     #[arg(long, value_name = "U", help_heading = "bls-ridge")]
@@ -115,6 +127,12 @@ fn main() -> ExitCode {
             time_budget_min: args.time_budget_min,
             updates: args.updates,
             f64_storage: args.f64_storage,
+        },
+        grippo_dec: GrippoDecSettings {
+            runs: args.runs,
+            datasets: args.datasets,
+            time_budget_min: args.time_budget_min,
+            raw: args.raw,
         },
     };
     let wanted: Vec<&papers::Paper> = if args.papers.is_empty() {
