@@ -25,7 +25,9 @@
 //! squares, save/load) and [`bls`] (the Broad Learning System: feature groups
 //! fine-tuned by the sparse autoencoder, enhancement groups, increments on
 //! added enhancement nodes or feature groups with any ridge strategy,
-//! save/load). Errors are typed ([`ModelError`]); no public function
+//! save/load) and [`slfn`] (Grippo et al.'s single-hidden-layer network:
+//! the error (5) with its gradients, DEC, L-BFGS on all weights and the
+//! paper's ELM, save/load). Errors are typed ([`ModelError`]); no public function
 //! panics on user input.
 
 #![forbid(unsafe_code)]
