@@ -93,10 +93,42 @@ pub struct DecReport {
     pub cg_iterations: usize,
     /// Time spent in Step B (the unit steps with their Step A updates).
     pub unit_time: Duration,
+    /// Every unit step that moved the weights, in order.
+    pub unit_records: Vec<UnitStep>,
     /// `E` after every step `k` of Algorithm 3 (each Step A with `h = 0`,
     /// each unit's Step B, each Step A with `h = j`), computed from the
     /// stored outputs: the sequence the paper proves non-increasing (31).
     pub steps: Vec<f64>,
+}
+
+/// Which point a unit step took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitPoint {
+    /// L-BFGS's point `ŵ_j`, which satisfied (25) and (26).
+    Lbfgs,
+    /// The Armijo point `w_j + α d_j`.
+    Armijo,
+}
+
+/// One unit step of Step B, in the one-unit error's values (which differ
+/// from `E` by a constant): what the acceptance tests (25)–(26) and the
+/// bound (29) compare.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UnitStep {
+    /// The unit `j`.
+    pub unit: usize,
+    /// The error at `w_j^k`.
+    pub before: f64,
+    /// The error at the Armijo point.
+    pub armijo: f64,
+    /// The error at L-BFGS's point `ŵ_j`, when L-BFGS ran.
+    pub lbfgs: Option<f64>,
+    /// The point taken.
+    pub taken: UnitPoint,
+    /// The error at the point taken.
+    pub after: f64,
+    /// `‖w_j^{k+1} − w_j^k‖²`.
+    pub moved_sq: f64,
 }
 
 /// The trained weights and the report.
@@ -199,21 +231,34 @@ pub(crate) fn train(
                         // (iii) L-BFGS from the Armijo point; (iv) accepted
                         // only under (25) and (26).
                         let mut w_hat = trial.clone();
-                        let accepted = match settings.lbfgs.minimize(&mut obj, &mut w_hat) {
+                        let dist = |a: &[f64]| a.iter().zip(&w_j).map(|(p, q)| (p - q) * (p - q)).sum::<f64>();
+                        let lbfgs_value = match settings.lbfgs.minimize(&mut obj, &mut w_hat) {
                             Ok(r) => {
                                 report.lbfgs_iterations += r.iterations;
-                                let moved: f64 = w_hat.iter().zip(&w_j).map(|(a, c)| (a - c) * (a - c)).sum();
-                                r.value <= step.value && r.value <= f0 - settings.tau * moved
+                                Some(r.value)
                             }
-                            Err(_) => false,
+                            Err(_) => None,
                         };
-                        if accepted {
+                        let accepted =
+                            lbfgs_value.is_some_and(|v| v <= step.value && v <= f0 - settings.tau * dist(&w_hat));
+                        let (taken, after, moved_sq) = if accepted {
                             report.lbfgs_accepted += 1;
-                            w_j.copy_from_slice(&w_hat);
+                            (UnitPoint::Lbfgs, lbfgs_value.unwrap_or(step.value), dist(&w_hat))
                         } else {
                             report.armijo_taken += 1;
-                            w_j.copy_from_slice(&trial);
-                        }
+                            w_hat.copy_from_slice(&trial);
+                            (UnitPoint::Armijo, step.value, dist(&trial))
+                        };
+                        w_j.copy_from_slice(&w_hat);
+                        report.unit_records.push(UnitStep {
+                            unit: j,
+                            before: f0,
+                            armijo: step.value,
+                            lbfgs: lbfgs_value,
+                            taken,
+                            after,
+                            moved_sq,
+                        });
                     }
                     Err(_) => report.no_decrease += 1,
                 }

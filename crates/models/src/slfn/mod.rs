@@ -21,7 +21,7 @@ mod network;
 mod neuron;
 mod params;
 
-pub use dec::{DecIteration, DecReport, DecSettings};
+pub use dec::{DecIteration, DecReport, DecSettings, UnitPoint, UnitStep};
 pub use error_fn::{ErrorFunction, FullObjective};
 pub use network::{Slfn, MAGIC};
 pub use params::{Progress, SlfnParams, SlfnReport, SlfnTrainer, SlfnValidParams};

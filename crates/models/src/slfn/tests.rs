@@ -173,6 +173,27 @@ fn dec_decreases_e_monotonically_and_keeps_its_outputs_exact() {
             dec.skipped + dec.lbfgs_accepted + dec.armijo_taken + dec.no_decrease
         );
         assert!(dec.lbfgs_accepted > 0);
+        // Each unit step against the paper's tests: L-BFGS's point only
+        // under (25) (no worse than the Armijo point) and (26) (a decrease
+        // of at least τ‖Δw‖²); the Armijo point under (29), the decrease
+        // (γ/a)‖Δw‖² that Armijo's rule guarantees with α ≤ a.
+        let settings = DecSettings::new(6);
+        let (gamma, a) = (1e-4, 1.0);
+        assert_eq!(dec.unit_records.len(), dec.lbfgs_accepted + dec.armijo_taken);
+        for r in &dec.unit_records {
+            match r.taken {
+                UnitPoint::Lbfgs => {
+                    let v = r.lbfgs.unwrap();
+                    assert!(v <= r.armijo, "(25) fails: {r:?}");
+                    assert!(v <= r.before - settings.tau * r.moved_sq, "(26) fails: {r:?}");
+                    assert_eq!(r.after, v);
+                }
+                UnitPoint::Armijo => {
+                    assert!(r.after <= r.before - gamma / a * r.moved_sq, "(29) fails: {r:?}");
+                }
+            }
+            assert!(r.after < r.before, "no decrease: {r:?}");
+        }
         let error = ErrorFunction::new(x.view(), y.view(), params.tau_lambda(), params.tau_w(3)).unwrap();
         let exact = error.value(net.weights(), net.output_weights());
         assert!(
@@ -264,4 +285,27 @@ fn params_trainer_names_and_persistence() {
     broken[last] ^= 1;
     assert!(Slfn::from_bytes(&broken).is_err());
     assert!(net.predict(Array2::zeros((2, 4)).view()).is_err());
+}
+
+/// With (26)'s τ so large that L-BFGS's point is never accepted, every unit
+/// step takes the Armijo point, which satisfies (29), and E still never
+/// increases.
+#[test]
+fn dec_falls_back_to_the_armijo_point() {
+    let (x, y) = data(150, 2);
+    let error = ErrorFunction::new(x.view(), y.view(), 1e-3, 1e-3).unwrap();
+    let (w0, _) = SlfnParams::new(4).with_seed(5).check().unwrap().start(3, 2);
+    let mut settings = DecSettings::new(4);
+    settings.tau = 1e12;
+    let out = dec::train(&error, w0, &settings, |_| {}).unwrap();
+    let r = &out.report;
+    assert_eq!(r.lbfgs_accepted, 0);
+    assert_eq!(r.armijo_taken + r.no_decrease + r.skipped, 3 * 4);
+    assert!(r.armijo_taken >= 3 * 4 - 2, "{r:?}");
+    for s in &r.unit_records {
+        assert_eq!(s.taken, UnitPoint::Armijo);
+        assert!(s.after <= s.before - 1e-4 * s.moved_sq && s.moved_sq > 0.0, "{s:?}");
+    }
+    let slack = |e: f64| 4.0 * f64::EPSILON * 300.0 * e;
+    assert!(r.steps.windows(2).all(|w| w[1] <= w[0] + slack(w[0])), "{:?}", r.steps);
 }
