@@ -72,6 +72,10 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
             names.join(", ")
         )));
     }
+    // One thread, as the paper's serial Fortran code on a Core 2 Duo: DEC's
+    // unit steps are serial loops; only L-BFGS's products and the ELM's
+    // solve would use more.
+    let _threads = crate::machine::ScopedBlasThreads::new(1);
     let mut cells: Vec<CellResult> = vec![];
     let mut skipped = 0usize;
     for (index, source) in SOURCES.iter().enumerate() {
