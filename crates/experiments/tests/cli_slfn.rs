@@ -180,3 +180,61 @@ fn fits_every_shipped_csv_set() {
         assert!(m.is_finite() && e.is_finite() && e >= 0.0, "{name}: {j}");
     }
 }
+
+/// The same command reads LIBSVM text and IDX images (the loaders are the
+/// other models'): a small two-class LIBSVM set and a four-class 2×2-pixel
+/// IDX set, each fitted by DEC with a finite metric and a decreasing trace.
+#[test]
+fn reads_libsvm_and_idx_inputs() {
+    let dir = temp_dir("slfn-formats");
+    // LIBSVM: class by the sign of x1·x2, sparse lines.
+    let mut text = String::new();
+    for i in 0..120 {
+        let (a, b) = (((i * 7) % 13) as f64 / 6.0 - 1.0, ((i * 5) % 11) as f64 / 5.0 - 1.0);
+        let label = if a * b > 0.0 { "+1" } else { "-1" };
+        text.push_str(&format!("{label} 1:{a} 3:{b}\n"));
+    }
+    let svm = dir.path().join("toy.svm");
+    std::fs::write(&svm, text).unwrap();
+    let svm = svm.to_str().unwrap();
+    let (j, _) = fit_json(&args(
+        svm,
+        svm,
+        "classification",
+        &["--model", "slfn", "--hidden", "4", "--maxiter", "3"],
+    ));
+    assert_eq!((j["n_features"].as_u64(), j["classes"].as_u64()), (Some(3), Some(2)));
+    assert!(j["test_metric"].as_f64().unwrap() > 0.5, "{j}");
+    // IDX: 40 images of 2×2 pixels, the class is the brightest pixel.
+    let (mut pixels, mut labels) = (vec![], vec![]);
+    for i in 0..40u8 {
+        let c = i % 4;
+        for p in 0..4u8 {
+            pixels.push(if p == c {
+                200
+            } else {
+                ((u32::from(i) * 13 + u32::from(p) * 7) % 60) as u8
+            });
+        }
+        labels.push(c);
+    }
+    let images = dir.path().join("toy-images-idx3-ubyte");
+    std::fs::write(&images, common::idx_images(40, 2, 2, &pixels)).unwrap();
+    std::fs::write(dir.path().join("toy-labels-idx1-ubyte"), common::idx_labels(&labels)).unwrap();
+    let images = images.to_str().unwrap();
+    let (j, _) = fit_json(&args(
+        images,
+        images,
+        "classification",
+        &["--model", "slfn", "--hidden", "6", "--maxiter", "3"],
+    ));
+    assert_eq!((j["n_features"].as_u64(), j["classes"].as_u64()), (Some(4), Some(4)));
+    let trace: Vec<f64> = j["objective_trace"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert!(trace.windows(2).all(|t| t[1] <= t[0]), "{trace:?}");
+    assert!(j["train_metric"].as_f64().unwrap() > 0.5, "{j}");
+}
