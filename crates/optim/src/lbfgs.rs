@@ -377,15 +377,11 @@ impl Memory {
         let m = self.s.len();
         let slot = (self.head + self.len) % m;
         let (s, y) = (&mut self.s[slot], &mut self.y[slot]);
-        let (mut sy, mut yy) = (0.0, 0.0);
         for i in 0..x.len() {
-            let si = x_new[i] - x[i];
-            let yi = g_new[i] - g[i];
-            s[i] = si;
-            y[i] = yi;
-            sy += si * yi;
-            yy += yi * yi;
+            s[i] = x_new[i] - x[i];
+            y[i] = g_new[i] - g[i];
         }
+        let (sy, yy) = (dot(s, y), dot(y, y));
         let curvature_ok = sy > f64::EPSILON * yy && sy.is_finite();
         if !curvature_ok {
             return;
@@ -424,8 +420,22 @@ impl Memory {
     }
 }
 
+/// `aᵀb` with eight independent partial sums, so that the compiler
+/// vectorizes the loop (a single running sum is bound by the latency of one
+/// addition after another: 2× slower at n = 10⁴, measured in
+/// `lbfgs-report`).
 fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut acc = [0.0; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f64 = ca.remainder().iter().zip(cb.remainder()).map(|(x, y)| x * y).sum();
+    for (x, y) in ca.zip(cb) {
+        for k in 0..8 {
+            acc[k] += x[k] * y[k];
+        }
+    }
+    acc.iter().sum::<f64>() + tail
 }
 
 fn norm(a: &[f64]) -> f64 {
