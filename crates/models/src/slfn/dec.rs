@@ -91,6 +91,10 @@ pub struct DecReport {
     pub lbfgs_iterations: usize,
     /// CG iterations over all Step A solves (all outputs).
     pub cg_iterations: usize,
+    /// Step A solves (one per output) that stopped at CG's iteration limit
+    /// (`10·N + 100`) before rule (38) held: possible only when `τ_λ = 0`
+    /// and `H` is (nearly) rank deficient. Their `λ` still decreased `E`.
+    pub cg_unconverged: usize,
     /// Time spent in Step B (the unit steps with their Step A updates).
     pub unit_time: Duration,
     /// Every unit step that moved the weights, in order.
@@ -179,7 +183,9 @@ pub(crate) fn train(
     let mut trial = Vec::new();
     for iteration in 1..=settings.maxiter.max(1) {
         // Step A, h = 0: the ridge problem in λ by CG, then φ = Hλ.
-        report.cg_iterations += step_a_full(error, &mut state, &y, settings.cg_tolerance)?;
+        let (iterations, unconverged) = step_a_full(error, &mut state, &y, settings.cg_tolerance)?;
+        report.cg_iterations += iterations;
+        report.cg_unconverged += unconverged;
         k = k.saturating_add(1);
         let objective = state.objective(error, &y);
         report.steps.push(objective);
@@ -340,8 +346,9 @@ impl State {
 /// Step A with `h = 0`: `(HᵀH + τ_λI) λ = HᵀY` by CG from the current `λ`,
 /// one output at a time, on the Gram matrix `HᵀH` (formed once: `P·N²`
 /// flops, against `2PN` per CG iteration matrix-free); then `φ = Hλ`.
-/// Returns the CG iterations.
-fn step_a_full(error: &ErrorFunction<'_>, state: &mut State, y: &Array2<f64>, tol: f64) -> Result<usize> {
+/// Returns the CG iterations and the number of outputs whose solve stopped
+/// at the iteration limit.
+fn step_a_full(error: &ErrorFunction<'_>, state: &mut State, y: &Array2<f64>, tol: f64) -> Result<(usize, usize)> {
     let units = state.w.nrows();
     let gram = state.ht.dot(&state.ht.t());
     let rhs = state.ht.dot(y);
@@ -350,7 +357,7 @@ fn step_a_full(error: &ErrorFunction<'_>, state: &mut State, y: &Array2<f64>, to
         trainer: "DEC",
         reason: e.to_string(),
     })?;
-    let mut iterations = 0;
+    let (mut iterations, mut unconverged) = (0, 0);
     for q in 0..y.ncols() {
         let mut op = FnOperator::new(units, |v: &[f64], out: &mut [f64]| {
             for (i, o) in out.iter_mut().enumerate() {
@@ -364,10 +371,11 @@ fn step_a_full(error: &ErrorFunction<'_>, state: &mut State, y: &Array2<f64>, to
             reason: format!("Step A (ridge problem in λ, output {q}): {e}"),
         })?;
         iterations += r.iterations;
+        unconverged += usize::from(!r.converged);
         state.lambda.column_mut(q).assign(&ndarray::Array1::from(lam));
     }
     state.phi = state.ht.t().dot(&state.lambda);
-    Ok(iterations)
+    Ok((iterations, unconverged))
 }
 
 fn norm(a: &[f64]) -> f64 {

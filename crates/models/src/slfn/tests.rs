@@ -135,7 +135,9 @@ fn dec_step_a_is_the_ridge_solution() {
         "‖λ − λ_direct‖ = {err:e}, bound {:e}",
         kappa * 1e-6 * scale
     );
-    assert_eq!(report.dec.unwrap().trace.len(), 1);
+    let dec = report.dec.unwrap();
+    assert_eq!((dec.trace.len(), dec.cg_unconverged), (1, 0));
+    assert!(dec.cg_iterations > 0 && dec.cg_iterations <= 2 * (8 + 1));
 }
 
 /// The paper's convergence facts on a run: E never increases over the steps
