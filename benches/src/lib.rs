@@ -130,15 +130,6 @@ pub fn median(mut xs: Vec<f64>) -> f64 {
 /// so the loop runs at the load bandwidth rather than at the latency of one
 /// floating-point add chain.
 pub fn read_once_seconds(data: &[f64], reps: usize, threads: usize) -> f64 {
-    fn sum8(part: &[f64]) -> f64 {
-        let mut acc = [0.0f64; 8];
-        for chunk in part.chunks_exact(8) {
-            for i in 0..8 {
-                acc[i] += chunk[i];
-            }
-        }
-        acc.iter().sum()
-    }
     let threads = threads.max(1);
     let share = data.len().div_ceil(threads).max(1);
     let mut best = f64::INFINITY;
@@ -152,6 +143,31 @@ pub fn read_once_seconds(data: &[f64], reps: usize, threads: usize) -> f64 {
         best = best.min(t.elapsed().as_secs_f64());
     }
     best
+}
+
+/// As [`read_once_seconds`] on the calling thread, with no thread started
+/// per repetition: for data small enough (a few MB) that starting a thread
+/// would weigh in the time.
+pub fn read_here_seconds(data: &[f64], reps: usize) -> f64 {
+    let mut best = f64::INFINITY;
+    for _ in 0..reps.max(1) {
+        let t = Instant::now();
+        black_box(sum8(black_box(data)));
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    best
+}
+
+/// The sum of `part` (a multiple of 8 long; the tail is left out) with 8
+/// independent accumulators.
+fn sum8(part: &[f64]) -> f64 {
+    let mut acc = [0.0f64; 8];
+    for chunk in part.chunks_exact(8) {
+        for i in 0..8 {
+            acc[i] += chunk[i];
+        }
+    }
+    acc.iter().sum()
 }
 
 /// One timed append from a copy of `base` (the copy is not timed). Returns
@@ -193,6 +209,7 @@ mod tests {
         }
         assert!(read_once_seconds(&vec![1.0; 1 << 12], 2, 1) >= 0.0);
         assert!(read_once_seconds(&vec![1.0; 1 << 12], 2, 2) >= 0.0);
+        assert!(read_here_seconds(&vec![1.0; 1 << 12], 2) >= 0.0);
     }
 }
 
@@ -227,5 +244,109 @@ impl ReportArgs {
     /// `--reps`, or `default` when it was not given.
     pub fn reps_or(&self, default: usize) -> usize {
         self.reps.map_or(default, |r| r as usize)
+    }
+}
+
+/// The workspace's `target/` directory (`$CARGO_TARGET_DIR` when set), for
+/// the files a report hands to a Python script.
+pub fn target_dir() -> std::path::PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR") {
+        Some(dir) if !dir.is_empty() => dir.into(),
+        _ => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"),
+    }
+}
+
+/// The Python interpreter the reports run: `$PYTHON` when set, else
+/// `python3` from `PATH` (`cargo xtask bench` puts a project virtual
+/// environment's `bin/` first on `PATH` when it finds one).
+pub fn python_program() -> std::ffi::OsString {
+    match std::env::var_os("PYTHON") {
+        Some(p) if !p.is_empty() => p,
+        _ => "python3".into(),
+    }
+}
+
+/// Writes `values` to `path` as raw little-endian `f64` (what `numpy.fromfile(path, '<f8')` reads).
+///
+/// # Errors
+/// I/O errors.
+pub fn write_f64_le<'a>(path: &std::path::Path, values: impl IntoIterator<Item = &'a f64>) -> std::io::Result<()> {
+    let bytes: Vec<u8> = values.into_iter().flat_map(|v| v.to_le_bytes()).collect();
+    std::fs::write(path, bytes)
+}
+
+/// Reads a file of raw little-endian `f64`.
+///
+/// # Errors
+/// I/O errors, and a length that is not a multiple of 8.
+pub fn read_f64_le(path: &std::path::Path) -> std::io::Result<Vec<f64>> {
+    let bytes = std::fs::read(path)?;
+    if bytes.len() % 8 != 0 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{}: {} bytes is not a whole number of f64", path.display(), bytes.len()),
+        ));
+    }
+    Ok(bytes
+        .chunks_exact(8)
+        .map(|c| f64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+        .collect())
+}
+
+/// The value of `key` in a flat JSON object as a script's `json.dumps`
+/// writes it: a number's text, or a string's contents (no escapes
+/// decoded). `None` when the key is absent.
+pub fn json_field<'a>(json: &'a str, key: &str) -> Option<&'a str> {
+    let pattern = format!("\"{key}\":");
+    let rest = json[json.find(&pattern)? + pattern.len()..].trim_start();
+    if let Some(s) = rest.strip_prefix('"') {
+        let mut end = 0;
+        let bytes = s.as_bytes();
+        while end < bytes.len() && !(bytes[end] == b'"' && (end == 0 || bytes[end - 1] != b'\\')) {
+            end += 1;
+        }
+        Some(&s[..end])
+    } else {
+        let end = rest.find([',', '}']).unwrap_or(rest.len());
+        Some(rest[..end].trim())
+    }
+}
+
+/// [`json_field`] parsed as a number (`NaN`, `Infinity` as Python writes them).
+pub fn json_number(json: &str, key: &str) -> Option<f64> {
+    match json_field(json, key)? {
+        "NaN" => Some(f64::NAN),
+        "Infinity" => Some(f64::INFINITY),
+        "-Infinity" => Some(f64::NEG_INFINITY),
+        v => v.parse().ok(),
+    }
+}
+
+#[cfg(test)]
+mod io_tests {
+    use super::*;
+
+    #[test]
+    fn json_fields_of_a_flat_object() {
+        let j = r#"{"seconds": 1.25, "objective": 1234.5678901234567, "nit": 1000, "message": "STOP: \"TOTAL\" NO.", "bad": NaN}"#;
+        assert_eq!(json_number(j, "seconds"), Some(1.25));
+        assert_eq!(json_number(j, "objective"), Some(1234.5678901234567));
+        assert_eq!(json_number(j, "nit"), Some(1000.0));
+        assert_eq!(json_field(j, "message"), Some(r#"STOP: \"TOTAL\" NO."#));
+        assert!(json_number(j, "bad").is_some_and(f64::is_nan));
+        assert_eq!(json_field(j, "missing"), None);
+    }
+
+    #[test]
+    fn f64_files_round_trip() {
+        let dir = std::env::temp_dir().join(format!("benches-f64-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("v.f64");
+        let v = [1.0, -0.1, f64::MIN_POSITIVE, 1e300];
+        write_f64_le(&path, &v).unwrap();
+        assert_eq!(read_f64_le(&path).unwrap(), v);
+        std::fs::write(&path, [0u8; 7]).unwrap();
+        assert!(read_f64_le(&path).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
