@@ -1,7 +1,8 @@
 //! `cargo xtask bench [--quick] [--no-criterion]`: the performance report and
 //! the criterion benchmarks of the `benches` package.
 
-use std::path::Path;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 use crate::setup::{self, Tools};
 use crate::util;
@@ -13,27 +14,43 @@ const ELM_REPORT: &str = "target/elm-report.md";
 /// Where the L-BFGS report (ours beside argmin's: the Moré–Garbow–Hillstrom
 /// problems, per-iteration overhead at large n) goes.
 const LBFGS_REPORT: &str = "target/lbfgs-report.md";
+/// Where the DEC report (Grippo et al.: DEC on cod-rna against the paper
+/// and its floors, our L-BFGS beside scipy's L-BFGS-B) goes.
+const DEC_REPORT: &str = "target/dec-report.md";
 /// The criterion benchmarks of the `benches` package, run in this order.
 const CRITERION_BENCHES: [&str; 2] = ["ridge_append", "lbfgs_overhead"];
 
 /// Runs setup, writes the performance report with `perf-report`, the ELM
-/// report with `elm-report` and the L-BFGS report with `lbfgs-report`, then
-/// (if `criterion`) runs the criterion benchmarks `ridge_append` and
-/// `lbfgs_overhead`; `quick` makes all of them shorter.
+/// report with `elm-report`, the L-BFGS report with `lbfgs-report` and the
+/// DEC report with `dec-report`, then (if `criterion`) runs the criterion
+/// benchmarks `ridge_append` and `lbfgs_overhead`; `quick` makes all of them
+/// shorter. The reports that compare with Python (`elm-report`: numpy;
+/// `dec-report`: scipy) run the `python3` of a virtual environment when
+/// [`python_venv`] finds one, else the one on `PATH`.
 pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
     setup::run(root, Tools::Optional)?;
+    let venv = python_venv(root, std::env::var_os("VIRTUAL_ENV"));
+    match &venv {
+        Some(v) => eprintln!("xtask bench: Python from the virtual environment {}", v.display()),
+        None => eprintln!("xtask bench: no virtual environment found; Python (if any) from PATH"),
+    }
 
     for (binary, out, what) in [
         ("perf-report", REPORT, "report"),
         ("elm-report", ELM_REPORT, "ELM report"),
         ("lbfgs-report", LBFGS_REPORT, "L-BFGS report"),
+        ("dec-report", DEC_REPORT, "DEC report"),
     ] {
         let mut args = vec!["run", "--release", "-p", "benches", "--bin", binary, "--"];
         if quick {
             args.push("--quick");
         }
         args.extend(["--out", out]);
-        util::run(&mut util::cargo(root, args))?;
+        let mut cmd = util::cargo(root, args);
+        if let Some(path) = venv.as_deref().and_then(path_with_venv) {
+            cmd.env("PATH", path);
+        }
+        util::run(&mut cmd)?;
         eprintln!("xtask bench: {what} written to {}", root.join(out).display());
     }
 
@@ -49,4 +66,64 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
         eprintln!("xtask bench: criterion benchmarks skipped (--no-criterion)");
     }
     Ok(())
+}
+
+/// The virtual environment whose `python3` the reports use: `virtual_env`
+/// (`$VIRTUAL_ENV`, an activated one), else `.venv` or `venv` in the
+/// workspace, else `venv` beside it; the first that has `bin/python3`.
+pub fn python_venv(root: &Path, virtual_env: Option<OsString>) -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = virtual_env
+        .into_iter()
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    candidates.extend([root.join(".venv"), root.join("venv")]);
+    if let Some(parent) = root.parent() {
+        candidates.push(parent.join("venv"));
+    }
+    candidates.into_iter().find(|v| v.join("bin").join("python3").is_file())
+}
+
+/// `PATH` with `venv/bin` first.
+fn path_with_venv(venv: &Path) -> Option<OsString> {
+    let mut dirs = vec![venv.join("bin")];
+    if let Some(path) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&path));
+    }
+    std::env::join_paths(dirs).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_venv_prefers_the_active_one_then_the_workspace_then_beside_it() {
+        let base = std::env::temp_dir().join(format!("xtask-venv-{}", std::process::id()));
+        let root = base.join("ws");
+        let make = |dir: &Path| {
+            std::fs::create_dir_all(dir.join("bin")).unwrap();
+            std::fs::write(dir.join("bin").join("python3"), "").unwrap();
+        };
+        std::fs::create_dir_all(&root).unwrap();
+        assert_eq!(python_venv(&root, None), None);
+        make(&base.join("venv"));
+        assert_eq!(python_venv(&root, None), Some(base.join("venv")));
+        make(&root.join(".venv"));
+        assert_eq!(python_venv(&root, None), Some(root.join(".venv")));
+        let active = base.join("active");
+        make(&active);
+        assert_eq!(python_venv(&root, Some(active.clone().into())), Some(active));
+        // An active environment without python3 is passed over.
+        assert_eq!(
+            python_venv(&root, Some(base.join("missing").into())),
+            Some(root.join(".venv"))
+        );
+        let path = path_with_venv(&root.join(".venv")).unwrap();
+        assert_eq!(
+            std::env::split_paths(&path).next(),
+            Some(root.join(".venv").join("bin"))
+        );
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 }
