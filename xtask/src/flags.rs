@@ -77,10 +77,11 @@ COMMANDS:
                                 go to the reproduction (`-- --help` lists them).
     reproduce --list            setup, then list the papers that can be reproduced.
     bench [--quick] [--no-criterion]
-                                setup, then write the performance report to
-                                target/perf-report.md and run the criterion benchmarks
-                                (skipped with --no-criterion).
-    fit --model elm|bls --train TRAIN --test TEST --task classification|regression [FLAGS]
+                                setup, then write the performance reports to
+                                target/perf-report.md, elm-report.md, lbfgs-report.md and
+                                dec-report.md and run the criterion benchmarks (skipped
+                                with --no-criterion).
+    fit --model elm|bls|slfn --train TRAIN --test TEST --task classification|regression [FLAGS]
                                 setup, then train on TRAIN (CSV, target last; MNIST IDX
                                 images; LIBSVM), evaluate on TEST, print one JSON object;
                                 `cargo xtask fit --help` lists every flag with its default.
