@@ -82,17 +82,7 @@ impl Armijo {
         trial: &mut Vec<f64>,
     ) -> Result<Step, LineSearchError> {
         let n = f.dim();
-        for len in [x.len(), d.len()] {
-            if len != n {
-                return Err(LineSearchError::Dimension {
-                    expected: n,
-                    found: len,
-                });
-            }
-        }
-        if !(slope < 0.0 && slope.is_finite()) {
-            return Err(LineSearchError::NotDescent { slope });
-        }
+        super::check_inputs(n, x, d, slope)?;
         trial.resize(n, 0.0);
         let mut alpha = self.a;
         for backtracks in 0..self.max_trials {

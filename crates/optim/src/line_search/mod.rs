@@ -111,6 +111,23 @@ impl fmt::Display for LineSearchError {
 
 impl std::error::Error for LineSearchError {}
 
+/// The checks every search makes on its inputs: `x` and `d` of the
+/// objective's length `n`, a negative and finite slope.
+pub(crate) fn check_inputs(n: usize, x: &[f64], d: &[f64], slope: f64) -> Result<(), LineSearchError> {
+    for len in [x.len(), d.len()] {
+        if len != n {
+            return Err(LineSearchError::Dimension {
+                expected: n,
+                found: len,
+            });
+        }
+    }
+    if !(slope < 0.0 && slope.is_finite()) {
+        return Err(LineSearchError::NotDescent { slope });
+    }
+    Ok(())
+}
+
 /// One-variable test functions shared by the line searches' tests.
 #[cfg(test)]
 pub(crate) mod test_functions {

@@ -162,17 +162,7 @@ impl MoreThuente {
         gradient: &mut Vec<f64>,
     ) -> Result<WolfeStep, LineSearchError> {
         let n = f.dim();
-        for len in [x.len(), d.len()] {
-            if len != n {
-                return Err(LineSearchError::Dimension {
-                    expected: n,
-                    found: len,
-                });
-            }
-        }
-        if !(slope < 0.0 && slope.is_finite()) {
-            return Err(LineSearchError::NotDescent { slope });
-        }
+        super::check_inputs(n, x, d, slope)?;
         if !(alpha0 > 0.0 && alpha0.is_finite()) {
             return Err(LineSearchError::InvalidParameter {
                 name: "α₀",
@@ -371,9 +361,7 @@ fn step(lo: &mut Trial, hi: &mut Trial, t: Trial, bracketed: &mut bool, stpmin: 
     let next = if fp > fx {
         // Case 1: a higher value; the minimizer is bracketed. Cubic or the
         // midpoint of cubic and quadratic, whichever is closer to stx.
-        let theta = 3.0 * (fx - fp) / (stp - stx) + dx + dp;
-        let s = theta.abs().max(dx.abs()).max(dp.abs());
-        let mut gamma = s * ((theta / s).powi(2) - (dx / s) * (dp / s)).max(0.0).sqrt();
+        let (theta, mut gamma) = cubic(fx, dx, fp, dp, stx, stp);
         if stp < stx {
             gamma = -gamma;
         }
@@ -390,9 +378,7 @@ fn step(lo: &mut Trial, hi: &mut Trial, t: Trial, bracketed: &mut bool, stpmin: 
     } else if sgnd < 0.0 {
         // Case 2: lower value, slopes of opposite sign; bracketed. Cubic or
         // secant, whichever is farther from stp.
-        let theta = 3.0 * (fx - fp) / (stp - stx) + dx + dp;
-        let s = theta.abs().max(dx.abs()).max(dp.abs());
-        let mut gamma = s * ((theta / s).powi(2) - (dx / s) * (dp / s)).max(0.0).sqrt();
+        let (theta, mut gamma) = cubic(fx, dx, fp, dp, stx, stp);
         if stp > stx {
             gamma = -gamma;
         }
@@ -408,9 +394,7 @@ fn step(lo: &mut Trial, hi: &mut Trial, t: Trial, bracketed: &mut bool, stpmin: 
         }
     } else if dp.abs() < dx.abs() {
         // Case 3: lower value, same slope sign, slope decreasing in size.
-        let theta = 3.0 * (fx - fp) / (stp - stx) + dx + dp;
-        let s = theta.abs().max(dx.abs()).max(dp.abs());
-        let mut gamma = s * ((theta / s).powi(2) - (dx / s) * (dp / s)).max(0.0).sqrt();
+        let (theta, mut gamma) = cubic(fx, dx, fp, dp, stx, stp);
         if stp > stx {
             gamma = -gamma;
         }
@@ -449,9 +433,7 @@ fn step(lo: &mut Trial, hi: &mut Trial, t: Trial, bracketed: &mut bool, stpmin: 
         // Case 4: lower value, same slope sign, slope not decreasing: cubic
         // with the other end.
         let fy = hi.value;
-        let theta = 3.0 * (fp - fy) / (sty - stp) + dy + dp;
-        let s = theta.abs().max(dy.abs()).max(dp.abs());
-        let mut gamma = s * ((theta / s).powi(2) - (dy / s) * (dp / s)).max(0.0).sqrt();
+        let (theta, mut gamma) = cubic(fp, dp, fy, dy, stp, sty);
         if stp > sty {
             gamma = -gamma;
         }
@@ -474,6 +456,16 @@ fn step(lo: &mut Trial, hi: &mut Trial, t: Trial, bracketed: &mut bool, stpmin: 
         *lo = t;
     }
     next
+}
+
+/// The cubic interpolating `f` and `f'` at the steps `sa` and `sb`:
+/// `θ = 3(f_a − f_b)/(s_b − s_a) + d_a + d_b` and `|γ| = √(θ² − d_a d_b)`,
+/// computed scaled by `max(|θ|, |d_a|, |d_b|)` against overflow (`dcstep`).
+fn cubic(fa: f64, da: f64, fb: f64, db: f64, sa: f64, sb: f64) -> (f64, f64) {
+    let theta = 3.0 * (fa - fb) / (sb - sa) + da + db;
+    let s = theta.abs().max(da.abs()).max(db.abs());
+    let gamma = s * ((theta / s).powi(2) - (da / s) * (db / s)).max(0.0).sqrt();
+    (theta, gamma)
 }
 
 fn dot(a: &[f64], b: &[f64]) -> f64 {
