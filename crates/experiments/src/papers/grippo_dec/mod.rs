@@ -77,7 +77,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
     // solve would use more.
     let _threads = crate::machine::ScopedBlasThreads::new(1);
     let mut cells: Vec<CellResult> = vec![];
-    let mut skipped = 0usize;
+    let (mut skipped, mut reused) = (0usize, 0usize);
     for (index, source) in SOURCES.iter().enumerate() {
         if !opts.includes(source.paper_name) {
             continue;
@@ -95,6 +95,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
                 let path = cell::path(&opts.cells_dir, source.paper_name, row.algorithm, row.neurons, r, opts);
                 if let Some(c) = cell::load(&path) {
                     cells.push(c);
+                    reused += 1;
                     continue;
                 }
                 if opts
@@ -123,7 +124,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
     if skipped > 0 {
         eprintln!("grippo-dec: time budget reached: {skipped} cells not run (rerun to continue)");
     }
-    report::write(opts, &cells, skipped)
+    report::write(opts, &cells, skipped, reused)
 }
 
 #[cfg(test)]
