@@ -54,9 +54,9 @@ struct Args {
     #[arg(long, value_name = "D,D,…", value_delimiter = ',', help_heading = "grippo-dec")]
     datasets: Option<Vec<String>>,
 
-    /// the features as given instead of z-scored; report in grippo-dec-raw/.
+    /// z-score the features instead of using them as given; report in grippo-dec-zscore/.
     #[arg(long, help_heading = "grippo-dec")]
-    raw: bool,
+    zscore: bool,
 
     /// stop each cell after update U: a shorter schedule for diagnostics, its cells named k60000-uU-… [default: 11].
     #[arg(long, value_name = "U", help_heading = "bls-ridge")]
@@ -132,7 +132,7 @@ fn main() -> ExitCode {
             runs: args.runs,
             datasets: args.datasets,
             time_budget_min: args.time_budget_min,
-            raw: args.raw,
+            zscore: args.zscore,
         },
     };
     let wanted: Vec<&papers::Paper> = if args.papers.is_empty() {

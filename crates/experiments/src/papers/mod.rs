@@ -67,9 +67,9 @@ pub struct GrippoDecSettings {
     pub datasets: Option<Vec<String>>,
     /// Start no new cell after this many minutes.
     pub time_budget_min: Option<f64>,
-    /// The features as given instead of z-scored (the report then goes to
-    /// `grippo-dec-raw/`).
-    pub raw: bool,
+    /// Z-score the features instead of using them as given (the report then
+    /// goes to `grippo-dec-zscore/`).
+    pub zscore: bool,
 }
 
 /// Overrides of the bls-ridge protocol; `None` keeps the protocol's value.
@@ -147,7 +147,9 @@ pub const REGISTRY: &[Paper] = &[
 /// overrides.
 pub fn grippo_dec_options(s: &Settings, quick: bool) -> grippo_dec::Options {
     let g = &s.grippo_dec;
-    let out = s.results_dir.join(if g.raw { "grippo-dec-raw" } else { "grippo-dec" });
+    let out = s
+        .results_dir
+        .join(if g.zscore { "grippo-dec-zscore" } else { "grippo-dec" });
     let mut o = if quick {
         grippo_dec::Options::quick(out)
     } else {
@@ -158,7 +160,7 @@ pub fn grippo_dec_options(s: &Settings, quick: bool) -> grippo_dec::Options {
     }
     o.datasets = g.datasets.clone();
     o.time_budget_min = g.time_budget_min;
-    o.raw = g.raw;
+    o.raw = !g.zscore;
     o
 }
 

@@ -43,7 +43,7 @@ pub const SOURCES: [Source; 11] = [
         paper_name: "ringnorm",
         file: "ringnorm",
         test_file: None,
-        note: "KEEL's file, whose values are DELVE's ×1000 stored as integers (divided by 1000 with `--raw`)",
+        note: "KEEL's file, whose values are DELVE's ×1000 stored as integers: divided by 1000 back to DELVE's units",
     },
     Source {
         paper_name: "satellite",
@@ -116,8 +116,9 @@ pub struct Options {
     pub datasets: Option<Vec<String>>,
     /// Start no new cell after this many minutes.
     pub time_budget_min: Option<f64>,
-    /// Use the features as given instead of z-scoring them with the
-    /// training part's statistics (the default); see the module docs.
+    /// Use the features as given (the default: the paper's reading, see the
+    /// module docs); `false` z-scores them with the training part's
+    /// statistics.
     pub raw: bool,
 }
 
@@ -133,7 +134,7 @@ impl Options {
             test_cap: None,
             datasets: None,
             time_budget_min: None,
-            raw: false,
+            raw: true,
         }
     }
 
