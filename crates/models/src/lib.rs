@@ -38,6 +38,7 @@ pub use optim;
 
 pub mod activation;
 pub mod bls;
+pub mod dfnn;
 pub mod elm;
 pub mod envelope;
 mod error;
