@@ -117,6 +117,7 @@ mod tests {
     use super::*;
     use crate::line_search::test_functions::Wavy;
     use crate::objective::Counted;
+    use crate::problems::{Rosenbrock, SumOfSquares};
     use proptest::prelude::*;
 
     proptest! {
@@ -158,20 +159,7 @@ mod tests {
     /// evaluation (no gradients).
     #[test]
     fn rosenbrock_step_along_the_negative_gradient() {
-        struct Rosenbrock;
-        impl Objective for Rosenbrock {
-            fn dim(&self) -> usize {
-                2
-            }
-            fn value(&mut self, x: &[f64]) -> f64 {
-                (1.0 - x[0]).powi(2) + 100.0 * (x[1] - x[0] * x[0]).powi(2)
-            }
-            fn gradient(&mut self, x: &[f64], g: &mut [f64]) {
-                g[0] = -2.0 * (1.0 - x[0]) - 400.0 * x[0] * (x[1] - x[0] * x[0]);
-                g[1] = 200.0 * (x[1] - x[0] * x[0]);
-            }
-        }
-        let mut f = Counted::new(Rosenbrock);
+        let mut f = Counted::new(SumOfSquares::new(Rosenbrock));
         let x = [-1.2, 1.0];
         let mut g = [0.0; 2];
         let fx = f.value_and_gradient(&x, &mut g);
