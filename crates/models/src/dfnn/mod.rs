@@ -1,22 +1,36 @@
 //! The deep feedforward network of Palagi & Seccia, *Block layer
 //! decomposition schemes for training deep neural networks* (algorithms.md
 //! §6): any list of layer widths, sigmoid hidden layers, a linear output
-//! layer, and the objective (3) with its gradient, whole or one layer's
-//! block at a time — what B2LD and BLInG decompose.
+//! layer, the objective (3) with its gradient, whole or one layer's block
+//! at a time, and the trainers that decompose it.
 //!
-//! Here so far: [`Dfnn`] (the network: weights per layer, biases in the last
-//! column), [`Objective3`] (eq. (3) on a data set: a forward pass that keeps
-//! every layer's activations, a backward pass that stops at a given layer,
-//! batched as matrix products over all samples), [`FullObjective`] (all
-//! weights, for the L-BFGS baseline) and [`BlockObjective`] (one layer's
-//! block with the others fixed, reusing the activations below it). The
-//! trainers (B2LD, BLInG, IG) come with issue 19.
+//! - [`Dfnn`]: the network (weights per layer, biases in the last column
+//!   or none: [`Bias`]);
+//! - [`Objective3`]: eq. (3) on a data set, a forward pass that keeps
+//!   every layer's activations and a backward pass that stops at a given
+//!   layer, batched as matrix products over all samples into a
+//!   [`Workspace`] made once per fit; [`FullObjective`] (all weights) and
+//!   [`BlockObjective`] (one layer's block, the activations below reused)
+//!   for `optim`;
+//! - trainers ([`DfnnTrainer`], run by [`Dfnn::fit`]): [`B2ld`] (Algorithm
+//!   3), [`FullLbfgs`] (its baseline), [`Incremental`] for BLInG
+//!   (Algorithm 5) and IG; each ends with a [`TrainReport`] (objective,
+//!   gradient norm, updates per layer — the paper's Table 5 —, time, the
+//!   objective's history).
 
+mod b2ld;
+mod incremental;
+mod lbfgs;
 mod network;
 mod objective;
+mod train;
 
-pub use network::Dfnn;
-pub use objective::{BlockObjective, Forward, FullObjective, Objective3};
+pub use b2ld::B2ld;
+pub use incremental::{Incremental, IncrementalKind};
+pub use lbfgs::FullLbfgs;
+pub use network::{Bias, Dfnn};
+pub use objective::{BlockObjective, FullObjective, Objective3, Workspace};
+pub use train::{DfnnTrainer, Progress, TracePoint, TrainReport};
 
 #[cfg(test)]
 mod tests;

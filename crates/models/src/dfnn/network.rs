@@ -1,6 +1,7 @@
 //! The network: layer weights and the forward map.
 
-use ndarray::{Array2, ArrayView2, Axis, Slice};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis, Slice};
 use serde::{Deserialize, Serialize};
 
 use crate::activation::sigmoid;
@@ -8,25 +9,37 @@ use crate::error::Result;
 use crate::rng::node_stream;
 use crate::validate;
 
+/// Where the network has bias weights.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Bias {
+    /// Every layer has a bias (an extra last column of `W_ℓ`).
+    Every,
+    /// No layer has one (Palagi & Seccia's counts of variables in their
+    /// Table 1 are those of a network without biases, the constant input
+    /// column counted among the features).
+    None,
+}
+
 /// A feedforward network of `L` layers: layer `ℓ` maps `n_{ℓ−1}` inputs to
-/// `n_ℓ` outputs through `W_ℓ` (`n_ℓ × (n_{ℓ−1} + 1)`, the bias in the
-/// last column); hidden layers apply the sigmoid, the output layer is
-/// linear.
+/// `n_ℓ` outputs through `W_ℓ` (`n_ℓ × n_{ℓ−1}`, or `n_ℓ × (n_{ℓ−1} + 1)`
+/// with the bias in the last column); hidden layers apply the sigmoid, the
+/// output layer is linear.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Dfnn {
     weights: Vec<Array2<f64>>,
+    bias: Bias,
 }
 
 impl Dfnn {
     /// A network on `inputs` inputs with the layer widths `widths` (the
-    /// last is the number of outputs), every weight uniform on
-    /// `[−scale, scale)` from `seed` (unit `j` of layer `ℓ` from its own
-    /// stream).
+    /// last is the number of outputs), biases as `bias` says, every weight
+    /// uniform on `[−scale, scale)` from `seed` (unit `j` of layer `ℓ` from
+    /// its own stream).
     ///
     /// # Errors
     /// [`crate::ModelError::InvalidParameter`] for no layer, a width or
     /// `inputs` of 0, or a scale that is not finite and positive.
-    pub fn random(inputs: usize, widths: &[usize], seed: u64, scale: f64) -> Result<Self> {
+    pub fn random(inputs: usize, widths: &[usize], bias: Bias, seed: u64, scale: f64) -> Result<Self> {
         validate::at_least_one("inputs", inputs, "the network needs at least one input")?;
         validate::at_least_one("layers", widths.len(), "the network needs at least one layer")?;
         for &w in widths {
@@ -38,10 +51,11 @@ impl Dfnn {
             true,
             "the scale of the starting weights must be finite and > 0",
         )?;
+        let extra = usize::from(bias == Bias::Every);
         let mut fan_in = inputs;
         let mut weights = Vec::with_capacity(widths.len());
         for (l, &width) in widths.iter().enumerate() {
-            let mut w = Array2::zeros((width, fan_in + 1));
+            let mut w = Array2::zeros((width, fan_in + extra));
             for (j, mut row) in w.rows_mut().into_iter().enumerate() {
                 let mut s = node_stream(seed ^ ((l as u64 + 1) << 40), j as u64);
                 row.iter_mut().for_each(|v| *v = scale * s.symmetric());
@@ -49,7 +63,7 @@ impl Dfnn {
             weights.push(w);
             fan_in = width;
         }
-        Ok(Self { weights })
+        Ok(Self { weights, bias })
     }
 
     /// The layers' weights `W_ℓ` (bias last).
@@ -62,9 +76,19 @@ impl Dfnn {
         &mut self.weights
     }
 
+    /// Where the network has biases.
+    pub fn bias(&self) -> Bias {
+        self.bias
+    }
+
     /// Number of inputs `n_0`.
     pub fn n_inputs(&self) -> usize {
-        self.weights.first().map_or(0, |w| w.ncols() - 1)
+        self.weights[0].ncols() - usize::from(self.bias == Bias::Every)
+    }
+
+    /// The layer widths `n_1, …, n_L`.
+    pub fn widths(&self) -> Vec<usize> {
+        self.weights.iter().map(Array2::nrows).collect()
     }
 
     /// Number of outputs `n_L`.
@@ -72,7 +96,7 @@ impl Dfnn {
         self.weights.last().map_or(0, Array2::nrows)
     }
 
-    /// Number of weights (biases included).
+    /// Number of weights (biases included): the `n` of `ρ = 10⁻³/n`.
     pub fn n_weights(&self) -> usize {
         self.weights.iter().map(Array2::len).sum()
     }
@@ -80,32 +104,41 @@ impl Dfnn {
     /// The outputs (K×n_L) for samples `x` (K×n_0).
     ///
     /// # Errors
-    /// [`linalg_core::Error::Shape`] for the wrong number of columns,
+    /// [`linalg_core::Error::Shape`] when `x` does not fit the first layer,
     /// [`linalg_core::Error::NonFinite`] for non-finite samples.
     pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        validate::matrix("samples X", x)?;
         validate::cols("samples X", x, self.n_inputs())?;
-        validate::finite("samples X", x)?;
         let mut a = x.to_owned();
         for (l, w) in self.weights.iter().enumerate() {
-            a = layer(a.view(), w.view(), l + 1 < self.weights.len());
+            let mut out = Array2::zeros((a.nrows(), w.nrows()));
+            layer_into(a.view(), w.view(), l + 1 < self.weights.len(), out.view_mut());
+            a = out;
         }
         Ok(a)
     }
 }
 
-/// One layer: `A W_xᵀ + 1bᵀ`, through the sigmoid when `hidden`.
-pub(crate) fn layer(a: ArrayView2<'_, f64>, w: ArrayView2<'_, f64>, hidden: bool) -> Array2<f64> {
+/// One layer into `out`: `A W_xᵀ` (`+ 1bᵀ` when `W` has one more column
+/// than `A`: the caller's shapes say whether there is a bias), through the sigmoid when `hidden`. A BLAS-3 product over all rows.
+pub(crate) fn layer_into(
+    a: ArrayView2<'_, f64>,
+    w: ArrayView2<'_, f64>,
+    hidden: bool,
+    mut out: ArrayViewMut2<'_, f64>,
+) {
     let n = a.ncols();
     let wx = w.slice_axis(Axis(1), Slice::from(..n));
-    let b = w.column(n);
-    let mut z = a.dot(&wx.t());
-    for mut row in z.rows_mut() {
-        for (v, bj) in row.iter_mut().zip(b) {
-            *v += bj;
-            if hidden {
-                *v = sigmoid(*v);
+    general_mat_mul(1.0, &a, &wx.t(), 0.0, &mut out);
+    if w.ncols() > n {
+        let b = w.column(n);
+        for mut row in out.rows_mut() {
+            for (v, bj) in row.iter_mut().zip(b) {
+                *v += bj;
             }
         }
     }
-    z
+    if hidden {
+        out.mapv_inplace(sigmoid);
+    }
 }

@@ -1,11 +1,12 @@
 //! Palagi & Seccia's objective (3), `f(w) = (1/P) Σ_p ‖ỹ_p(w) − y_p‖² +
 //! ρ‖w‖²`, with a forward pass that keeps the activations and a backward
-//! pass that can stop at a layer; all products batched over the samples.
+//! pass that can stop at a layer; all products batched over the samples
+//! (BLAS-3), every buffer in a [`Workspace`] allocated once per fit.
 
 use ndarray::linalg::general_mat_mul;
-use ndarray::{Array2, ArrayView2, Axis, Slice};
+use ndarray::{Array2, ArrayView2, Axis, Slice, Zip};
 
-use super::network::layer;
+use super::network::layer_into;
 use crate::error::Result;
 use crate::validate;
 
@@ -17,12 +18,22 @@ pub struct Objective3<'a> {
     rho: f64,
 }
 
-/// The activations of a forward pass: `activations[ℓ]` is layer `ℓ`'s
-/// output (P×n_ℓ; the last is the network's output).
+/// The buffers of one forward and one backward pass over `P` samples:
+/// each layer's activations and back-propagated errors `δ_ℓ` (P×n_ℓ).
+/// Made once per fit ([`Objective3::workspace`]) and reused by every
+/// evaluation.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Forward {
-    /// One matrix per layer.
-    pub activations: Vec<Array2<f64>>,
+pub struct Workspace {
+    activations: Vec<Array2<f64>>,
+    deltas: Vec<Array2<f64>>,
+}
+
+impl Workspace {
+    /// Layer `ℓ`'s output (P×n_ℓ) as last computed; the last is the
+    /// network's output.
+    pub fn activations(&self) -> &[Array2<f64>] {
+        &self.activations
+    }
 }
 
 impl<'a> Objective3<'a> {
@@ -40,108 +51,182 @@ impl<'a> Objective3<'a> {
         Ok(Self { x, y, rho })
     }
 
+    /// The same objective on rows `range` of the samples (a minibatch:
+    /// the mean error over those rows plus the same `ρ‖w‖²`).
+    pub(crate) fn rows(&self, range: std::ops::Range<usize>) -> Self {
+        let (x, y) = (self.x, self.y);
+        Self {
+            x: x.slice_axis_move(Axis(0), Slice::from(range.clone())),
+            y: y.slice_axis_move(Axis(0), Slice::from(range)),
+            rho: self.rho,
+        }
+    }
+
     /// `ρ`.
     pub fn rho(&self) -> f64 {
         self.rho
     }
 
-    fn input<'s>(&'s self, fwd: &'s Forward, l: usize) -> ArrayView2<'s, f64> {
-        if l == 0 {
-            self.x
-        } else {
-            fwd.activations[l - 1].view()
+    /// The number of samples `P`.
+    pub fn samples(&self) -> usize {
+        self.x.nrows()
+    }
+
+    /// The samples.
+    pub fn x(&self) -> ArrayView2<'a, f64> {
+        self.x
+    }
+
+    /// The targets.
+    pub fn y(&self) -> ArrayView2<'a, f64> {
+        self.y
+    }
+
+    /// The buffers for networks shaped like `weights` on these samples.
+    pub fn workspace(&self, weights: &[Array2<f64>]) -> Workspace {
+        let p = self.x.nrows();
+        let blank = || weights.iter().map(|w| Array2::zeros((p, w.nrows()))).collect();
+        Workspace {
+            activations: blank(),
+            deltas: blank(),
         }
     }
 
-    /// A full forward pass.
-    pub fn forward(&self, weights: &[Array2<f64>]) -> Forward {
-        let mut fwd = Forward {
-            activations: Vec::with_capacity(weights.len()),
-        };
-        for (l, w) in weights.iter().enumerate() {
-            let a = layer(self.input(&fwd, l), w.view(), l + 1 < weights.len());
-            fwd.activations.push(a);
-        }
-        fwd
+    /// A full forward pass into `ws`.
+    pub fn forward(&self, weights: &[Array2<f64>], ws: &mut Workspace) {
+        self.forward_from(weights, ws, 0);
     }
 
     /// Recompute layers `from..L` after a change of their weights, reusing
     /// the stored activations below `from`.
-    pub fn forward_from(&self, weights: &[Array2<f64>], fwd: &mut Forward, from: usize) {
+    pub fn forward_from(&self, weights: &[Array2<f64>], ws: &mut Workspace, from: usize) {
+        let last = weights.len() - 1;
         for l in from..weights.len() {
-            let a = layer(self.input(fwd, l), weights[l].view(), l + 1 < weights.len());
-            fwd.activations[l] = a;
+            let (below, here) = ws.activations.split_at_mut(l);
+            let input = if l == 0 { self.x } else { below[l - 1].view() };
+            layer_into(input, weights[l].view(), l < last, here[0].view_mut());
         }
     }
 
-    /// `f(w)` from a forward pass of `weights`.
-    pub fn value(&self, weights: &[Array2<f64>], fwd: &Forward) -> f64 {
-        let out = fwd.activations.last().map_or(self.x, |a| a.view());
+    /// `f(w)` from a forward pass of `weights` held in `ws`.
+    pub fn value(&self, weights: &[Array2<f64>], ws: &Workspace) -> f64 {
+        let out = ws.activations.last().map_or(self.x, |a| a.view());
         let p = self.x.nrows() as f64;
-        let err: f64 = out.iter().zip(self.y).map(|(a, b)| (a - b) * (a - b)).sum();
-        let reg: f64 = weights.iter().flat_map(|w| w.iter()).map(|v| v * v).sum();
-        err / p + self.rho * reg
+        let err: f64 = Zip::from(&out)
+            .and(&self.y)
+            .fold(0.0, |acc, a, b| acc + (a - b) * (a - b));
+        err / p + self.rho * squared_norm(weights)
     }
 
     /// The gradient blocks of layers `down_to..L` into `grads` (shaped as
     /// the weights; blocks below `down_to` are left as they are): the
     /// backward pass stops at layer `down_to`, never propagating below it.
-    pub fn gradient(&self, weights: &[Array2<f64>], fwd: &Forward, down_to: usize, grads: &mut [Array2<f64>]) {
+    pub fn gradient(&self, weights: &[Array2<f64>], ws: &mut Workspace, down_to: usize, grads: &mut [Array2<f64>]) {
+        self.backward(weights, ws, down_to, |l, gradient| {
+            if l >= down_to {
+                gradient(&mut grads[l]);
+            }
+        });
+    }
+
+    /// Only block `l` of the gradient into `g`: the errors are propagated
+    /// from the output down to layer `l`, the blocks above are not formed.
+    pub fn block_gradient(&self, weights: &[Array2<f64>], ws: &mut Workspace, l: usize, g: &mut Array2<f64>) {
+        self.backward(weights, ws, l, |k, gradient| {
+            if k == l {
+                gradient(g);
+            }
+        });
+    }
+
+    /// The backward pass from the output down to layer `down_to`; at each
+    /// layer `k` calls `visit(k, form)`, where `form(g)` writes block `k`
+    /// of the gradient into `g` (so unwanted blocks cost nothing).
+    fn backward(
+        &self,
+        weights: &[Array2<f64>],
+        ws: &mut Workspace,
+        down_to: usize,
+        mut visit: impl FnMut(usize, &mut dyn FnMut(&mut Array2<f64>)),
+    ) {
         let big_l = weights.len();
         let p = self.x.nrows() as f64;
-        let Some(out) = fwd.activations.last() else {
-            return;
-        };
         // δ_L = (2/P)(A_L − Y).
-        let mut delta = out - &self.y;
-        delta.mapv_inplace(|v| 2.0 * v / p);
+        {
+            let (out, delta) = (&ws.activations[big_l - 1], &mut ws.deltas[big_l - 1]);
+            Zip::from(&mut *delta)
+                .and(out)
+                .and(&self.y)
+                .for_each(|d, &a, &y| *d = 2.0 * (a - y) / p);
+        }
         for l in (down_to..big_l).rev() {
-            let a_in = self.input(fwd, l);
+            let a_in = if l == 0 { self.x } else { ws.activations[l - 1].view() };
             let n = a_in.ncols();
             let w = &weights[l];
-            let g = &mut grads[l];
-            g.assign(w);
-            {
-                let mut gx = g.slice_axis_mut(Axis(1), Slice::from(..n));
-                general_mat_mul(1.0, &delta.t(), &a_in, 2.0 * self.rho, &mut gx);
-            }
-            let colsum = delta.sum_axis(Axis(0));
-            for (gb, s) in g.column_mut(n).iter_mut().zip(&colsum) {
-                *gb = 2.0 * self.rho * *gb + s;
-            }
+            let delta = &ws.deltas[l];
+            visit(l, &mut |g: &mut Array2<f64>| {
+                g.assign(w);
+                {
+                    let mut gx = g.slice_axis_mut(Axis(1), Slice::from(..n));
+                    general_mat_mul(1.0, &delta.t(), &a_in, 2.0 * self.rho, &mut gx);
+                }
+                if w.ncols() > n {
+                    let colsum = delta.sum_axis(Axis(0));
+                    for (gb, s) in g.column_mut(n).iter_mut().zip(&colsum) {
+                        *gb = 2.0 * self.rho * *gb + s;
+                    }
+                }
+            });
             if l > down_to {
                 // δ_{ℓ−1} = (δ_ℓ W_x) ∘ σ'(·), σ' = a(1 − a).
                 let wx = w.slice_axis(Axis(1), Slice::from(..n));
-                let mut next = delta.dot(&wx);
-                ndarray::Zip::from(&mut next)
-                    .and(&a_in)
+                let (lower, upper) = ws.deltas.split_at_mut(l);
+                let next = &mut lower[l - 1];
+                general_mat_mul(1.0, &upper[0], &wx, 0.0, next);
+                Zip::from(next)
+                    .and(&ws.activations[l - 1])
                     .for_each(|d, &a| *d *= a * (1.0 - a));
-                delta = next;
             }
         }
     }
 }
 
-fn shapes(weights: &[Array2<f64>]) -> Vec<(usize, usize)> {
-    weights.iter().map(Array2::dim).collect()
+/// `‖w‖²` over all blocks.
+pub(crate) fn squared_norm(weights: &[Array2<f64>]) -> f64 {
+    weights.iter().flat_map(|w| w.iter()).map(|v| v * v).sum()
+}
+
+/// Copy a block into a flat vector (row-major).
+pub(crate) fn copy_out(w: &Array2<f64>, z: &mut [f64]) {
+    for (zi, v) in z.iter_mut().zip(w.iter()) {
+        *zi = *v;
+    }
+}
+
+/// Copy a flat vector (row-major) into a block.
+pub(crate) fn copy_in(z: &[f64], w: &mut Array2<f64>) {
+    for (v, zi) in w.iter_mut().zip(z) {
+        *v = *zi;
+    }
 }
 
 /// The objective (3) in all weights, flattened layer by layer (each `W_ℓ`
 /// row-major), as an [`optim::Objective`]: the L-BFGS baseline's problem.
+/// Its buffers are made once, at construction.
 #[derive(Clone, Debug)]
 pub struct FullObjective<'a> {
     objective: Objective3<'a>,
-    shapes: Vec<(usize, usize)>,
     weights: Vec<Array2<f64>>,
     grads: Vec<Array2<f64>>,
+    ws: Workspace,
 }
 
 impl<'a> FullObjective<'a> {
     /// The objective for networks shaped like `like`.
     pub fn new(objective: Objective3<'a>, like: &[Array2<f64>]) -> Self {
         Self {
+            ws: objective.workspace(like),
             objective,
-            shapes: shapes(like),
             weights: like.to_vec(),
             grads: like.to_vec(),
         }
@@ -153,70 +238,85 @@ impl<'a> FullObjective<'a> {
     }
 
     /// Write the variables `z` into `weights` (shaped as at construction).
-    pub fn unflatten(&self, z: &[f64], weights: &mut [Array2<f64>]) {
+    pub fn unflatten(z: &[f64], weights: &mut [Array2<f64>]) {
         let mut at = 0;
-        for (w, &(r, c)) in weights.iter_mut().zip(&self.shapes) {
-            for (v, s) in w.iter_mut().zip(&z[at..at + r * c]) {
-                *v = *s;
-            }
-            at += r * c;
+        for w in weights.iter_mut() {
+            let len = w.len();
+            copy_in(&z[at..at + len], w);
+            at += len;
         }
+    }
+
+    fn set(&mut self, z: &[f64]) -> f64 {
+        Self::unflatten(z, &mut self.weights);
+        self.objective.forward(&self.weights, &mut self.ws);
+        self.objective.value(&self.weights, &self.ws)
     }
 }
 
 impl optim::Objective for FullObjective<'_> {
     fn dim(&self) -> usize {
-        self.shapes.iter().map(|(r, c)| r * c).sum()
+        self.weights.iter().map(Array2::len).sum()
     }
     fn value(&mut self, z: &[f64]) -> f64 {
-        let mut w = std::mem::take(&mut self.weights);
-        self.unflatten(z, &mut w);
-        let fwd = self.objective.forward(&w);
-        let v = self.objective.value(&w, &fwd);
-        self.weights = w;
-        v
+        self.set(z)
     }
     fn gradient(&mut self, z: &[f64], g: &mut [f64]) {
         self.value_and_gradient(z, g);
     }
     fn value_and_gradient(&mut self, z: &[f64], g: &mut [f64]) -> f64 {
-        let mut w = std::mem::take(&mut self.weights);
-        self.unflatten(z, &mut w);
-        let fwd = self.objective.forward(&w);
-        let v = self.objective.value(&w, &fwd);
-        self.objective.gradient(&w, &fwd, 0, &mut self.grads);
-        for (gi, s) in g.iter_mut().zip(self.grads.iter().flat_map(|b| b.iter())) {
-            *gi = *s;
+        let v = self.set(z);
+        self.objective.gradient(&self.weights, &mut self.ws, 0, &mut self.grads);
+        let mut at = 0;
+        for b in &self.grads {
+            copy_out(b, &mut g[at..at + b.len()]);
+            at += b.len();
         }
-        self.weights = w;
         v
     }
 }
 
 /// The objective (3) as a function of one layer's block `W_ℓ` (row-major),
-/// the other layers fixed: the subproblem of B2LD. The activations below
-/// layer `ℓ` are computed once; each evaluation runs the forward pass from
-/// `ℓ` up and the backward pass down to `ℓ` only.
-#[derive(Clone, Debug)]
-pub struct BlockObjective<'a> {
-    objective: Objective3<'a>,
-    weights: Vec<Array2<f64>>,
-    grads: Vec<Array2<f64>>,
+/// the other layers fixed: the subproblem of B2LD. It works in the
+/// caller's weights and workspace, whose activations below layer `ℓ` must
+/// be those of the weights; each evaluation runs the forward pass from `ℓ`
+/// up and the backward pass down to `ℓ` only.
+#[derive(Debug)]
+pub struct BlockObjective<'o, 'b> {
+    objective: Objective3<'o>,
+    weights: &'b mut [Array2<f64>],
+    ws: &'b mut Workspace,
+    grad: &'b mut Array2<f64>,
     layer: usize,
-    fwd: Forward,
+    /// `ρ‖w‖²` of the fixed blocks.
+    fixed_reg: f64,
 }
 
-impl<'a> BlockObjective<'a> {
-    /// Layer `layer`'s block of the objective at `weights` (`layer < L`).
-    pub fn new(objective: Objective3<'a>, weights: Vec<Array2<f64>>, layer: usize) -> Self {
-        let fwd = objective.forward(&weights);
-        let grads = weights.clone();
+impl<'o, 'b> BlockObjective<'o, 'b> {
+    /// Layer `layer`'s block of the objective at `weights` (`layer < L`),
+    /// with `ws` holding a forward pass of `weights` at least below
+    /// `layer`; `grad` is scratch shaped as `W_layer`.
+    pub fn new(
+        objective: Objective3<'o>,
+        weights: &'b mut [Array2<f64>],
+        ws: &'b mut Workspace,
+        grad: &'b mut Array2<f64>,
+        layer: usize,
+    ) -> Self {
+        let fixed_reg = weights
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != layer)
+            .map(|(_, w)| w.iter().map(|v| v * v).sum::<f64>())
+            .sum::<f64>()
+            * objective.rho;
         Self {
             objective,
             weights,
-            grads,
+            ws,
+            grad,
             layer,
-            fwd,
+            fixed_reg,
         }
     }
 
@@ -225,38 +325,34 @@ impl<'a> BlockObjective<'a> {
         self.layer
     }
 
-    /// All weights, the block as last evaluated.
-    pub fn weights(&self) -> &[Array2<f64>] {
-        &self.weights
-    }
-
-    fn set(&mut self, z: &[f64]) {
-        for (v, s) in self.weights[self.layer].iter_mut().zip(z) {
-            *v = *s;
-        }
-        self.objective.forward_from(&self.weights, &mut self.fwd, self.layer);
+    fn set(&mut self, z: &[f64]) -> f64 {
+        copy_in(z, &mut self.weights[self.layer]);
+        self.objective.forward_from(self.weights, self.ws, self.layer);
+        let out = self.ws.activations[self.weights.len() - 1].view();
+        let p = self.objective.x.nrows() as f64;
+        let err: f64 = Zip::from(&out)
+            .and(&self.objective.y)
+            .fold(0.0, |acc, a, b| acc + (a - b) * (a - b));
+        let own: f64 = z.iter().map(|v| v * v).sum();
+        err / p + self.fixed_reg + self.objective.rho * own
     }
 }
 
-impl optim::Objective for BlockObjective<'_> {
+impl optim::Objective for BlockObjective<'_, '_> {
     fn dim(&self) -> usize {
         self.weights[self.layer].len()
     }
     fn value(&mut self, z: &[f64]) -> f64 {
-        self.set(z);
-        self.objective.value(&self.weights, &self.fwd)
+        self.set(z)
     }
     fn gradient(&mut self, z: &[f64], g: &mut [f64]) {
         self.value_and_gradient(z, g);
     }
     fn value_and_gradient(&mut self, z: &[f64], g: &mut [f64]) -> f64 {
-        self.set(z);
-        let v = self.objective.value(&self.weights, &self.fwd);
+        let v = self.set(z);
         self.objective
-            .gradient(&self.weights, &self.fwd, self.layer, &mut self.grads);
-        for (gi, s) in g.iter_mut().zip(self.grads[self.layer].iter()) {
-            *gi = *s;
-        }
+            .block_gradient(self.weights, self.ws, self.layer, self.grad);
+        copy_out(self.grad, g);
         v
     }
 }
