@@ -386,7 +386,7 @@ fn readme_row<'a>(readme: &'a str, name: &str) -> Option<&'a str> {
 #[test]
 fn every_shipped_csv_has_the_documented_shape() -> TestResult {
     // (name, rows, features, classes) as in data/README.md.
-    let expected: [(&str, usize, usize, Option<usize>); 20] = [
+    let expected: [(&str, usize, usize, Option<usize>); 24] = [
         ("airfoil", 1503, 5, None),
         ("energy-heating", 768, 8, None),
         ("boston", 506, 13, None),
@@ -407,6 +407,10 @@ fn every_shipped_csv_has_the_documented_shape() -> TestResult {
         ("delta-elevators", 9517, 6, None),
         ("elevators", 16599, 18, None),
         ("ailerons", 13750, 40, None),
+        ("bike-sharing", 17379, 12, None),
+        ("beijing-pm25", 41757, 14, None),
+        ("ccpp", 9568, 4, None),
+        ("bank-marketing", 45211, 48, Some(2)),
     ];
     // Every shipped CSV is listed above.
     let listed: Vec<&str> = expected.iter().map(|(name, ..)| *name).collect();
@@ -445,13 +449,14 @@ fn every_shipped_csv_has_the_documented_shape() -> TestResult {
 fn shipped_class_counts() -> TestResult {
     // Class sizes, label 0 first: cod-rna's from the shared folder's notes (LIBSVM −1 → 0, +1 → 1);
     // Satellite's are UCI's sat.trn / sat.tst counts (labels 1, 2, 3, 4, 5, 7 → 0..5); ringnorm's
-    // were counted in KEEL's file.
-    let expected: [(&str, &[usize]); 5] = [
+    // were counted in KEEL's file; bank-full's are UCI's (39922 no, 5289 yes).
+    let expected: [(&str, &[usize]); 6] = [
         ("codrna-train", &[39690, 19845]),
         ("codrna-rest", &[104942, 52471]),
         ("ringnorm", &[3664, 3736]),
         ("satellite-train", &[1072, 479, 961, 415, 470, 1038]),
         ("satellite-test", &[461, 224, 397, 211, 237, 470]),
+        ("bank-marketing", &[39922, 5289]),
     ];
     for (name, counts) in expected {
         let d = load_shipped(name)?;

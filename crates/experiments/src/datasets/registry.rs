@@ -11,7 +11,7 @@ use super::{load_any, Dataset};
 pub const DATA_DIR_ENV: &str = "DECOMP_NN_DATA";
 
 /// The shipped datasets: name and path relative to the data folder.
-const SHIPPED: [(&str, &str); 22] = [
+const SHIPPED: [(&str, &str); 26] = [
     ("mnist-train", "mnist/train-images-idx3-ubyte.gz"),
     ("mnist-test", "mnist/t10k-images-idx3-ubyte.gz"),
     ("airfoil", "airfoil/airfoil.csv.gz"),
@@ -34,10 +34,14 @@ const SHIPPED: [(&str, &str); 22] = [
     ("delta-elevators", "delta_elevators/delta_elevators.csv.gz"),
     ("elevators", "elevators/elevators.csv.gz"),
     ("ailerons", "ailerons/ailerons.csv.gz"),
+    ("bike-sharing", "bike_sharing/bike_sharing_hour.csv.gz"),
+    ("beijing-pm25", "beijing_pm25/beijing_pm25.csv.gz"),
+    ("ccpp", "ccpp/ccpp.csv.gz"),
+    ("bank-marketing", "bank_marketing/bank_full.csv.gz"),
 ];
 
 /// The names [`shipped`] knows, in the order of `data/README.md`'s table.
-const NAMES: [&str; 22] = [
+const NAMES: [&str; 26] = [
     "mnist-train",
     "mnist-test",
     "airfoil",
@@ -60,6 +64,10 @@ const NAMES: [&str; 22] = [
     "delta-elevators",
     "elevators",
     "ailerons",
+    "bike-sharing",
+    "beijing-pm25",
+    "ccpp",
+    "bank-marketing",
 ];
 
 /// The names of the shipped datasets (`mnist-train`, `airfoil`, …).
