@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use experiments::papers::{self, BlsRidgeSettings, GrippoDecSettings, Settings, REGISTRY};
+use experiments::papers::{self, BlsRidgeSettings, GrippoDecSettings, PalagiSecciaSettings, Settings, REGISTRY};
 use linalg_core::ridge::Strategy;
 
 /// Rerun the papers' experiments and write their reports.
@@ -43,20 +43,37 @@ struct Args {
     strategies: Option<Strategies>,
 
     /// start no new cell after M minutes; the report is still written [default: no limit].
-    #[arg(long, value_name = "M", help_heading = "bls-ridge and grippo-dec")]
+    #[arg(long, value_name = "M", help_heading = "bls-ridge, grippo-dec and palagi-seccia")]
     time_budget_min: Option<f64>,
 
     /// starting points per cell [default: 1 with --quick, 10 otherwise].
-    #[arg(long, value_name = "R", help_heading = "grippo-dec")]
+    #[arg(long, value_name = "R", help_heading = "grippo-dec and palagi-seccia")]
     runs: Option<usize>,
 
-    /// only these data sets, comma-separated paper names (cod-rna, magic, ringnorm, satellite, diabetes, mv, california, census, deltaelv, elevators, aileron) [default: all].
-    #[arg(long, value_name = "D,D,…", value_delimiter = ',', help_heading = "grippo-dec")]
+    /// only these data sets, comma-separated: grippo-dec's paper names (cod-rna, magic, ringnorm, satellite, diabetes, mv, california, census, deltaelv, elevators, aileron) or palagi-seccia's (ailerons, bank, pm25, bikes, california, ccpp, mv) [default: all].
+    #[arg(
+        long,
+        value_name = "D,D,…",
+        value_delimiter = ',',
+        help_heading = "grippo-dec and palagi-seccia"
+    )]
     datasets: Option<Vec<String>>,
 
     /// z-score the features instead of using them as given; report in grippo-dec-zscore/.
     #[arg(long, help_heading = "grippo-dec")]
     zscore: bool,
+
+    /// only these networks, comma-separated indices: 0 = [1x50], 1 = [3x20], 2 = [200,50,200], 3 = [5x50], 4 = [10x50] [default: all].
+    #[arg(long, value_name = "A,A,…", value_delimiter = ',', help_heading = "palagi-seccia")]
+    architectures: Option<Vec<usize>>,
+
+    /// the full run's time limits as a fraction of the paper's 150 s and 60 s [default: 0.1].
+    #[arg(long, value_name = "S", help_heading = "palagi-seccia")]
+    time_scale: Option<f64>,
+
+    /// cells run at once, one BLAS thread each [default: 2].
+    #[arg(long, value_name = "W", help_heading = "palagi-seccia")]
+    workers: Option<usize>,
 
     /// stop each cell after update U: a shorter schedule for diagnostics, its cells named k60000-uU-… [default: 11].
     #[arg(long, value_name = "U", help_heading = "bls-ridge")]
@@ -130,9 +147,17 @@ fn main() -> ExitCode {
         },
         grippo_dec: GrippoDecSettings {
             runs: args.runs,
-            datasets: args.datasets,
+            datasets: args.datasets.clone(),
             time_budget_min: args.time_budget_min,
             zscore: args.zscore,
+        },
+        palagi_seccia: PalagiSecciaSettings {
+            runs: args.runs,
+            datasets: args.datasets,
+            architectures: args.architectures,
+            time_scale: args.time_scale,
+            workers: args.workers,
+            time_budget_min: args.time_budget_min,
         },
     };
     let wanted: Vec<&papers::Paper> = if args.papers.is_empty() {

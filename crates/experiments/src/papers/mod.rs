@@ -5,6 +5,7 @@
 
 pub mod bls_ridge;
 pub mod grippo_dec;
+pub mod palagi_seccia;
 pub mod zhu_wei;
 
 use std::path::{Path, PathBuf};
@@ -56,6 +57,26 @@ pub struct Settings {
     pub bls_ridge: BlsRidgeSettings,
     /// grippo-dec's choices.
     pub grippo_dec: GrippoDecSettings,
+    /// palagi-seccia's choices.
+    pub palagi_seccia: PalagiSecciaSettings,
+}
+
+/// Overrides of the palagi-seccia protocol; `None` keeps the protocol's
+/// value.
+#[derive(Clone, Debug, Default)]
+pub struct PalagiSecciaSettings {
+    /// Starting points per data set and network (quick run 1, full run 10).
+    pub runs: Option<usize>,
+    /// Only these data sets (keys or the paper's names).
+    pub datasets: Option<Vec<String>>,
+    /// Only these networks (indices 0–4 into Table 1's order).
+    pub architectures: Option<Vec<usize>>,
+    /// The paper's time limits (150 s, 60 s) times this (full run only).
+    pub time_scale: Option<f64>,
+    /// Cells run at once.
+    pub workers: Option<usize>,
+    /// Start no new cell after this many minutes.
+    pub time_budget_min: Option<f64>,
 }
 
 /// Overrides of the grippo-dec protocol; `None` keeps the protocol's value.
@@ -141,7 +162,39 @@ pub const REGISTRY: &[Paper] = &[
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 2 hours on 2 cores; finished cells are kept and skipped when rerun",
     },
+    Paper {
+        name: "palagi-seccia",
+        description: "block layer decomposition for deep networks (Palagi & Seccia): B2LD, BLInG, Tables 2–8",
+        quick: |s| palagi_seccia::run(&palagi_seccia_options(s, true)),
+        full: |s| palagi_seccia::run(&palagi_seccia_options(s, false)),
+        quick_duration: "about 2 minutes after the build",
+        full_duration: "about 2 hours on 2 cores (time limits scaled, see the report); finished cells are kept and skipped when rerun",
+    },
 ];
+
+/// palagi-seccia's options: the quick or full protocol with the settings'
+/// overrides.
+pub fn palagi_seccia_options(s: &Settings, quick: bool) -> palagi_seccia::Options {
+    let p = &s.palagi_seccia;
+    let out = s.results_dir.join("palagi-seccia");
+    let mut o = if quick {
+        palagi_seccia::Options::quick(out)
+    } else {
+        palagi_seccia::Options::full(out, p.time_scale.unwrap_or(palagi_seccia::DEFAULT_TIME_SCALE))
+    };
+    if let Some(r) = p.runs {
+        o.runs = r.max(1);
+    }
+    if let Some(a) = &p.architectures {
+        o.architectures = a.clone();
+    }
+    if let Some(w) = p.workers {
+        o.workers = w.max(1);
+    }
+    o.datasets = p.datasets.clone();
+    o.time_budget_min = p.time_budget_min;
+    o
+}
 
 /// grippo-dec's options: the quick or full protocol with the settings'
 /// overrides.
@@ -204,7 +257,7 @@ mod tests {
     #[test]
     fn the_registry_lists_the_implemented_reproductions() {
         let names: Vec<&str> = REGISTRY.iter().map(|p| p.name).collect();
-        assert_eq!(names, ["zhu-wei", "bls-ridge", "grippo-dec"]);
+        assert_eq!(names, ["zhu-wei", "bls-ridge", "grippo-dec", "palagi-seccia"]);
         assert!(find("bls-ridge").is_some() && find("dec").is_none());
     }
 

@@ -1,0 +1,165 @@
+//! One cell of the tables: one method on one network from one starting
+//! point, trained, timed, evaluated, and kept on disk so that an
+//! interrupted run resumes where it stopped.
+
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind};
+use serde::{Deserialize, Serialize};
+
+use super::protocol::{Options, Prepared, ARCHITECTURES};
+use super::ReproError;
+
+/// The starting weights are uniform on `[−SCALE, SCALE]` (the paper does
+/// not say; this is Grippo, Manno & Sciandrone's `w⁰ ~ U[−0.5, 0.5]`, the
+/// same school's choice).
+pub const SCALE: f64 = 0.5;
+
+/// What a cell measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CellResult {
+    /// The data set's key.
+    pub dataset: String,
+    /// Index into [`ARCHITECTURES`].
+    pub architecture: usize,
+    /// `b2ld`, `lbfgs`, `bling` or `ig`.
+    pub method: String,
+    /// The starting point (seed 1000 + run), the same for every method.
+    pub run: usize,
+    /// Whether it ran on the quick run's capped data.
+    pub quick: bool,
+    /// Training samples.
+    pub n_train: usize,
+    /// The time limit it had, seconds.
+    pub limit: f64,
+    /// Training time, seconds.
+    pub seconds: f64,
+    /// `f(w)` of (3) on the training set at the end.
+    pub objective: f64,
+    /// `‖∇f(w)‖` there.
+    pub gradient_norm: f64,
+    /// The mean squared error on the test set, `(1/P) Σ ‖ỹ_p − y_p‖²`.
+    pub test_error: f64,
+    /// Cycles (B2LD), iterations (L-BFGS), epochs (BLInG, IG).
+    pub iterations: usize,
+    /// Updates of each layer's block.
+    pub updates_per_layer: Vec<usize>,
+    /// Why it stopped.
+    pub termination: String,
+    /// Run 0 only: `(seconds, f)` after every iteration.
+    pub trace: Vec<(f64, f64)>,
+}
+
+/// The trainer of `method` with the options' limits.
+///
+/// # Errors
+/// [`ReproError::Protocol`] for an unknown method.
+pub fn trainer(method: &str, opts: &Options) -> Result<DfnnTrainer, ReproError> {
+    Ok(match method {
+        "b2ld" => DfnnTrainer::B2ld(B2ld {
+            time_limit: Some(opts.batch_limit),
+            ..B2ld::default()
+        }),
+        "lbfgs" => DfnnTrainer::Lbfgs(FullLbfgs {
+            time_limit: Some(opts.batch_limit),
+            ..FullLbfgs::default()
+        }),
+        "bling" | "ig" => {
+            let kind = if method == "bling" {
+                IncrementalKind::Bling
+            } else {
+                IncrementalKind::Ig
+            };
+            DfnnTrainer::Incremental(Incremental {
+                batch_size: opts.batch_size,
+                time_limit: Some(opts.minibatch_limit),
+                max_epochs: usize::MAX,
+                ..Incremental::new(kind)
+            })
+        }
+        other => return Err(ReproError::Protocol(format!("unknown method {other:?}"))),
+    })
+}
+
+/// The file of a cell in `dir`.
+pub fn path(dir: &Path, dataset: &str, architecture: usize, method: &str, run: usize, opts: &Options) -> PathBuf {
+    let q = if opts.quick { "quick-" } else { "" };
+    let limit = if matches!(method, "bling" | "ig") {
+        opts.minibatch_limit
+    } else {
+        opts.batch_limit
+    };
+    dir.join(format!(
+        "{q}{dataset}-a{architecture}-{method}-run{run}-t{}ms.json",
+        limit.as_millis()
+    ))
+}
+
+/// Train and evaluate one cell.
+///
+/// # Errors
+/// The model's errors.
+pub fn run(
+    prep: &Prepared,
+    architecture: usize,
+    method: &str,
+    run: usize,
+    opts: &Options,
+) -> Result<CellResult, ReproError> {
+    let mut widths = ARCHITECTURES[architecture].to_vec();
+    widths.push(1);
+    let mut net = Dfnn::random(prep.x_train.ncols(), &widths, Bias::None, 1000 + run as u64, SCALE)?;
+    let rho = net.paper_rho();
+    let trainer = trainer(method, opts)?;
+    let report = net.fit(prep.x_train.view(), prep.y_train.view(), rho, &trainer, |_| {
+        ControlFlow::Continue(())
+    })?;
+    let out = net.predict(prep.x_test.view())?;
+    let test_error = (&out - &prep.y_test).mapv(|v| v * v).sum() / prep.y_test.nrows() as f64;
+    let limit = match trainer {
+        DfnnTrainer::Incremental(_) => opts.minibatch_limit,
+        _ => opts.batch_limit,
+    };
+    Ok(CellResult {
+        dataset: prep.source.key.to_string(),
+        architecture,
+        method: method.to_string(),
+        run,
+        quick: opts.quick,
+        n_train: prep.x_train.nrows(),
+        limit: limit.as_secs_f64(),
+        seconds: report.seconds,
+        objective: report.objective,
+        gradient_norm: report.gradient_norm,
+        test_error,
+        iterations: report.iterations,
+        updates_per_layer: report.updates_per_layer,
+        termination: report.termination.to_string(),
+        trace: if run == 0 {
+            report.trace.iter().map(|t| (t.seconds, t.objective)).collect()
+        } else {
+            vec![]
+        },
+    })
+}
+
+/// A stored cell, if `path` holds one that decodes.
+pub fn load(path: &Path) -> Option<CellResult> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Store a cell (a temporary file renamed into place).
+///
+/// # Errors
+/// I/O and encoding errors.
+pub fn store(path: &Path, cell: &CellResult) -> Result<(), ReproError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, serde_json::to_string(cell)?)?;
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}

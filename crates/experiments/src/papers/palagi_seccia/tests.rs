@@ -1,0 +1,77 @@
+//! The protocol against the paper's Table 1, the win/defeat rule, and
+//! the one-hot expansion.
+
+use ndarray::array;
+
+use super::protocol::{self, expand_one_hot, Options, ARCHITECTURES, SOURCES};
+use super::report::wins_defeats;
+use super::{cell, published};
+use crate::datasets::Dataset;
+
+/// Table 1's sizes are the protocol's, and where our features are the
+/// paper's (all but Bank Marketing and Beijing PM2.5) the networks have
+/// exactly Table 1's numbers of variables.
+#[test]
+fn networks_have_table_1_sizes() {
+    let opts = Options::quick(std::env::temp_dir().join("palagi-seccia-test"));
+    for (d, s) in SOURCES.iter().enumerate() {
+        let row = published::TABLE_1[d];
+        assert_eq!((s.train, s.test), (row.train, row.test), "{}", s.paper_name);
+        if matches!(s.key, "bank" | "pm25") {
+            continue;
+        }
+        let prep = protocol::prepare(d, s, &opts).unwrap();
+        assert_eq!(prep.x_train.ncols(), row.features, "{}", s.paper_name);
+        for (a, hidden) in ARCHITECTURES.iter().enumerate() {
+            let mut widths = hidden.to_vec();
+            widths.push(1);
+            let net =
+                models::dfnn::Dfnn::random(prep.x_train.ncols(), &widths, models::dfnn::Bias::None, 0, 0.5).unwrap();
+            assert_eq!(net.n_weights(), row.variables[a], "{} {a}", s.paper_name);
+        }
+        // Scaled to [0, 1] on the training part, the constant last.
+        assert!(prep.x_train.iter().all(|v| (0.0..=1.0).contains(v)));
+        assert!(prep.x_train.column(prep.x_train.ncols() - 1).iter().all(|&v| v == 1.0));
+        assert!(prep.y_train.iter().all(|v| (0.0..=1.0).contains(v)));
+    }
+}
+
+#[test]
+fn a_win_is_more_than_five_percent_better() {
+    let ours = [(0, 1.0), (1, 1.0), (2, 1.0), (3, 0.9)];
+    let theirs = [(0, 1.06), (1, 1.04), (2, 0.94), (4, 0.5)];
+    // Run 0: 1.0 < 0.95·1.06 (win); run 1: tie; run 2: 0.94 < 0.95 (defeat);
+    // runs 3 and 4 are not shared.
+    assert_eq!(wins_defeats(&ours, &theirs), (1, 1));
+    assert_eq!(wins_defeats(&theirs, &ours), (1, 1));
+}
+
+#[test]
+fn one_hot_expands_named_columns_in_place() {
+    let d = Dataset::new(
+        array![[1.0, 5.0, 0.5], [3.0, 6.0, 0.25]],
+        array![0.0, 1.0],
+        Some(vec!["a".into(), "cat".into(), "b".into()]),
+        "t",
+    )
+    .unwrap();
+    let x = expand_one_hot(&d, &[("cat", 4, 6)]).unwrap();
+    assert_eq!(x, array![[1.0, 0.0, 1.0, 0.0, 0.5], [3.0, 0.0, 0.0, 1.0, 0.25]]);
+    assert!(expand_one_hot(&d, &[("cat", 5, 5)]).is_err());
+    assert!(expand_one_hot(&d, &[("missing", 0, 1)]).is_err());
+}
+
+#[test]
+fn every_method_has_a_trainer_and_cells_have_distinct_files() {
+    let opts = Options::quick(std::env::temp_dir().join("palagi-seccia-test"));
+    let mut files = std::collections::HashSet::new();
+    for m in protocol::METHODS {
+        assert!(cell::trainer(m, &opts).is_ok());
+        for a in 0..5 {
+            for r in 0..2 {
+                assert!(files.insert(cell::path(&opts.cells_dir, "ccpp", a, m, r, &opts)));
+            }
+        }
+    }
+    assert!(cell::trainer("adam", &opts).is_err());
+}
