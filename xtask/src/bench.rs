@@ -17,15 +17,19 @@ const LBFGS_REPORT: &str = "target/lbfgs-report.md";
 /// Where the DEC report (Grippo et al.: DEC on cod-rna against the paper
 /// and its floors, our L-BFGS beside scipy's L-BFGS-B) goes.
 const DEC_REPORT: &str = "target/dec-report.md";
+/// Where the deep-network report (Palagi & Seccia: kernels on [10 x 50]
+/// against their floor, full L-BFGS beside scikit-learn) goes.
+const DFNN_REPORT: &str = "target/dfnn-report.md";
 /// The criterion benchmarks of the `benches` package, run in this order.
 const CRITERION_BENCHES: [&str; 2] = ["ridge_append", "lbfgs_overhead"];
 
 /// Runs setup, writes the performance report with `perf-report`, the ELM
 /// report with `elm-report`, the L-BFGS report with `lbfgs-report` and the
-/// DEC report with `dec-report`, then (if `criterion`) runs the criterion
+/// DEC report with `dec-report`, the deep-network report with
+/// `dfnn-report`, then (if `criterion`) runs the criterion
 /// benchmarks `ridge_append` and `lbfgs_overhead`; `quick` makes all of them
 /// shorter. The reports that compare with Python (`elm-report`: numpy;
-/// `dec-report`: scipy) run the `python3` of a virtual environment when
+/// `dec-report`: scipy; `dfnn-report`: scikit-learn) run the `python3` of a virtual environment when
 /// [`python_venv`] finds one, else the one on `PATH`.
 pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
     setup::run(root, Tools::Optional)?;
@@ -40,6 +44,7 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
         ("elm-report", ELM_REPORT, "ELM report"),
         ("lbfgs-report", LBFGS_REPORT, "L-BFGS report"),
         ("dec-report", DEC_REPORT, "DEC report"),
+        ("dfnn-report", DFNN_REPORT, "deep-network report"),
     ] {
         let mut args = vec!["run", "--release", "-p", "benches", "--bin", binary, "--"];
         if quick {
