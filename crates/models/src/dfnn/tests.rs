@@ -403,3 +403,32 @@ fn solve(mut a: Array2<f64>, mut b: Array2<f64>) -> Array2<f64> {
     }
     b
 }
+
+/// The L-BFGS baseline measures the paper's relative decrease over windows
+/// of 30 iterations (the paper's calls of 30 iterations): it stops by that
+/// rule only at a multiple of 30, and the decrease over the last window is
+/// within the tolerance; checked every iteration it stops no later.
+#[test]
+fn lbfgs_relative_decrease_is_measured_over_windows() {
+    let (x, y) = data(60, 3, 1);
+    let net = Dfnn::random(3, &[6, 5, 1], Bias::Every, 11, 0.6).unwrap();
+    let rho = net.paper_rho();
+    let windowed = FullLbfgs {
+        gradient_tolerance: 0.0,
+        relative_decrease: 1e-4,
+        ..FullLbfgs::default()
+    };
+    let mut a = net.clone();
+    let r = a
+        .fit(x.view(), y.view(), rho, &DfnnTrainer::Lbfgs(windowed.clone()), go)
+        .unwrap();
+    assert_eq!(r.termination, Termination::RelativeDecrease);
+    assert_eq!(r.iterations % 30, 0, "{} iterations", r.iterations);
+    let last = r.trace[r.iterations].objective;
+    let before = r.trace[r.iterations - 30].objective;
+    assert!(before - last <= 1e-4 * before.max(1.0));
+    let every = FullLbfgs { window: 1, ..windowed };
+    let mut b = net.clone();
+    let s = b.fit(x.view(), y.view(), rho, &DfnnTrainer::Lbfgs(every), go).unwrap();
+    assert!(s.iterations <= r.iterations);
+}
