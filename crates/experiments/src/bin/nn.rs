@@ -21,7 +21,7 @@ fn main() -> ExitCode {
         Err(e) => return clap_exit(&e),
         Ok(Cli {
             command: Command::Fit(flags),
-        }) => run_fit(flags, &matches),
+        }) => run_fit(*flags, &matches),
         Ok(Cli {
             command: Command::Predict(flags),
         }) => {

@@ -4,7 +4,8 @@
 //!
 //! Model-specific flags are checked after parsing: a BLS flag given with
 //! `--model elm` (or an ELM flag with `--model bls`) is an error naming the
-//! flag, so a mistyped command never trains silently with a default.
+//! flag, so a mistyped command never trains silently with a default. The
+//! DFNN's flags and their checks live in [`super::dfnn`].
 
 use std::path::PathBuf;
 use std::sync::LazyLock;
@@ -18,7 +19,9 @@ use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver, SlfnPara
 use serde::{Deserialize, Serialize};
 
 use super::bls::{self, BlsArgs};
-use super::CliError;
+use super::dfnn::{self, DfnnArgs, DfnnFlags};
+pub use super::trainer::TrainerArg;
+use super::{trainer, CliError};
 use crate::datasets::HeaderMode;
 
 /// The defaults of every flag, taken from the model types' constants where
@@ -64,7 +67,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Train a model on TRAIN, evaluate it on TEST, print one JSON object.
-    Fit(FitFlags),
+    Fit(Box<FitFlags>),
     /// Print the predictions of a saved model on DATA, one per line.
     Predict(PredictFlags),
 }
@@ -148,15 +151,17 @@ pub struct FitFlags {
     #[arg(long, help_heading = "BLS (--model bls)")]
     pub f32: bool,
 
-    /// Trainer of the single-hidden-layer network (Grippo et al.): DEC
-    /// (Algorithm 3), L-BFGS on all weights, or the paper's ELM (random
-    /// input weights, minimum-norm least squares) [default: dec].
+    /// Trainer. slfn (Grippo et al.): dec (DEC, Algorithm 3), lbfgs (on all
+    /// weights) or elm (the paper's ELM: random input weights, minimum-norm
+    /// least squares) [default: dec]. dfnn (Palagi & Seccia): b2ld
+    /// (Algorithm 3), lbfgs (on all weights), bling (Algorithm 5) or ig
+    /// (incremental gradient) [default: b2ld].
     #[arg(
         long,
         value_enum,
         value_name = "T",
         ignore_case = true,
-        help_heading = "SLFN (--model slfn)"
+        help_heading = "SLFN and DFNN (--model slfn, dfnn)"
     )]
     pub trainer: Option<TrainerArg>,
     /// DEC: major iterations (the paper's DEC(2), DEC(10)) [default: 10];
@@ -167,17 +172,10 @@ pub struct FitFlags {
     /// paper's]; τ_λ is --lambda.
     #[arg(long, value_name = "T", help_heading = "SLFN (--model slfn)")]
     pub tau_w: Option<f64>,
-}
 
-/// `--trainer` of `--model slfn`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum TrainerArg {
-    /// DEC, Algorithm 3 of Grippo et al.
-    Dec,
-    /// L-BFGS on all weights (the paper's baseline).
-    Lbfgs,
-    /// The paper's ELM: τ = 0, minimum-norm least squares.
-    Elm,
+    /// The deep network's flags (`--layers`, `--time-limit`, …).
+    #[command(flatten)]
+    pub dfnn: DfnnFlags,
 }
 
 /// The flags of `nn predict`.
@@ -227,7 +225,7 @@ impl HeaderFlags {
 
 /// Flags that apply to one model only, by their clap ids (the field names).
 const ELM_ONLY: [&str; 3] = ["activation", "solver", "initial_nodes"];
-const SLFN_ONLY: [&str; 3] = ["trainer", "maxiter", "tau_w"];
+const SLFN_ONLY: [&str; 2] = ["maxiter", "tau_w"];
 const BLS_ONLY: [&str; 6] = [
     "feature_groups",
     "feature_nodes",
@@ -239,7 +237,8 @@ const BLS_ONLY: [&str; 6] = [
 
 fn lambda_help() -> String {
     format!(
-        "Ridge parameter λ (for slfn: τ_λ of the output weights) [default: {} for elm, 2^{} for bls, {} for slfn]",
+        "Ridge parameter λ (for slfn: τ_λ of the output weights; for dfnn: ρ of objective (3), on all weights) \
+         [default: {} for elm, 2^{} for bls, {} for slfn, the paper's 10⁻³ / (number of weights) for dfnn]",
         ModelKind::Elm.default_lambda(),
         ModelKind::Bls.default_lambda().log2(),
         ModelKind::Slfn.default_lambda()
@@ -248,7 +247,7 @@ fn lambda_help() -> String {
 
 fn scale_help() -> String {
     format!(
-        "Input scaling, fitted on the training file [default: {} for elm and slfn, {} for bls (to [0, 1]) and for IDX images]",
+        "Input scaling, fitted on the training file [default: {} for elm, slfn and dfnn, {} for bls (to [0, 1]) and for IDX images]",
         ModelKind::Elm.default_scale().name(),
         ModelKind::Bls.default_scale().name()
     )
@@ -259,7 +258,7 @@ fn threads_help() -> String {
 }
 
 /// A whole number ≥ 1.
-fn at_least_one(text: &str) -> Result<usize, String> {
+pub(crate) fn at_least_one(text: &str) -> Result<usize, String> {
     match text.trim().parse::<usize>() {
         Ok(0) => Err("must be at least 1".into()),
         Ok(n) => Ok(n),
@@ -305,25 +304,30 @@ pub enum ModelKind {
     /// The single-hidden-layer network of Grippo et al., trained by DEC,
     /// L-BFGS or as an ELM.
     Slfn,
+    /// The deep feedforward network of Palagi & Seccia, trained by B2LD,
+    /// L-BFGS, BLInG or IG.
+    Dfnn,
 }
 
 impl ModelKind {
-    /// `elm` or `bls` (the JSON's `model`).
+    /// `elm`, `bls`, `slfn` or `dfnn` (the JSON's `model`).
     pub fn name(self) -> &'static str {
         match self {
             ModelKind::Elm => "elm",
             ModelKind::Bls => "bls",
             ModelKind::Slfn => "slfn",
+            ModelKind::Dfnn => "dfnn",
         }
     }
 
     /// The input scaling the model's method expects: z-scores for the ELM
     /// (Zhu & Wei standardize their inputs) and the SLFN (its `w⁰` on
-    /// `[−0.5, 0.5]` suits unit-scale inputs), `[0, 1]` for the BLS (Chen's
-    /// BLS code divides MNIST's pixels by 255).
+    /// `[−0.5, 0.5]` suits unit-scale inputs) and the DFNN (sigmoid units
+    /// too), `[0, 1]` for the BLS (Chen's BLS code divides MNIST's pixels by
+    /// 255).
     pub fn default_scale(self) -> Scale {
         match self {
-            ModelKind::Elm | ModelKind::Slfn => Scale::Zscore,
+            ModelKind::Elm | ModelKind::Slfn | ModelKind::Dfnn => Scale::Zscore,
             ModelKind::Bls => Scale::Minmax,
         }
     }
@@ -342,12 +346,15 @@ impl ModelKind {
         }
     }
 
-    /// The model's default λ ([`defaults::ELM_LAMBDA`], [`defaults::BLS_LAMBDA`]).
+    /// The model's default λ ([`defaults::ELM_LAMBDA`], [`defaults::BLS_LAMBDA`],
+    /// [`defaults::SLFN_LAMBDA`]); for the DFNN 0, a placeholder: its `ρ`
+    /// depends on the network's size ([`DfnnArgs::rho`]).
     pub fn default_lambda(self) -> f64 {
         match self {
             ModelKind::Elm => defaults::ELM_LAMBDA,
             ModelKind::Bls => defaults::BLS_LAMBDA,
             ModelKind::Slfn => defaults::SLFN_LAMBDA,
+            ModelKind::Dfnn => 0.0,
         }
     }
 }
@@ -479,9 +486,11 @@ pub struct FitArgs {
     pub test: PathBuf,
     /// The task.
     pub task: TaskKind,
-    /// Hidden nodes (for the BLS: all nodes after the last increment).
+    /// Hidden nodes (for the BLS: all nodes after the last increment; for
+    /// the DFNN: the hidden layers' units in all).
     pub hidden: usize,
-    /// Ridge parameter λ ([`ModelKind::default_lambda`] unless given).
+    /// Ridge parameter λ ([`ModelKind::default_lambda`] unless given; the
+    /// DFNN reads its `ρ` from [`DfnnArgs::rho`]).
     pub lambda: f64,
     /// Activation (default sigmoid).
     pub activation: Activation,
@@ -503,6 +512,8 @@ pub struct FitArgs {
     pub trainer: SlfnTrainer,
     /// The SLFN's `τ_w` (`--tau-w`; `None`: the paper's `10⁻²/(n·N)`).
     pub tau_w: Option<f64>,
+    /// The DFNN's settings (`Some` with `--model dfnn`).
+    pub dfnn: Option<DfnnArgs>,
 }
 
 impl FitArgs {
@@ -514,9 +525,13 @@ impl FitArgs {
     /// `--hidden`, or `--initial-nodes` above `--hidden`.
     pub fn resolve(flags: FitFlags, matches: &ArgMatches) -> Result<Self, CliError> {
         let (foreign, model_name): (Vec<&str>, _) = match flags.model {
-            ModelKind::Elm => ([&BLS_ONLY[..], &SLFN_ONLY[..]].concat(), "elm"),
-            ModelKind::Bls => ([&ELM_ONLY[..], &["hidden"], &SLFN_ONLY[..]].concat(), "bls"),
-            ModelKind::Slfn => ([&ELM_ONLY[..], &BLS_ONLY[..]].concat(), "slfn"),
+            ModelKind::Elm => ([&BLS_ONLY[..], &SLFN_ONLY, &["trainer"], &dfnn::FLAGS].concat(), "elm"),
+            ModelKind::Bls => (
+                [&ELM_ONLY[..], &["hidden", "trainer"], &SLFN_ONLY, &dfnn::FLAGS].concat(),
+                "bls",
+            ),
+            ModelKind::Slfn => ([&ELM_ONLY[..], &BLS_ONLY, &dfnn::FLAGS].concat(), "slfn"),
+            ModelKind::Dfnn => ([&ELM_ONLY[..], &BLS_ONLY, &SLFN_ONLY, &["hidden"]].concat(), "dfnn"),
         };
         if let Some(id) = foreign
             .iter()
@@ -527,6 +542,13 @@ impl FitArgs {
                 id.replace('_', "-")
             )));
         }
+        if let Some(t) = flags.trainer {
+            t.check_model(flags.model)?;
+        }
+        let dfnn = match flags.model {
+            ModelKind::Dfnn => Some(dfnn::resolve(&flags.dfnn, flags.trainer, flags.lambda)?),
+            _ => None,
+        };
         let bls = BlsArgs {
             feature_groups: flags.feature_groups,
             feature_nodes: flags.feature_nodes,
@@ -551,6 +573,7 @@ impl FitArgs {
             ModelKind::Slfn => flags
                 .hidden
                 .ok_or_else(|| CliError::Usage("--hidden is required with --model slfn".into()))?,
+            ModelKind::Dfnn => dfnn.as_ref().map_or(0, DfnnArgs::hidden_units),
             ModelKind::Elm => {
                 let hidden = flags
                     .hidden
@@ -576,18 +599,9 @@ impl FitArgs {
                 )));
             }
         }
-        let trainer = match (flags.trainer, flags.maxiter) {
-            (None | Some(TrainerArg::Dec), None) => defaults::SLFN_TRAINER,
-            (None | Some(TrainerArg::Dec), Some(maxiter)) => SlfnTrainer::Dec { maxiter },
-            (Some(TrainerArg::Lbfgs), iterations) => SlfnTrainer::Lbfgs {
-                iterations: iterations.unwrap_or(1000),
-            },
-            (Some(TrainerArg::Elm), None) => SlfnTrainer::Elm,
-            (Some(TrainerArg::Elm), Some(_)) => {
-                return Err(CliError::Usage(
-                    "--maxiter does not apply to --trainer elm: the ELM has no iterations".into(),
-                ))
-            }
+        let trainer = match flags.model {
+            ModelKind::Slfn => trainer::slfn_trainer(flags.trainer, flags.maxiter)?,
+            _ => defaults::SLFN_TRAINER,
         };
         if let Some(t) = flags.tau_w {
             if !(t.is_finite() && t >= 0.0) {
@@ -620,6 +634,7 @@ impl FitArgs {
             n_features: flags.n_features,
             trainer,
             tau_w: flags.tau_w,
+            dfnn,
         })
     }
 }

@@ -16,11 +16,22 @@
 //! | hidden outputs on the test file | K_test × n | evaluation after the fit |
 //! | the training features, kept to grow | K × N | incremental fits |
 //!
+//! The deep network (`--model dfnn`, widths `n_1, …, n_L` with the output
+//! layer, `W` weights) needs instead:
+//!
+//! | array | size | when |
+//! |---|---|---|
+//! | activations and back-propagated errors | 2·K·Σn_ℓ | always |
+//! | the same for one minibatch of B rows (and a shorter last one) | 2·2·B·Σn_ℓ | bling, ig |
+//! | weights, gradients, L-BFGS pairs (m = 10) and work vectors | W·(2m + 4) | always |
+//! | two layers' outputs on the test file | 2·K_test·max n_ℓ | evaluation after the fit |
+//!
 //! Small terms (targets, biases, node maps) are left out; the estimate is a
 //! lower bound on the peak, close to it for large fits.
 
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
+use models::dfnn::{Bias, DfnnTrainer};
 use models::ReadoutSolver;
 
 use super::args::{FitArgs, ModelKind};
@@ -38,6 +49,38 @@ pub struct FitSize {
     pub features: usize,
     /// Hidden (ELM) or expanded (BLS) nodes n at the end of the fit.
     pub nodes: usize,
+    /// Outputs: 1 for regression, the number of classes for classification.
+    pub outputs: usize,
+}
+
+/// The L-BFGS memory the DFNN's estimate counts (B2LD's and the full
+/// L-BFGS's default).
+const DFNN_LBFGS_MEMORY: u128 = 10;
+
+/// Bytes of the deep network's fit (see the module docs).
+fn dfnn_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
+    let dfnn = args.dfnn.as_ref()?;
+    let (k, kt) = (size.train as u128, size.test as u128);
+    let extra = u128::from(dfnn.bias == Bias::Every);
+    let (mut units, mut widest, mut weights, mut fan_in) = (0u128, 0u128, 0u128, size.features as u128);
+    for &n in dfnn.hidden.iter().chain([&size.outputs]) {
+        let n = n as u128;
+        units = units.checked_add(n)?;
+        widest = widest.max(n);
+        weights = weights.checked_add(n.checked_mul(fan_in.checked_add(extra)?)?)?;
+        fan_in = n;
+    }
+    let batch = match &dfnn.trainer {
+        DfnnTrainer::Incremental(inc) => (inc.batch_size as u128).min(k),
+        DfnnTrainer::B2ld(_) | DfnnTrainer::Lbfgs(_) => 0,
+    };
+    let doubles = k
+        .checked_add(batch.checked_mul(2)?)?
+        .checked_mul(2)?
+        .checked_mul(units)?
+        .checked_add(weights.checked_mul(2 * DFNN_LBFGS_MEMORY + 4)?)?
+        .checked_add(kt.checked_mul(2)?.checked_mul(widest)?)?;
+    doubles.checked_mul(8)
 }
 
 /// Bytes the fit of `args` on data of size `size` needs (see the module
@@ -51,6 +94,9 @@ pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
     );
     let kn = k.checked_mul(n)?;
     let nn = n.checked_mul(n)?;
+    if args.model == ModelKind::Dfnn {
+        return dfnn_bytes(args, size);
+    }
     if args.model == ModelKind::Slfn {
         // Two K × n arrays (DEC: Hᵀ and its working copy of X; L-BFGS: H and
         // the backward product D; the ELM: H and LAPACK's copy), a copy of the
@@ -70,7 +116,7 @@ pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
             let a = if args.bls.precision == Precision::F32 { 4 } else { 8 };
             (a, Some(args.bls.strategy), true)
         }
-        ModelKind::Slfn => (8, None, false),
+        ModelKind::Slfn | ModelKind::Dfnn => (8, None, false),
     };
     let mut bytes = kn.checked_mul(a_bytes)?;
     let copies_of_kn: u128 = match (args.solver, strategy) {
@@ -107,6 +153,7 @@ pub fn check_fit(args: &FitArgs, size: FitSize) -> Result<(), CliError> {
 pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64>) -> Result<(), CliError> {
     let flags = match args.model {
         ModelKind::Elm | ModelKind::Slfn => "fewer hidden nodes (--hidden)".to_string(),
+        ModelKind::Dfnn => "fewer or narrower layers (--layers)".to_string(),
         ModelKind::Bls => {
             let f32 = if args.bls.precision == Precision::F64 {
                 ", or --f32"
@@ -142,6 +189,7 @@ mod tests {
             test,
             features,
             nodes,
+            outputs: 1,
         }
     }
 
@@ -212,5 +260,40 @@ mod tests {
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(e.contains("--increments") && !e.contains("--f32"), "{e}");
+    }
+
+    /// The deep network 4 → 5 → 3 → 2 (biases) on 100 samples, 10 test
+    /// samples: 2·100·(5+3+2) activations and errors, (5·5 + 3·6 + 2·4)
+    /// weights times 2·10 + 4, 2·10·5 test outputs — by hand; a minibatch
+    /// trainer adds 2·2·B·(5+3+2), and the message names --layers.
+    #[test]
+    fn a_deep_network_counts_activations_weights_and_test_outputs() {
+        let b2ld = fit_args(&["--model", "dfnn", "--layers", "5,3"]);
+        let two = FitSize {
+            outputs: 2,
+            ..size(100, 10, 4, 8)
+        };
+        let weights = 5 * 5 + 3 * 6 + 2 * 4;
+        let want = 8 * (2 * 100 * 10 + weights * 24 + 2 * 10 * 5) as u128;
+        assert_eq!(fit_bytes(&b2ld, two), Some(want));
+        let bling = fit_args(&[
+            "--model",
+            "dfnn",
+            "--layers",
+            "5,3",
+            "--trainer",
+            "bling",
+            "--batch-size",
+            "16",
+        ]);
+        assert_eq!(fit_bytes(&bling, two), Some(want + 8 * 2 * 2 * 16 * 10));
+        let huge = fit_args(&["--model", "dfnn", "--layers", "100000,100000"]);
+        let e = check_against(&huge, two, Some(1_000_000_000))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("--layers"), "{e}");
+        let overflow = fit_args(&["--model", "dfnn", "--layers", "18446744073709551615"]);
+        assert_eq!(fit_bytes(&overflow, size(100, 0, usize::MAX, 1)), None);
     }
 }

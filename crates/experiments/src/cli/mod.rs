@@ -12,6 +12,11 @@
 //!        [--strategy S] [--increments SPEC] [--f32] [--seed S]
 //!        [--scale zscore|minmax|none] [--threads T] [--save FILE]
 //!        [--no-header | --header] [--n-features N]
+//! nn fit --model slfn --train TRAIN --test TEST --task classification|regression --hidden N
+//!        [--trainer dec|lbfgs|elm] [--maxiter K] [--lambda L] [--tau-w T] [--seed S] …
+//! nn fit --model dfnn --train TRAIN --test TEST --task classification|regression --layers N,N,…
+//!        [--trainer b2ld|lbfgs|bling|ig] [--time-limit S] [--batch-size B] [--max-epochs E]
+//!        [--exact-last-layer] [--no-bias] [--lambda RHO] [--seed S] …
 //! nn predict --model-file FILE --data DATA [--no-header | --header] [--threads T]
 //! ```
 //!
@@ -26,6 +31,11 @@
 //! applies the `--increments` schedule ([`bls::parse_increments`]; the
 //! paper's MNIST schedule is `f10:750:1250x11`), updating the output
 //! weights with `--strategy` (orig, exg-e, chol1, chol2, r-inv, d-rdg, …).
+//!
+//! The DFNN (Palagi & Seccia's deep network: [`dfnn`]) has the hidden
+//! widths of `--layers` and one output per target column; `--lambda` is the
+//! `ρ` of their objective (3), by default their `10⁻³ /` (number of
+//! weights).
 //!
 //! TRAIN/TEST/DATA are CSV (header row — or none with `--no-header`; a
 //! first row of numbers only is refused unless `--header` or `--no-header`
@@ -47,9 +57,11 @@
 pub mod args;
 pub mod bls;
 pub mod budget;
+pub mod dfnn;
 pub mod pipeline;
 mod progress;
 mod train;
+pub mod trainer;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -99,7 +111,7 @@ pub enum CliError {
 /// What `fit` prints: one JSON object.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct FitReport {
-    /// `elm` or `bls`.
+    /// `elm`, `bls`, `slfn` or `dfnn`.
     pub model: String,
     /// `classification` or `regression`.
     pub task: String,
@@ -112,8 +124,11 @@ pub struct FitReport {
     /// Classes (classification only).
     pub classes: Option<usize>,
     /// Hidden nodes (for the BLS: feature and enhancement nodes after the
-    /// last update).
+    /// last update; for the DFNN: the hidden layers' units in all).
     pub hidden: usize,
+    /// DFNN only: every layer's width, the output layer's last.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub layers: Option<Vec<usize>>,
     /// BLS only: feature nodes after the last update.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub feature_nodes: Option<usize>,
@@ -125,9 +140,11 @@ pub struct FitReport {
     pub updates: Option<Vec<bls::UpdateJson>>,
     /// Activation name (the BLS's enhancement nodes: tanh).
     pub activation: String,
-    /// Solver name (for the BLS: the strategy's paper name).
+    /// Solver name (for the BLS: the strategy's paper name; for the SLFN and
+    /// the DFNN: the trainer).
     pub solver: String,
-    /// λ (omitted for `lstsq`, which does not use it).
+    /// λ (omitted for `lstsq`, which does not use it; for the DFNN the `ρ`
+    /// the fit used).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub lambda: Option<f64>,
     /// Seed.
@@ -146,20 +163,38 @@ pub struct FitReport {
     pub train_metric: f64,
     /// Where the model was saved, if it was.
     pub saved_to: Option<String>,
-    /// SLFN only: the training error `E(λ, w)` of Grippo et al.'s eq. (5)
-    /// at the end (on the scaled data and targets the model was fitted to).
+    /// SLFN: the training error `E(λ, w)` of Grippo et al.'s eq. (5) at the
+    /// end; DFNN: `f(w)` of Palagi & Seccia's objective (3) (both on the
+    /// scaled data and targets the model was fitted to).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub objective: Option<f64>,
-    /// SLFN only: major iterations (DEC), iterations (L-BFGS), 1 (ELM).
+    /// DFNN only: `‖∇f(w)‖` at the end.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub gradient_norm: Option<f64>,
+    /// SLFN: major iterations (DEC), iterations (L-BFGS), 1 (ELM); DFNN:
+    /// B2LD cycles, L-BFGS iterations, epochs of BLInG and IG.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub iterations: Option<usize>,
-    /// SLFN only: evaluations (DEC: of one unit's error; L-BFGS: of the whole
-    /// error and gradient).
+    /// SLFN: evaluations (DEC: of one unit's error; L-BFGS: of the whole
+    /// error and gradient); DFNN: of the objective on the whole training set
+    /// (0 for BLInG and IG).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub evaluations: Option<usize>,
-    /// SLFN only, DEC: the objective after every major iteration.
+    /// DFNN only: updates of each layer's block, first layer first (the
+    /// paper's Table 5).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub updates_per_layer: Option<Vec<usize>>,
+    /// DFNN only: why the fit stopped (`time limit reached`, …).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub termination: Option<String>,
+    /// SLFN, DEC: the objective after every major iteration; DFNN: at the
+    /// start and after every iteration (and at the end when a time limit
+    /// cut an iteration short).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub objective_trace: Option<Vec<f64>>,
+    /// DFNN only: the training time (s) of each `objective_trace` point.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub trace_seconds: Option<Vec<f64>>,
 }
 
 fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64, CliError> {
@@ -272,15 +307,6 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             train.n_features()
         )));
     }
-    budget::check_fit(
-        args,
-        budget::FitSize {
-            train: train.n_samples(),
-            test: test.n_samples(),
-            features: train.n_features(),
-            nodes: args.hidden,
-        },
-    )?;
     let (labels, y_train_raw, y_test) = match args.task {
         TaskKind::Classification => {
             let (labels, y_train) = ClassLabels::fit(&train)?;
@@ -290,6 +316,16 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         TaskKind::Regression => (None, train.numeric_targets()?, test.numeric_targets()?),
     };
     let classes = labels.as_ref().map(ClassLabels::len);
+    budget::check_fit(
+        args,
+        budget::FitSize {
+            train: train.n_samples(),
+            test: test.n_samples(),
+            features: train.n_features(),
+            nodes: args.hidden,
+            outputs: classes.unwrap_or(1),
+        },
+    )?;
     let scaler = InputScaler::fit(args.scale, &train.x)?;
     let x_train = scaler.transform(&train.x)?;
     if let Some(((row, col), value)) = x_train.indexed_iter().find(|(_, v)| !v.is_finite()) {
@@ -346,6 +382,19 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             args.trainer,
             args.lambda
         ),
+        ModelKind::Dfnn => eprintln!(
+            "nn fit: {} training samples × {} features ({} scaling); DFNN with hidden layers {:?} (sigmoid) and a linear output layer of {} unit(s), {}, trainer {}, {threads} BLAS threads",
+            train.n_samples(),
+            train.n_features(),
+            args.scale.name(),
+            args.dfnn.as_ref().map_or(&[][..], |d| &d.hidden),
+            y_train.ncols(),
+            match args.dfnn.as_ref().map(|d| d.bias) {
+                Some(models::dfnn::Bias::None) => "no biases",
+                _ => "biases",
+            },
+            args.dfnn.as_ref().map_or("", |d| d.trainer.name()),
+        ),
         ModelKind::Bls => {
             let b = &args.bls;
             eprintln!(
@@ -364,13 +413,17 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     }
     let started = Instant::now();
     let (model, info) = train::train(args, &x_train, &y_train)?;
-    let updates = info.updates;
+    let (updates, slfn, dfnn) = (info.updates, info.slfn.as_ref(), info.dfnn.as_ref());
     let train_seconds = started.elapsed().as_secs_f64();
     let (feature_nodes, enhancement_nodes) = match &model {
         FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
-        FittedModel::Elm(_) | FittedModel::Slfn(_) => (None, None),
+        FittedModel::Elm(_) | FittedModel::Slfn(_) | FittedModel::Dfnn(_) => (None, None),
     };
     eprintln!("nn fit: fitted in {train_seconds:.2} s");
+    let layers = match &model {
+        FittedModel::Dfnn(net) => Some(net.widths()),
+        _ => None,
+    };
     let pipeline = FittedPipeline {
         task: args.task,
         classes,
@@ -396,22 +449,25 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         n_features: train.n_features(),
         classes,
         hidden: args.hidden,
+        layers,
         feature_nodes,
         enhancement_nodes,
         updates,
         activation: match args.model {
             ModelKind::Elm => args.activation.to_string(),
             ModelKind::Bls => Activation::Tanh.to_string(),
-            ModelKind::Slfn => Activation::Sigmoid.to_string(),
+            ModelKind::Slfn | ModelKind::Dfnn => Activation::Sigmoid.to_string(),
         },
         solver: match args.model {
             ModelKind::Elm => args.solver.to_string(),
             ModelKind::Bls => args.bls.strategy.to_string(),
             ModelKind::Slfn => args.trainer.to_string(),
+            ModelKind::Dfnn => args.dfnn.as_ref().map_or("", |d| d.trainer.name()).to_string(),
         },
         lambda: match args.model {
             ModelKind::Elm if !args.solver.uses_lambda() => None,
             ModelKind::Slfn if args.trainer == models::SlfnTrainer::Elm => None,
+            ModelKind::Dfnn => dfnn.map(|&(_, rho)| rho),
             _ => Some(args.lambda),
         },
         seed: args.seed,
@@ -425,17 +481,19 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         test_metric,
         train_metric,
         saved_to,
-        objective: info.slfn.as_ref().map(|r| r.objective),
-        iterations: info.slfn.as_ref().map(|r| r.iterations),
-        evaluations: info
-            .slfn
-            .as_ref()
-            .map(|r| r.evaluations.gradients.max(r.evaluations.values)),
-        objective_trace: info
-            .slfn
-            .as_ref()
+        objective: slfn.map(|r| r.objective).or(dfnn.map(|(r, _)| r.objective)),
+        gradient_norm: dfnn.map(|(r, _)| r.gradient_norm),
+        iterations: slfn.map(|r| r.iterations).or(dfnn.map(|(r, _)| r.iterations)),
+        evaluations: slfn
+            .map(|r| r.evaluations.gradients.max(r.evaluations.values))
+            .or(dfnn.map(|(r, _)| r.evaluations)),
+        updates_per_layer: dfnn.map(|(r, _)| r.updates_per_layer.clone()),
+        termination: dfnn.map(|(r, _)| r.termination.to_string()),
+        objective_trace: slfn
             .and_then(|r| r.dec.as_ref())
-            .map(|d| d.trace.iter().map(|t| t.objective).collect()),
+            .map(|d| d.trace.iter().map(|t| t.objective).collect())
+            .or(dfnn.map(|(r, _)| r.trace.iter().map(|t| t.objective).collect())),
+        trace_seconds: dfnn.map(|(r, _)| r.trace.iter().map(|t| t.seconds).collect()),
     })
 }
 

@@ -27,6 +27,7 @@
 use std::path::Path;
 
 use models::bls::Bls;
+use models::dfnn::Dfnn;
 use models::{Elm, Slfn};
 use ndarray::{Array2, ArrayView2};
 use serde::de::DeserializeOwned;
@@ -95,6 +96,9 @@ pub enum FittedModel {
     /// A single-hidden-layer network of Grippo et al. (DEC, L-BFGS or their
     /// ELM).
     Slfn(Slfn),
+    /// A deep feedforward network of Palagi & Seccia (B2LD, L-BFGS, BLInG
+    /// or IG). Its shapes are checked on load ([`FittedPipeline::validate`]).
+    Dfnn(Dfnn),
 }
 
 impl FittedModel {
@@ -104,6 +108,7 @@ impl FittedModel {
             FittedModel::Elm(m) => m.n_inputs(),
             FittedModel::Bls(m) => m.n_inputs(),
             FittedModel::Slfn(m) => m.n_inputs(),
+            FittedModel::Dfnn(m) => m.n_inputs(),
         }
     }
 
@@ -112,6 +117,7 @@ impl FittedModel {
             FittedModel::Elm(m) => m.predict(x)?,
             FittedModel::Bls(m) => m.predict(x)?,
             FittedModel::Slfn(m) => m.predict(x)?,
+            FittedModel::Dfnn(m) => m.predict(x)?,
         })
     }
 }
@@ -410,7 +416,9 @@ impl FittedPipeline {
         Ok(pipeline)
     }
 
-    /// Check what a decoded pipeline must satisfy: the scaler's statistics
+    /// Check what a decoded pipeline must satisfy: a deep network's layers
+    /// chained (each layer's columns the width below, plus its bias) and
+    /// finite; the scaler's statistics
     /// (finite means, positive finite standard deviations; finite ranges with
     /// min ≤ max) for as many columns as the model has inputs; the target
     /// scale (finite mean, positive finite standard deviation) only for
@@ -424,6 +432,7 @@ impl FittedPipeline {
             FittedModel::Elm(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Bls(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Slfn(m) => (m.n_inputs(), m.n_outputs()),
+            FittedModel::Dfnn(m) => super::dfnn::check_network(m)?,
         };
         let columns = |what: &str, a: usize, b: usize| -> Result<(), String> {
             if a != n_inputs || b != n_inputs {

@@ -14,6 +14,7 @@ use ndarray::Array2;
 
 use super::args::{FitArgs, ModelKind};
 use super::bls::{self, UpdateJson};
+use super::dfnn::{self, DfnnFit};
 use super::pipeline::FittedModel;
 use super::progress::Progress;
 use super::CliError;
@@ -51,11 +52,12 @@ pub(crate) fn slfn_params(args: &FitArgs) -> Result<SlfnValidParams, CliError> {
 }
 
 /// What a fit reports besides the model: the BLS's update records, the
-/// SLFN's training report.
+/// SLFN's training report, the DFNN's report and `ρ`.
 #[derive(Debug, Default)]
 pub(crate) struct TrainInfo {
     pub(crate) updates: Option<Vec<UpdateJson>>,
     pub(crate) slfn: Option<SlfnReport>,
+    pub(crate) dfnn: Option<(models::dfnn::TrainReport, f64)>,
 }
 
 /// Fit the model `args` ask for on scaled features `x` and targets `y`; an
@@ -68,7 +70,7 @@ pub(crate) fn train(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<
             .strategy()
             .filter(|_| matches!(args.solver, ReadoutSolver::Strategy(_))),
         ModelKind::Bls => Some(args.bls.strategy),
-        ModelKind::Slfn => None,
+        ModelKind::Slfn | ModelKind::Dfnn => None,
     };
     if let Some(s) = strategy.filter(|s| !s.is_ridge()) {
         eprintln!(
@@ -162,7 +164,7 @@ fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(Fitted
                 FittedModel::Bls(model),
                 TrainInfo {
                     updates: Some(updates),
-                    slfn: None,
+                    ..TrainInfo::default()
                 },
             ))
         }
@@ -186,8 +188,22 @@ fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(Fitted
             Ok((
                 FittedModel::Slfn(net),
                 TrainInfo {
-                    updates: None,
                     slfn: Some(report),
+                    ..TrainInfo::default()
+                },
+            ))
+        }
+        ModelKind::Dfnn => {
+            let settings = args
+                .dfnn
+                .as_ref()
+                .ok_or_else(|| CliError::Usage("--layers is required with --model dfnn".into()))?;
+            let DfnnFit { net, report, rho } = dfnn::fit(settings, args.seed, x, y)?;
+            Ok((
+                FittedModel::Dfnn(net),
+                TrainInfo {
+                    dfnn: Some((report, rho)),
+                    ..TrainInfo::default()
                 },
             ))
         }

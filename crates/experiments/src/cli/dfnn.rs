@@ -1,0 +1,520 @@
+//! The DFNN half of `nn fit --model dfnn`: Palagi & Seccia's deep
+//! feedforward network ([`models::dfnn`]: sigmoid hidden layers, a linear
+//! output layer, objective (3)) — its flags and their checks, the fit with
+//! one progress line per iteration on stderr, and the checks of a network
+//! loaded from a model file.
+//!
+//! `--layers` lists the hidden widths; the output layer (one unit for
+//! regression, one per class) is added from the targets. The trainers are
+//! B2LD (Algorithm 3, the default), L-BFGS on all weights (its baseline),
+//! BLInG (Algorithm 5) and IG (its baseline), with the settings of
+//! [`B2ld::default`], [`FullLbfgs::default`] and [`Incremental::new`]
+//! except for what the flags below change.
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind, TrainReport};
+use ndarray::Array2;
+
+use super::args::{at_least_one, TrainerArg};
+use super::CliError;
+
+const HEADING: &str = "DFNN (--model dfnn)";
+
+/// The DFNN's own flags by their clap ids, refused with the other models.
+pub(crate) const FLAGS: [&str; 6] = [
+    "layers",
+    "time_limit",
+    "batch_size",
+    "max_epochs",
+    "exact_last_layer",
+    "no_bias",
+];
+
+/// The starting weights are uniform on `[−INIT_SCALE, INIT_SCALE)`
+/// ([`Dfnn::random`]). Palagi & Seccia do not state their initialization;
+/// 1 is ours (the SLFN's `w⁰` on `[−0.5, 0.5]` is Grippo et al.'s, written
+/// into its trainer rather than kept as a constant).
+pub const INIT_SCALE: f64 = 1.0;
+
+/// The DFNN flags of `nn fit`, as typed (flattened into
+/// [`super::FitFlags`]; `--trainer`, `--lambda` and `--seed` are shared
+/// with the other models).
+#[derive(Clone, Debug, Default, Args)]
+pub struct DfnnFlags {
+    /// Hidden layers' widths, comma-separated, first layer first (e.g.
+    /// 50,50,50); the output layer (1 unit for regression, one per class)
+    /// is added. Required with --model dfnn. Starting weights: uniform on
+    /// [−1, 1] from --seed ([`INIT_SCALE`]; the paper does not state its
+    /// initialization).
+    #[arg(long, value_name = "N,N,…", value_parser = parse_layers, help_heading = HEADING, help = layers_help(), long_help = layers_help())]
+    pub layers: Option<Layers>,
+    /// Stop training after S seconds (every trainer; the paper: 150 for
+    /// b2ld and lbfgs, 60 for bling and ig) [default: none: b2ld and lbfgs
+    /// stop at [`B2ld::default`]'s tolerances, bling and ig after
+    /// --max-epochs].
+    #[arg(long, value_name = "S", value_parser = seconds, help_heading = HEADING, help = time_help(), long_help = time_help())]
+    pub time_limit: Option<Duration>,
+    /// Samples per minibatch (bling and ig only) [default:
+    /// [`Incremental::new`]'s].
+    #[arg(long, value_name = "B", value_parser = at_least_one, help_heading = HEADING, help = batch_help(), long_help = batch_help())]
+    pub batch_size: Option<usize>,
+    /// Passes over the training set (bling and ig only) [default:
+    /// [`Incremental::new`]'s].
+    #[arg(long, value_name = "E", value_parser = at_least_one, help_heading = HEADING, help = epochs_help(), long_help = epochs_help())]
+    pub max_epochs: Option<usize>,
+    /// b2ld only: solve the last layer's block (a ridge problem) exactly
+    /// instead of by L-BFGS (the paper used L-BFGS there too).
+    #[arg(long, help_heading = HEADING)]
+    pub exact_last_layer: bool,
+    /// No bias weights in any layer (the networks of the paper's Table 1
+    /// have none) [default: a bias in every layer].
+    #[arg(long, help_heading = HEADING)]
+    pub no_bias: bool,
+}
+
+fn layers_help() -> String {
+    format!(
+        "Hidden layers' widths, comma-separated, first layer first (e.g. 50,50,50); the output layer (1 unit for \
+         regression, one per class) is added. Required with --model dfnn. The starting weights are uniform on \
+         [−{INIT_SCALE}, {INIT_SCALE}] from --seed (Palagi & Seccia do not state their initialization)"
+    )
+}
+
+fn time_help() -> String {
+    let (b2ld, lbfgs) = (B2ld::default(), FullLbfgs::default());
+    let same = b2ld.gradient_tolerance == lbfgs.gradient_tolerance && b2ld.relative_decrease == lbfgs.relative_decrease;
+    let tolerances = if same {
+        format!(
+            "b2ld and lbfgs stop at ‖∇f‖ ≤ {:e} or a relative decrease ≤ {:e} (b2ld: in every block; lbfgs: over \
+             {} iterations)",
+            b2ld.gradient_tolerance, b2ld.relative_decrease, lbfgs.window
+        )
+    } else {
+        "b2ld and lbfgs stop at their tolerances".to_string()
+    };
+    format!(
+        "Stop training after S seconds (every trainer; the paper: 150 for b2ld and lbfgs, 60 for bling and ig) \
+         [default: none: {tolerances}, bling and ig after --max-epochs]"
+    )
+}
+
+fn batch_help() -> String {
+    let d = Incremental::new(IncrementalKind::Bling).batch_size;
+    format!("Samples per minibatch (bling and ig only) [default: {d}]")
+}
+
+fn epochs_help() -> String {
+    let d = Incremental::new(IncrementalKind::Bling).max_epochs;
+    format!("Passes over the training set (bling and ig only) [default: {d}]")
+}
+
+/// `--layers`: the hidden layers' widths, each at least 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layers(pub Vec<usize>);
+
+/// Parse `--layers` (`50,50,50`): comma-separated whole numbers ≥ 1, at
+/// least one.
+///
+/// # Errors
+/// What is wrong, naming the width by its position.
+pub fn parse_layers(text: &str) -> Result<Layers, String> {
+    if text.trim().is_empty() {
+        return Err("give the hidden layers' widths, e.g. 50,50,50".into());
+    }
+    text.split(',')
+        .enumerate()
+        .map(|(i, w)| {
+            let w = w.trim();
+            match w.parse::<usize>() {
+                _ if w.is_empty() => Err(format!(
+                    "width {} is empty (separate the widths by single commas, e.g. 50,50,50)",
+                    i + 1
+                )),
+                Ok(0) => Err(format!("width {} is 0: every layer needs at least one unit", i + 1)),
+                Ok(n) => Ok(n),
+                Err(e) => Err(format!("width {} ('{w}') is not a whole number ({e})", i + 1)),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(Layers)
+}
+
+/// A time limit in seconds: finite, `> 0`, representable.
+fn seconds(text: &str) -> Result<Duration, String> {
+    let s: f64 = text
+        .trim()
+        .parse()
+        .map_err(|e| format!("not a number of seconds ({e})"))?;
+    if !(s.is_finite() && s > 0.0) {
+        return Err("must be a finite number of seconds > 0".into());
+    }
+    Duration::try_from_secs_f64(s).map_err(|e| format!("{s} seconds is not a duration ({e})"))
+}
+
+/// The resolved DFNN settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DfnnArgs {
+    /// The hidden layers' widths (`--layers`).
+    pub hidden: Vec<usize>,
+    /// The trainer with its settings (`--trainer`, `--time-limit`,
+    /// `--batch-size`, `--max-epochs`, `--exact-last-layer`).
+    pub trainer: DfnnTrainer,
+    /// `ρ` of objective (3) from `--lambda`; `None`: the paper's `10⁻³/n`
+    /// ([`Dfnn::paper_rho`]), known once the network is.
+    pub rho: Option<f64>,
+    /// Biases in every layer, or none (`--no-bias`).
+    pub bias: Bias,
+    /// The starting weights' scale ([`INIT_SCALE`]).
+    pub init_scale: f64,
+}
+
+impl DfnnArgs {
+    /// The hidden units in all (the JSON's `hidden`).
+    pub fn hidden_units(&self) -> usize {
+        self.hidden.iter().sum()
+    }
+}
+
+fn usage(text: impl Into<String>) -> CliError {
+    CliError::Usage(text.into())
+}
+
+/// Resolve the DFNN flags with the shared `--trainer` (already checked to
+/// be one of the DFNN's: [`TrainerArg::check_model`]) and `--lambda`.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the flag: no `--layers`, more hidden units
+/// than a `usize` counts, `--batch-size` or `--max-epochs` with a batch
+/// trainer, `--exact-last-layer` with another trainer than b2ld, a
+/// negative or non-finite `--lambda`.
+pub(crate) fn resolve(
+    flags: &DfnnFlags,
+    trainer: Option<TrainerArg>,
+    lambda: Option<f64>,
+) -> Result<DfnnArgs, CliError> {
+    let hidden = flags
+        .layers
+        .clone()
+        .ok_or_else(|| {
+            usage("--layers is required with --model dfnn: the hidden layers' widths, e.g. --layers 50,50,50")
+        })?
+        .0;
+    if hidden.iter().try_fold(0usize, |a, &w| a.checked_add(w)).is_none() {
+        return Err(usage("--layers: the hidden units in all overflow a 64-bit integer"));
+    }
+    let arg = trainer.unwrap_or(TrainerArg::B2ld);
+    let name = arg.name();
+    let minibatch = matches!(arg, TrainerArg::Bling | TrainerArg::Ig);
+    if !minibatch {
+        if flags.batch_size.is_some() {
+            return Err(usage(format!(
+                "--batch-size does not apply to --trainer {name}: only the minibatch trainers bling and ig take it"
+            )));
+        }
+        if flags.max_epochs.is_some() {
+            return Err(usage(format!(
+                "--max-epochs does not apply to --trainer {name}: only the minibatch trainers bling and ig take it \
+                 (b2ld and lbfgs stop at their tolerances or --time-limit)"
+            )));
+        }
+    }
+    if flags.exact_last_layer && arg != TrainerArg::B2ld {
+        return Err(usage(format!(
+            "--exact-last-layer does not apply to --trainer {name}: it is an option of b2ld"
+        )));
+    }
+    if let Some(rho) = lambda {
+        if !(rho.is_finite() && rho >= 0.0) {
+            return Err(usage(format!("--lambda {rho}: ρ must be finite and ≥ 0")));
+        }
+    }
+    let time_limit = flags.time_limit;
+    let trainer = match arg {
+        TrainerArg::B2ld => DfnnTrainer::B2ld(B2ld {
+            time_limit,
+            exact_last_layer: flags.exact_last_layer,
+            ..B2ld::default()
+        }),
+        TrainerArg::Lbfgs => DfnnTrainer::Lbfgs(FullLbfgs {
+            time_limit,
+            ..FullLbfgs::default()
+        }),
+        TrainerArg::Bling | TrainerArg::Ig => {
+            let kind = if arg == TrainerArg::Bling {
+                IncrementalKind::Bling
+            } else {
+                IncrementalKind::Ig
+            };
+            let mut inc = Incremental::new(kind);
+            inc.time_limit = time_limit;
+            inc.batch_size = flags.batch_size.unwrap_or(inc.batch_size);
+            inc.max_epochs = flags.max_epochs.unwrap_or(inc.max_epochs);
+            DfnnTrainer::Incremental(inc)
+        }
+        TrainerArg::Dec | TrainerArg::Elm => {
+            return Err(usage(format!(
+                "--trainer {name} does not apply to --model dfnn: its trainers are b2ld, lbfgs, bling, ig"
+            )))
+        }
+    };
+    Ok(DfnnArgs {
+        hidden,
+        trainer,
+        rho: lambda,
+        bias: if flags.no_bias { Bias::None } else { Bias::Every },
+        init_scale: INIT_SCALE,
+    })
+}
+
+/// What one iteration of `trainer` is called on stderr.
+fn iteration_name(trainer: &DfnnTrainer) -> &'static str {
+    match trainer {
+        DfnnTrainer::B2ld(_) => "cycle",
+        DfnnTrainer::Lbfgs(_) => "iteration",
+        DfnnTrainer::Incremental(_) => "epoch",
+    }
+}
+
+/// The fitted network, its training report and the `ρ` it was fitted with.
+pub(crate) struct DfnnFit {
+    pub(crate) net: Dfnn,
+    pub(crate) report: TrainReport,
+    pub(crate) rho: f64,
+}
+
+/// Build the starting network on `x`'s features with `y`'s columns as
+/// outputs (seed `seed`), and train it on `x`, `y`. Progress on stderr: one
+/// `nn fit: b2ld cycle K: f = …` line per B2LD cycle or epoch of BLInG and
+/// IG; for L-BFGS, whose iterations are many and short, at most one line a
+/// second (as the SLFN's L-BFGS); then one line on how it stopped. After a
+/// time limit the report's trace ends at the weights returned.
+///
+/// # Errors
+/// The model's: data or parameters it refuses, an objective not finite at
+/// the start.
+pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) -> Result<DfnnFit, CliError> {
+    let widths = [&args.hidden[..], &[y.ncols()]].concat();
+    let mut net = Dfnn::random(x.ncols(), &widths, args.bias, seed, args.init_scale)?;
+    let rho = args.rho.unwrap_or_else(|| net.paper_rho());
+    eprintln!(
+        "nn fit: DFNN {} weights, ρ = {rho:e} ({})",
+        net.n_weights(),
+        if args.rho.is_some() {
+            "--lambda"
+        } else {
+            "the paper's 10⁻³ / weights"
+        }
+    );
+    let (name, unit) = (args.trainer.name(), iteration_name(&args.trainer));
+    let every = match args.trainer {
+        DfnnTrainer::Lbfgs(_) => Duration::from_secs(1),
+        _ => Duration::ZERO,
+    };
+    let mut last: Option<Instant> = None;
+    let mut report = net.fit(x.view(), y.view(), rho, &args.trainer, |p| {
+        if last.is_none_or(|t| t.elapsed() >= every) {
+            last = Some(Instant::now());
+            let gradient = p.gradient_norm.map(|g| format!(", ‖∇f‖ = {g:.3e}")).unwrap_or_default();
+            eprintln!(
+                "nn fit: {name} {unit} {}: f = {:.6e}{gradient} ({:.2} s)",
+                p.iteration,
+                p.objective,
+                p.elapsed.as_secs_f64()
+            );
+        }
+        ControlFlow::Continue(())
+    })?;
+    // A time limit can stop B2LD inside a cycle: end the trace at the
+    // weights returned, as BLInG and IG do themselves.
+    if report.termination == models::optim::Termination::TimeLimit
+        && report.trace.last().is_some_and(|t| t.objective != report.objective)
+    {
+        let point = models::dfnn::TracePoint {
+            seconds: report.seconds,
+            objective: report.objective,
+        };
+        report.trace.push(point);
+    }
+    eprintln!(
+        "nn fit: {name} stopped after {} {unit}(s) ({}): f = {:.6e}, ‖∇f‖ = {:.3e}, updates per layer {:?}",
+        report.iterations, report.termination, report.objective, report.gradient_norm, report.updates_per_layer
+    );
+    Ok(DfnnFit { net, report, rho })
+}
+
+/// Check a network read from a model file before anything indexes it: at
+/// least one layer, every layer with units, each layer's columns the
+/// previous layer's width (plus its bias), every weight finite. Returns the
+/// numbers of inputs and outputs.
+///
+/// # Errors
+/// What is wrong, in words.
+pub(crate) fn check_network(net: &Dfnn) -> Result<(usize, usize), String> {
+    let weights = net.weights();
+    if weights.is_empty() {
+        return Err("a deep network without layers".into());
+    }
+    let extra = usize::from(net.bias() == Bias::Every);
+    let mut fan_in: Option<usize> = None;
+    for (l, w) in weights.iter().enumerate() {
+        let layer = l + 1;
+        if w.nrows() == 0 {
+            return Err(format!("layer {layer} of the deep network has no units"));
+        }
+        match fan_in {
+            None if w.ncols() <= extra => return Err("the deep network's first layer has no inputs".into()),
+            Some(n) if w.ncols() != n + extra => {
+                return Err(format!(
+                    "layer {layer} of the deep network has {} weight columns for {n} inputs{}",
+                    w.ncols(),
+                    if extra == 1 { " and a bias" } else { "" }
+                ))
+            }
+            _ => {}
+        }
+        if w.iter().any(|v| !v.is_finite()) {
+            return Err(format!(
+                "layer {layer} of the deep network has a weight that is not finite"
+            ));
+        }
+        fan_in = Some(w.nrows());
+    }
+    Ok((net.n_inputs(), net.n_outputs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::resolve_fit;
+
+    const BASE: [&str; 8] = [
+        "--train",
+        "a.csv",
+        "--test",
+        "b.csv",
+        "--task",
+        "regression",
+        "--model",
+        "dfnn",
+    ];
+
+    fn resolve(extra: &[&str]) -> Result<DfnnArgs, String> {
+        let a = resolve_fit(&[&BASE[..], extra].concat())?;
+        a.dfnn.ok_or_else(|| "no dfnn".into())
+    }
+
+    #[test]
+    fn layers_parse_and_bad_lists_say_which_width() {
+        assert_eq!(parse_layers("50, 50,50"), Ok(Layers(vec![50, 50, 50])));
+        assert_eq!(parse_layers("7"), Ok(Layers(vec![7])));
+        let e = |t: &str| parse_layers(t).err().unwrap_or_default();
+        assert!(e("5,,5").contains("width 2 is empty"), "{}", e("5,,5"));
+        assert!(e("5,").contains("width 2 is empty"));
+        assert!(e("0").contains("width 1 is 0"));
+        assert!(e("4,x").contains("width 2 ('x') is not a whole number"));
+        assert!(e("").contains("e.g. 50,50,50"));
+        assert!(e("-3").contains("not a whole number"));
+    }
+
+    #[test]
+    fn defaults_are_b2ld_with_biases_and_the_papers_rho() -> Result<(), String> {
+        let d = resolve(&["--layers", "4,3"])?;
+        assert_eq!(d.hidden, vec![4, 3]);
+        assert_eq!(d.trainer, DfnnTrainer::B2ld(B2ld::default()));
+        assert_eq!((d.rho, d.bias, d.init_scale), (None, Bias::Every, 1.0));
+        let d = resolve(&[
+            "--layers",
+            "2",
+            "--trainer",
+            "ig",
+            "--batch-size",
+            "16",
+            "--max-epochs",
+            "3",
+            "--time-limit",
+            "2.5",
+            "--lambda",
+            "0",
+            "--no-bias",
+        ])?;
+        let mut want = Incremental::new(IncrementalKind::Ig);
+        want.batch_size = 16;
+        want.max_epochs = 3;
+        want.time_limit = Some(Duration::from_millis(2500));
+        assert_eq!(d.trainer, DfnnTrainer::Incremental(want));
+        assert_eq!((d.rho, d.bias), (Some(0.0), Bias::None));
+        let d = resolve(&["--layers", "2", "--exact-last-layer", "--time-limit", "1"])?;
+        let DfnnTrainer::B2ld(b) = d.trainer else {
+            return Err("not b2ld".into());
+        };
+        assert!(b.exact_last_layer && b.time_limit == Some(Duration::from_secs(1)));
+        Ok(())
+    }
+
+    #[test]
+    fn flags_of_other_trainers_and_models_are_refused_by_name() {
+        let e = |extra: &[&str]| resolve(extra).err().unwrap_or_default();
+        assert!(e(&[]).contains("--layers is required with --model dfnn"));
+        assert!(e(&["--layers", "3", "--batch-size", "8"]).contains("--batch-size does not apply to --trainer b2ld"));
+        assert!(e(&["--layers", "3", "--trainer", "lbfgs", "--max-epochs", "8"])
+            .contains("--max-epochs does not apply to --trainer lbfgs"));
+        assert!(e(&["--layers", "3", "--trainer", "bling", "--exact-last-layer"])
+            .contains("--exact-last-layer does not apply to --trainer bling"));
+        assert!(e(&["--layers", "3", "--trainer", "dec"]).contains("--trainer dec does not apply to --model dfnn"));
+        assert!(e(&["--layers", "3", "--lambda=-1"]).contains("--lambda -1: ρ must be finite"));
+        assert!(e(&["--layers", "3", "--time-limit", "0"]).contains("--time-limit"));
+        assert!(e(&["--layers", "3", "--time-limit", "1e300"]).contains("--time-limit"));
+        for (flag, value) in [
+            ("--hidden", "3"),
+            ("--maxiter", "3"),
+            ("--tau-w", "0.1"),
+            ("--solver", "ridge"),
+        ] {
+            let msg = e(&["--layers", "3", flag, value]);
+            assert!(msg.contains(&format!("{flag} does not apply to --model dfnn")), "{msg}");
+        }
+        let slfn = |extra: &[&str]| {
+            resolve_fit(&[&BASE[..6], &["--model", "slfn", "--hidden", "3"], extra].concat())
+                .err()
+                .unwrap_or_default()
+        };
+        assert!(slfn(&["--trainer", "b2ld"]).contains("--trainer b2ld does not apply to --model slfn"));
+        assert!(slfn(&["--layers", "3"]).contains("--layers does not apply to --model slfn"));
+        assert!(slfn(&["--no-bias"]).contains("--no-bias does not apply to --model slfn"));
+    }
+
+    #[test]
+    fn loaded_networks_are_checked_before_use() -> Result<(), Box<dyn std::error::Error>> {
+        let net = Dfnn::random(3, &[4, 2], Bias::Every, 1, 1.0)?;
+        assert_eq!(check_network(&net), Ok((3, 2)));
+        let mut bad = net.clone();
+        bad.weights_mut()[1][[0, 0]] = f64::NAN;
+        assert!(check_network(&bad).err().unwrap_or_default().contains("layer 2"));
+        // Shapes that do not chain, as a crafted file could hold them.
+        #[derive(serde::Serialize)]
+        struct Raw {
+            weights: Vec<ndarray::Array2<f64>>,
+            bias: Bias,
+        }
+        let mut weights = net.weights().to_vec();
+        weights[1] = Dfnn::random(3, &[5, 2], Bias::Every, 1, 1.0)?.weights()[1].clone();
+        let config = bincode::config::standard();
+        let bytes = bincode::serde::encode_to_vec(
+            Raw {
+                weights,
+                bias: Bias::Every,
+            },
+            config,
+        )?;
+        let (mixed, _): (Dfnn, usize) = bincode::serde::decode_from_slice(&bytes, config)?;
+        let e = check_network(&mixed).err().unwrap_or_default();
+        assert!(
+            e.contains("layer 2 of the deep network has 6 weight columns for 4 inputs"),
+            "{e}"
+        );
+        Ok(())
+    }
+}

@@ -1,0 +1,95 @@
+//! `--trainer`, shared by `--model slfn` (dec, lbfgs, elm) and `--model
+//! dfnn` (b2ld, lbfgs, bling, ig): one flag whose values are checked
+//! against the model, and the SLFN's trainer from it and `--maxiter`.
+
+use clap::ValueEnum;
+use models::SlfnTrainer;
+
+use super::args::{defaults, ModelKind};
+use super::CliError;
+
+/// `--trainer` of `--model slfn` (dec, lbfgs, elm) and `--model dfnn`
+/// (b2ld, lbfgs, bling, ig); [`TrainerArg::check_model`] tells which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TrainerArg {
+    /// SLFN: DEC, Algorithm 3 of Grippo et al.
+    Dec,
+    /// SLFN and DFNN: L-BFGS on all weights (each paper's baseline).
+    Lbfgs,
+    /// SLFN: the paper's ELM, τ = 0, minimum-norm least squares.
+    Elm,
+    /// DFNN: B2LD, Algorithm 3 of Palagi & Seccia.
+    B2ld,
+    /// DFNN: BLInG, Algorithm 5 of Palagi & Seccia.
+    Bling,
+    /// DFNN: incremental gradient on all weights (BLInG's baseline).
+    Ig,
+}
+
+impl TrainerArg {
+    /// The value as typed (`dec`, `b2ld`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            TrainerArg::Dec => "dec",
+            TrainerArg::Lbfgs => "lbfgs",
+            TrainerArg::Elm => "elm",
+            TrainerArg::B2ld => "b2ld",
+            TrainerArg::Bling => "bling",
+            TrainerArg::Ig => "ig",
+        }
+    }
+
+    /// Refuse a trainer of the other network (`--trainer b2ld` with
+    /// `--model slfn`, `--trainer dec` with `--model dfnn`), naming the
+    /// model's trainers. The ELM and the BLS refuse `--trainer` altogether.
+    ///
+    /// # Errors
+    /// [`CliError::Usage`] with that message.
+    pub fn check_model(self, model: ModelKind) -> Result<(), CliError> {
+        let (fits, trainers) = match model {
+            ModelKind::Slfn => (
+                matches!(self, TrainerArg::Dec | TrainerArg::Lbfgs | TrainerArg::Elm),
+                "dec, lbfgs, elm",
+            ),
+            ModelKind::Dfnn => (
+                !matches!(self, TrainerArg::Dec | TrainerArg::Elm),
+                "b2ld, lbfgs, bling, ig",
+            ),
+            ModelKind::Elm | ModelKind::Bls => return Ok(()),
+        };
+        if fits {
+            return Ok(());
+        }
+        Err(CliError::Usage(format!(
+            "--trainer {} does not apply to --model {}: its trainers are {trainers}",
+            self.name(),
+            model.name()
+        )))
+    }
+}
+
+/// The SLFN's trainer from `--trainer` (one of the SLFN's: checked by
+/// [`TrainerArg::check_model`]) and `--maxiter`: DEC(10) by default,
+/// DEC(`maxiter`), L-BFGS for `maxiter` iterations (default 1000), the ELM.
+///
+/// # Errors
+/// [`CliError::Usage`] for `--maxiter` with the ELM, or a DFNN trainer.
+pub(crate) fn slfn_trainer(trainer: Option<TrainerArg>, maxiter: Option<usize>) -> Result<SlfnTrainer, CliError> {
+    Ok(match (trainer, maxiter) {
+        (None | Some(TrainerArg::Dec), None) => defaults::SLFN_TRAINER,
+        (None | Some(TrainerArg::Dec), Some(maxiter)) => SlfnTrainer::Dec { maxiter },
+        (Some(TrainerArg::Lbfgs), iterations) => SlfnTrainer::Lbfgs {
+            iterations: iterations.unwrap_or(1000),
+        },
+        (Some(TrainerArg::Elm), None) => SlfnTrainer::Elm,
+        (Some(TrainerArg::Elm), Some(_)) => {
+            return Err(CliError::Usage(
+                "--maxiter does not apply to --trainer elm: the ELM has no iterations".into(),
+            ))
+        }
+        (Some(t @ (TrainerArg::B2ld | TrainerArg::Bling | TrainerArg::Ig)), _) => {
+            t.check_model(ModelKind::Slfn)?;
+            defaults::SLFN_TRAINER
+        }
+    })
+}
