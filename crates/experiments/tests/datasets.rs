@@ -475,7 +475,7 @@ fn shipped_class_counts() -> TestResult {
 
 #[test]
 fn registry_names_all_resolve() -> TestResult {
-    assert_eq!(names().len(), 22);
+    assert_eq!(names().len(), 26);
     for name in names() {
         assert!(shipped(name)?.is_file(), "{name}");
     }
