@@ -414,7 +414,7 @@ fn help_lists_the_dfnn_flags() {
         "b2ld",
         "bling",
         "10⁻³ / (number of weights) for dfnn",
-        "uniform on [−1, 1]",
+        "uniform on [−0.5, 0.5]",
         "[default: 128]",
         "[default: 100]",
         "DFNN (--model dfnn)",

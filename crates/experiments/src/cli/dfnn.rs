@@ -37,7 +37,7 @@ pub(crate) const FLAGS: [&str; 6] = [
 /// ([`Dfnn::random`]). Palagi & Seccia do not state their initialization;
 /// 1 is ours (the SLFN's `w⁰` on `[−0.5, 0.5]` is Grippo et al.'s, written
 /// into its trainer rather than kept as a constant).
-pub const INIT_SCALE: f64 = 1.0;
+pub const INIT_SCALE: f64 = models::dfnn::INIT_SCALE;
 
 /// The DFNN flags of `nn fit`, as typed (flattened into
 /// [`super::FitFlags`]; `--trainer`, `--lambda` and `--seed` are shared
@@ -47,7 +47,7 @@ pub struct DfnnFlags {
     /// Hidden layers' widths, comma-separated, first layer first (e.g.
     /// 50,50,50); the output layer (1 unit for regression, one per class)
     /// is added. Required with --model dfnn. Starting weights: uniform on
-    /// [−1, 1] from --seed ([`INIT_SCALE`]; the paper does not state its
+    /// [−0.5, 0.5] from --seed ([`INIT_SCALE`]; the paper does not state its
     /// initialization).
     #[arg(long, value_name = "N,N,…", value_parser = parse_layers, help_heading = HEADING, help = layers_help(), long_help = layers_help())]
     pub layers: Option<Layers>,
@@ -298,6 +298,14 @@ pub(crate) struct DfnnFit {
 pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) -> Result<DfnnFit, CliError> {
     let widths = [&args.hidden[..], &[y.ncols()]].concat();
     let mut net = Dfnn::random(x.ncols(), &widths, args.bias, seed, args.init_scale)?;
+    // BLInG's and IG's fixed random order of the rows comes from --seed too.
+    let trainer = match &args.trainer {
+        DfnnTrainer::Incremental(inc) => DfnnTrainer::Incremental(Incremental {
+            shuffle: Some(seed),
+            ..inc.clone()
+        }),
+        other => other.clone(),
+    };
     let rho = args.rho.unwrap_or_else(|| net.paper_rho());
     eprintln!(
         "nn fit: DFNN {} weights, ρ = {rho:e} ({})",
@@ -314,7 +322,7 @@ pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) 
         _ => Duration::ZERO,
     };
     let mut last: Option<Instant> = None;
-    let mut report = net.fit(x.view(), y.view(), rho, &args.trainer, |p| {
+    let mut report = net.fit(x.view(), y.view(), rho, &trainer, |p| {
         if last.is_none_or(|t| t.elapsed() >= every) {
             last = Some(Instant::now());
             let gradient = p.gradient_norm.map(|g| format!(", ‖∇f‖ = {g:.3e}")).unwrap_or_default();
@@ -424,7 +432,7 @@ mod tests {
         let d = resolve(&["--layers", "4,3"])?;
         assert_eq!(d.hidden, vec![4, 3]);
         assert_eq!(d.trainer, DfnnTrainer::B2ld(B2ld::default()));
-        assert_eq!((d.rho, d.bias, d.init_scale), (None, Bias::Every, 1.0));
+        assert_eq!((d.rho, d.bias, d.init_scale), (None, Bias::Every, 0.5));
         let d = resolve(&[
             "--layers",
             "2",

@@ -32,5 +32,11 @@ pub use network::{Bias, Dfnn};
 pub use objective::{BlockObjective, FullObjective, Objective3, Workspace};
 pub use train::{DfnnTrainer, Progress, TracePoint, TrainReport};
 
+/// The starting weights' default range `[−INIT_SCALE, INIT_SCALE]`
+/// ([`Dfnn::random`]'s `scale`). Palagi & Seccia do not state theirs; 0.5
+/// is Grippo, Manno & Sciandrone's `w⁰ ~ U[−0.5, 0.5]`, the same school's
+/// choice for the same sigmoid networks.
+pub const INIT_SCALE: f64 = 0.5;
+
 #[cfg(test)]
 mod tests;

@@ -159,6 +159,7 @@ fn one_minibatch_of_bling_and_ig_by_hand() {
     let mut fitted = net.clone();
     let mut bling = Incremental::new(IncrementalKind::Bling);
     bling.batch_size = 12;
+    bling.shuffle = None;
     bling.alpha0 = Some(alpha);
     bling.max_epochs = 1;
     let report = fitted
@@ -179,6 +180,7 @@ fn one_minibatch_of_bling_and_ig_by_hand() {
     let mut fitted = net.clone();
     let mut ig = Incremental::new(IncrementalKind::Ig);
     ig.batch_size = 12;
+    ig.shuffle = None;
     ig.alpha0 = Some(alpha);
     ig.max_epochs = 1;
     fitted
@@ -200,6 +202,7 @@ fn minibatches_cover_the_rows_in_order_with_a_diminishing_step() {
     let mut ig = Incremental::new(IncrementalKind::Ig);
     ig.batch_size = 5;
     ig.max_epochs = 2;
+    ig.shuffle = None;
     let mut fitted = net.clone();
     let report = fitted
         .fit(x.view(), y.view(), rho, &DfnnTrainer::Incremental(ig.clone()), go)
@@ -431,4 +434,42 @@ fn lbfgs_relative_decrease_is_measured_over_windows() {
     let mut b = net.clone();
     let s = b.fit(x.view(), y.view(), rho, &DfnnTrainer::Lbfgs(every), go).unwrap();
     assert!(s.iterations <= r.iterations);
+}
+
+/// With `shuffle`, the minibatches are cut from one seeded random order of
+/// the rows: the same steps as the unshuffled method run on the rows put
+/// in that order by hand; a different seed gives different weights.
+#[test]
+fn shuffled_minibatches_are_the_rows_in_one_random_order() {
+    let (x, y) = data(23, 3, 1);
+    let net = Dfnn::random(3, &[3, 1], Bias::Every, 9, 0.5).unwrap();
+    let mut ig = Incremental::new(IncrementalKind::Bling);
+    ig.batch_size = 5;
+    ig.max_epochs = 2;
+    let mut shuffled = net.clone();
+    shuffled
+        .fit(x.view(), y.view(), 1e-3, &DfnnTrainer::Incremental(ig.clone()), go)
+        .unwrap();
+    let order = super::incremental::permutation(23, 0);
+    let mut sorted = order.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..23).collect::<Vec<_>>());
+    assert_ne!(order, sorted);
+    let xs = x.select(ndarray::Axis(0), &order);
+    let ys = y.select(ndarray::Axis(0), &order);
+    let mut by_hand = net.clone();
+    let plain = Incremental {
+        shuffle: None,
+        ..ig.clone()
+    };
+    by_hand
+        .fit(xs.view(), ys.view(), 1e-3, &DfnnTrainer::Incremental(plain), go)
+        .unwrap();
+    assert_eq!(shuffled.weights(), by_hand.weights());
+    let mut other = net.clone();
+    let seeded = Incremental { shuffle: Some(1), ..ig };
+    other
+        .fit(x.view(), y.view(), 1e-3, &DfnnTrainer::Incremental(seeded), go)
+        .unwrap();
+    assert_ne!(other.weights(), shuffled.weights());
 }

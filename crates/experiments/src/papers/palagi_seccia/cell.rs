@@ -11,10 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::protocol::{Options, Prepared, ARCHITECTURES};
 use super::ReproError;
 
-/// The starting weights are uniform on `[−SCALE, SCALE]` (the paper does
-/// not say; this is Grippo, Manno & Sciandrone's `w⁰ ~ U[−0.5, 0.5]`, the
-/// same school's choice).
-pub const SCALE: f64 = 0.5;
+/// The starting weights are uniform on `[−SCALE, SCALE]`
+/// ([`models::dfnn::INIT_SCALE`]: the paper does not say).
+pub const SCALE: f64 = models::dfnn::INIT_SCALE;
 
 /// What a cell measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -51,11 +50,12 @@ pub struct CellResult {
     pub trace: Vec<(f64, f64)>,
 }
 
-/// The trainer of `method` with the options' limits.
+/// The trainer of `method` with the options' limits, for starting point
+/// `run` (BLInG's and IG's row order is seeded by it, as the weights are).
 ///
 /// # Errors
 /// [`ReproError::Protocol`] for an unknown method.
-pub fn trainer(method: &str, opts: &Options) -> Result<DfnnTrainer, ReproError> {
+pub fn trainer(method: &str, opts: &Options, run: usize) -> Result<DfnnTrainer, ReproError> {
     Ok(match method {
         "b2ld" => DfnnTrainer::B2ld(B2ld {
             time_limit: Some(opts.batch_limit),
@@ -75,6 +75,7 @@ pub fn trainer(method: &str, opts: &Options) -> Result<DfnnTrainer, ReproError> 
                 batch_size: opts.batch_size,
                 time_limit: Some(opts.minibatch_limit),
                 max_epochs: usize::MAX,
+                shuffle: Some(1000 + run as u64),
                 ..Incremental::new(kind)
             })
         }
@@ -111,7 +112,7 @@ pub fn run(
     widths.push(1);
     let mut net = Dfnn::random(prep.x_train.ncols(), &widths, Bias::None, 1000 + run as u64, SCALE)?;
     let rho = net.paper_rho();
-    let trainer = trainer(method, opts)?;
+    let trainer = trainer(method, opts, run)?;
     let report = net.fit(prep.x_train.view(), prep.y_train.view(), rho, &trainer, |_| {
         ControlFlow::Continue(())
     })?;

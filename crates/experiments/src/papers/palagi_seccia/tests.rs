@@ -66,12 +66,12 @@ fn every_method_has_a_trainer_and_cells_have_distinct_files() {
     let opts = Options::quick(std::env::temp_dir().join("palagi-seccia-test"));
     let mut files = std::collections::HashSet::new();
     for m in protocol::METHODS {
-        assert!(cell::trainer(m, &opts).is_ok());
+        assert!(cell::trainer(m, &opts, 0).is_ok());
         for a in 0..5 {
             for r in 0..2 {
                 assert!(files.insert(cell::path(&opts.cells_dir, "ccpp", a, m, r, &opts)));
             }
         }
     }
-    assert!(cell::trainer("adam", &opts).is_err());
+    assert!(cell::trainer("adam", &opts, 0).is_err());
 }
