@@ -30,6 +30,12 @@
 //! project's machines about 2.5 ns per entry for the sigmoid and Gaussian,
 //! 6–8 ns for sine and tanh, 0.3 ns for the piecewise-linear ones, on 2
 //! threads for 4·10⁶ entries.
+//!
+//! [`sigmoid_in_place`] is a sigmoid over a slice that vectorizes (its own
+//! exponential, no libm call): about 2.9× faster per entry than [`sigmoid`],
+//! within `2.2ε` of the exact value. The deep network's hidden layers use
+//! it; the other models keep [`sigmoid`], with which their published
+//! reproductions were computed.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -281,6 +287,112 @@ pub fn sigmoid(x: f64) -> f64 {
     }
 }
 
+/// Logistic sigmoid `σ(x) = 1/(1 + e^{−x})` of every entry of `xs`, in
+/// place: within `4.3·2⁻⁵³` of `σ(x)` relative (about two units in the last
+/// place, as [`sigmoid`]), but written so that LLVM vectorizes it (no libm
+/// call, no data-dependent branch): about 2.9× faster per entry than mapping
+/// [`sigmoid`] on x86-64 with the baseline SSE2 (1.65 against 4.8 ns on this
+/// project's machines).
+///
+/// For `x` clamped to `[−710, 708]` (NaN stays NaN):
+///
+/// 1. `k = round(−x·log₂e)` by adding and subtracting `1.5·2⁵²`, and
+///    `ρ = x + k·ln2` in two parts (Cody–Waite: `x + k·ln2_hi` is exact), so
+///    that `e^{−x} = 2^k·e^{−ρ}` with `|ρ| ≤ ln2/2`;
+/// 2. `e^{−ρ} ≈ M/N`, the `[6/6]` Padé approximant (relative error below
+///    `10⁻³·2⁻⁵³` on `|ρ| ≤ ln2/2`): `N = 2E + O`, `M = 2E − O` with
+///    `2E = 2 + (5/22)ρ² + ρ⁴/396 + ρ⁶/332640` and
+///    `O = ρ + ρ³/33 + ρ⁵/7920`;
+/// 3. `σ(x) = 1/(1 + 2^k·M/N) = N/(N + 2^k·M)`, with `2^k` built from the
+///    bits of step 1: one division per entry, no select between the two
+///    signs of `x`.
+///
+/// The entries go through in blocks of 256, step 1 for the whole block and
+/// then steps 2–3: two loops of short dependency chains, which the
+/// processor overlaps across entries (one loop doing everything is bound by
+/// the latency of its long chain, about 20% slower).
+///
+/// Accuracy (first order in `u = 2⁻⁵³`): the computed `M/N` is within
+/// `2.3u` of `e^{−ρ}` relative (`2.05u` from the rounding of `2E`, `O`, `N`,
+/// `M`, `0.25u` from that of `ρ`, bounded on a fine grid of `ρ`); it enters
+/// `σ` weighted by `2^k M/(N + 2^k M) ≈ σ(−x) ≤ 1`, and the sum `N + 2^k M`
+/// and the division add `u` each: at most `4.3u ≈ 2.2ε` in all, `3.2u`
+/// for `x ≥ 0`. Results below `2⁻¹⁰²²` (`x < −708.4`) are subnormal,
+/// rounded once by the division, down to `x ≈ −708.75`; below that the
+/// result may be flushed to 0 (where `σ(x) < 1.6·10⁻³⁰⁸`), and it is 0
+/// from `x ≈ −709.44`. `+∞` gives 1, `−∞` gives 0, every result is in
+/// `[0, 1]`.
+///
+/// ```
+/// use models::activation::{sigmoid, sigmoid_in_place};
+/// let mut v = [-800.0, -3.0, 0.0, 0.5, 40.0, f64::INFINITY];
+/// sigmoid_in_place(&mut v);
+/// assert_eq!(v[2], 0.5);
+/// assert!((v[1] - sigmoid(-3.0)).abs() <= 4.0 * f64::EPSILON * sigmoid(-3.0));
+/// assert_eq!([v[0], v[4], v[5]], [0.0, 1.0, 1.0]);
+/// ```
+pub fn sigmoid_in_place(xs: &mut [f64]) {
+    let mut rho = [0.0; SIGMOID_BLOCK];
+    let mut scale = [0.0; SIGMOID_BLOCK];
+    for block in xs.chunks_mut(SIGMOID_BLOCK) {
+        for ((x, r), s) in block.iter().zip(&mut rho).zip(&mut scale) {
+            (*r, *s) = sigmoid_reduce(*x);
+        }
+        for (x, (&r, &s)) in block.iter_mut().zip(rho.iter().zip(&scale)) {
+            *x = sigmoid_pade(r, s);
+        }
+    }
+}
+
+/// Entries [`sigmoid_in_place`] reduces before finishing them (two stack
+/// buffers of 2 KiB).
+const SIGMOID_BLOCK: usize = 256;
+
+/// `1.5·2⁵²`: adding it to `|y| < 2⁵¹` rounds `y` to an integer `k`, held in
+/// the low bits of the sum's significand (`2⁵¹ + k`).
+const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
+
+/// `ln 2` in two parts (fdlibm's): `LN2_HI` has 32 significant bits, so
+/// `k·LN2_HI` is exact for `|k| < 2²¹`.
+const LN2_HI: f64 = f64::from_bits(0x3FE6_2E42_FEE0_0000);
+/// `ln 2 − LN2_HI`.
+const LN2_LO: f64 = f64::from_bits(0x3DEA_39EF_3579_3C76);
+
+/// Clamp of `x` below: `k ≤ 1024` there, and `2^{1024}` is built as `+∞`
+/// (so `σ = 0`).
+const SIGMOID_X_MIN: f64 = -710.0;
+/// Clamp of `x` above: `k ≥ −1021` there (`2^k` normal); `σ` is already 1.
+const SIGMOID_X_MAX: f64 = 708.0;
+
+/// Step 1 of [`sigmoid_in_place`]: `(ρ, 2^k)` with `e^{−x} = 2^k·e^{−ρ}`.
+#[inline(always)]
+fn sigmoid_reduce(x: f64) -> (f64, f64) {
+    // Comparisons, not `f64::max`/`min`: NaN must stay NaN (they compile to
+    // `maxpd`/`minpd` all the same).
+    let x = if x < SIGMOID_X_MIN { SIGMOID_X_MIN } else { x };
+    let x = if x > SIGMOID_X_MAX { SIGMOID_X_MAX } else { x };
+    let kf = x * -std::f64::consts::LOG2_E + ROUND_MAGIC;
+    let k = kf - ROUND_MAGIC;
+    let rho = (x + k * LN2_HI) + k * LN2_LO;
+    // Significand bits of kf: 2⁵¹ + k. Adding the bias 1023 and shifting left
+    // by 52 leaves k + 1023 ∈ [2, 2047] in the exponent field (the 2⁵¹ is
+    // shifted out); 2047 is +∞.
+    let scale = f64::from_bits(kf.to_bits().wrapping_add(1023) << 52);
+    (rho, scale)
+}
+
+/// Steps 2–3 of [`sigmoid_in_place`]: `N/(N + 2^k·M)`.
+#[inline(always)]
+fn sigmoid_pade(rho: f64, scale: f64) -> f64 {
+    let s = rho * rho;
+    let e2 = 2.0 + s * (5.0 / 22.0 + s * (1.0 / 396.0 + s * (1.0 / 332_640.0)));
+    // ρ + ρ·(ρ²/33 + ρ⁴/7920): the leading term exact, O to within u.
+    let o = rho + rho * (s * (1.0 / 33.0 + s * (1.0 / 7_920.0)));
+    let n = e2 + o;
+    let m = e2 - o;
+    n / (n + scale * m)
+}
+
 /// Gaussian radial basis `e^{−x²}`.
 #[inline]
 fn gaussian(x: f64) -> f64 {
@@ -414,5 +526,174 @@ impl FromStr for Activation {
         alias
             .or_else(|| Activation::ALL.into_iter().find(|a| a.name() == t))
             .ok_or_else(|| ModelError::UnknownActivation(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const EPS: f64 = f64::EPSILON;
+
+    /// Bound on the relative difference between [`sigmoid_in_place`] and the
+    /// scalar [`sigmoid`] (first order in `u = 2⁻⁵³ = ε/2`):
+    ///
+    /// - ours: at most `4.3u` (the Padé quotient `2.3u` weighted by
+    ///   `σ(−x) ≤ 1`, then the sum and the division; see
+    ///   [`sigmoid_in_place`]);
+    /// - the reference: glibc's `exp` (≥ 2.28) is within 0.52 ulp, i.e.
+    ///   `1.04u` relative; for `x ≥ 0`, `1/(1 + e)` adds the rounding of
+    ///   `1 + e` and of the division: at most `2.0u` in all; for `x < 0`,
+    ///   `e·(1/(1 + e))`: `(1.04u + u)/(1 + e)` from `e` and `1 + e` (whose
+    ///   half-ulp is `u` absolute), `u(1 + e)/2` from the division (a result
+    ///   in `[1/2, 1]`) and `u` from the product: at most `3.54u`, as `e → 0`.
+    ///
+    /// Hence at most `4.3u + 3.54u = 7.84u < 8u = 4ε`.
+    const REL_BOUND: f64 = 4.0 * EPS;
+
+    /// Below this, `σ(x)` may be flushed to 0: `σ(−708.75) < 2^{−1022.5}`.
+    const FLUSH_BOUND: f64 = 1.6e-308;
+
+    fn fast(x: f64) -> f64 {
+        let mut v = [x];
+        sigmoid_in_place(&mut v);
+        v[0]
+    }
+
+    /// Why `y` is not an acceptable `σ(x)`, if it is not: relative error
+    /// against [`sigmoid`] within [`REL_BOUND`] for normal results, absolute
+    /// error within two subnormal units beyond that down to `x = −708.7`
+    /// (subnormal results, not flushed), within [`FLUSH_BOUND`] below.
+    fn mismatch(x: f64, y: f64) -> Option<String> {
+        let r = sigmoid(x);
+        if x.is_nan() {
+            return (!y.is_nan()).then(|| format!("σ(NaN) = {y}"));
+        }
+        if !(0.0..=1.0).contains(&y) {
+            return Some(format!("σ({x:e}) = {y:e} outside [0, 1]"));
+        }
+        let err = (y - r).abs();
+        let ok = if r >= f64::MIN_POSITIVE {
+            err <= REL_BOUND * r
+        } else if x >= -708.7 {
+            err <= REL_BOUND * r + 2.0 * f64::from_bits(1)
+        } else {
+            err <= FLUSH_BOUND
+        };
+        (!ok).then(|| {
+            format!(
+                "σ({x:e}) = {y:e}, reference {r:e}: error {err:e} ({:.3} ε relative)",
+                err / r / EPS
+            )
+        })
+    }
+
+    /// `σ(x) + σ(−x) = 1` to within `2ε`: the errors of the two are at most
+    /// `(σ(−x)·2.3u + 2u)·σ(x)` and `(σ(x)·2.3u + 2u)·σ(−x)`, and one of
+    /// the two roundings of the division is of a result in `[1/2, 1]`
+    /// (`u/2` absolute): at most `4.6u/4 + 2u = 3.15u < 4u`. The test forms
+    /// `(σ(x) − 1) + σ(−x)` for `x ≥ 0`, exactly (Sterbenz).
+    fn symmetry_defect(x: f64) -> f64 {
+        let (p, q) = (fast(x.abs()), fast(-x.abs()));
+        ((p - 1.0) + q).abs()
+    }
+
+    /// Points around `c`: `c + i·h` for `|i| ≤ n`.
+    fn around(c: f64, h: f64, n: i32) -> impl Iterator<Item = f64> {
+        (-n..=n).map(move |i| c + f64::from(i) * h)
+    }
+
+    #[test]
+    fn dense_grids_and_the_tails_match_the_scalar_sigmoid() {
+        let mut xs: Vec<f64> = Vec::new();
+        for c in [0.0, 20.0, 36.0, 708.0, 745.0] {
+            for sign in [1.0, -1.0] {
+                xs.extend(around(sign * c, 1e-4, 5_000));
+            }
+        }
+        xs.extend(around(0.0, 1e-7, 2_000));
+        xs.extend(around(-708.55, 1e-5, 20_000)); // the subnormal results
+        xs.extend(around(0.0, 0.01, 80_000)); // −800 … 800
+        let mut ys = xs.clone();
+        sigmoid_in_place(&mut ys);
+        for (&x, &y) in xs.iter().zip(&ys) {
+            if let Some(m) = mismatch(x, y) {
+                panic!("{m}");
+            }
+        }
+        for &x in xs.iter().filter(|x| x.abs() <= 750.0) {
+            assert!(
+                symmetry_defect(x) <= 2.0 * EPS,
+                "σ({x}) + σ(−{x}) − 1 = {:e}",
+                symmetry_defect(x)
+            );
+        }
+    }
+
+    #[test]
+    fn special_values() {
+        let tiny = f64::MIN_POSITIVE;
+        let sub = f64::from_bits(1);
+        let mut v = [
+            0.0,
+            -0.0,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            tiny,
+            -tiny,
+            sub,
+            -sub,
+            f64::MAX,
+            f64::MIN,
+            1e300,
+            -1e300,
+        ];
+        sigmoid_in_place(&mut v);
+        assert_eq!(&v[..4], &[0.5, 0.5, 1.0, 0.0]);
+        assert!(v[4].is_nan());
+        assert_eq!(&v[5..9], &[0.5; 4]);
+        assert_eq!(&v[9..], &[1.0, 0.0, 1.0, 0.0]);
+        // Below the flush point, exactly 0; the reference is 0 or subnormal.
+        assert_eq!(fast(-709.5), 0.0);
+        assert!(fast(-708.6) > 0.0 && fast(-708.6) < tiny);
+    }
+
+    #[test]
+    fn every_length_and_position_gives_the_entrywise_result() {
+        // Block boundaries and the remainders of the vectorized loops: an
+        // entry's result does not depend on where it sits.
+        let base: Vec<f64> = (0..700).map(|i| (f64::from(i) * 0.7371).sin() * 40.0).collect();
+        let alone: Vec<f64> = base.iter().map(|&x| fast(x)).collect();
+        for len in (0..=20).chain([255, 256, 257, 511, 512, 513, 700]) {
+            let mut v = base[..len].to_vec();
+            sigmoid_in_place(&mut v);
+            for (i, (a, b)) in v.iter().zip(&alone).enumerate() {
+                assert_eq!(a.to_bits(), b.to_bits(), "length {len}, entry {i}");
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn matches_the_scalar_sigmoid_on_random_inputs(xs in prop::collection::vec(-800.0f64..800.0, 1..600)) {
+            let mut ys = xs.clone();
+            sigmoid_in_place(&mut ys);
+            for (&x, &y) in xs.iter().zip(&ys) {
+                let m = mismatch(x, y);
+                prop_assert!(m.is_none(), "{}", m.unwrap_or_default());
+                if x.abs() <= 750.0 {
+                    prop_assert!(symmetry_defect(x) <= 2.0 * EPS, "σ({}) + σ(−{}) − 1 = {:e}", x, x, symmetry_defect(x));
+                }
+            }
+        }
+
+        #[test]
+        fn matches_the_scalar_sigmoid_near_zero(x in -40.0f64..40.0) {
+            let y = fast(x);
+            let m = mismatch(x, y);
+            prop_assert!(m.is_none(), "{}", m.unwrap_or_default());
+        }
     }
 }

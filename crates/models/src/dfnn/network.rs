@@ -4,7 +4,7 @@ use ndarray::linalg::general_mat_mul;
 use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis, Slice};
 use serde::{Deserialize, Serialize};
 
-use crate::activation::sigmoid;
+use crate::activation::{sigmoid, sigmoid_in_place};
 use crate::error::Result;
 use crate::rng::node_stream;
 use crate::validate;
@@ -121,6 +121,11 @@ impl Dfnn {
 
 /// One layer into `out`: `A W_xᵀ` (`+ 1bᵀ` when `W` has one more column
 /// than `A`: the caller's shapes say whether there is a bias), through the sigmoid when `hidden`. A BLAS-3 product over all rows.
+///
+/// The sigmoid is the vectorized [`sigmoid_in_place`] (within `2.2ε` of the
+/// exact value, `4ε` of the scalar [`sigmoid`], about 2.9× faster) when `out`
+/// is contiguous, as the workspaces' buffers and [`Dfnn::predict`]'s are;
+/// the scalar [`sigmoid`] otherwise.
 pub(crate) fn layer_into(
     a: ArrayView2<'_, f64>,
     w: ArrayView2<'_, f64>,
@@ -139,6 +144,10 @@ pub(crate) fn layer_into(
         }
     }
     if hidden {
-        out.mapv_inplace(sigmoid);
+        // An entry's result does not depend on its position: any memory order.
+        match out.as_slice_memory_order_mut() {
+            Some(s) => sigmoid_in_place(s),
+            None => out.mapv_inplace(sigmoid),
+        }
     }
 }
