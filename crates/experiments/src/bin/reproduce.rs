@@ -67,7 +67,7 @@ struct Args {
     #[arg(long, value_name = "A,A,…", value_delimiter = ',', help_heading = "palagi-seccia")]
     architectures: Option<Vec<usize>>,
 
-    /// the full run's time limits as a fraction of the paper's 150 s and 60 s [default: 0.1].
+    /// the full run's time limits as a fraction of the paper's 150 s and 60 s [default: 0.08].
     #[arg(long, value_name = "S", help_heading = "palagi-seccia")]
     time_scale: Option<f64>,
 

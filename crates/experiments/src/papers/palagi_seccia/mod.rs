@@ -42,7 +42,7 @@ use super::ReproError;
 /// and L-BFGS, 60 s for BLInG and IG), chosen so that the whole
 /// reproduction (7 data sets × 5 networks × 10 runs × 4 methods) fits in
 /// about two hours on 2 cores (measured: see the committed report).
-pub const DEFAULT_TIME_SCALE: f64 = 0.1;
+pub const DEFAULT_TIME_SCALE: f64 = 0.08;
 
 /// Run the tables and write the report; returns the report's path.
 ///
