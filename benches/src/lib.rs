@@ -266,6 +266,32 @@ pub fn python_program() -> std::ffi::OsString {
     }
 }
 
+/// Runs [`python_program`] on `script` (a file of this package) with
+/// `args`, with `threads` OpenBLAS/OpenMP/MKL threads, and returns its
+/// standard output, trimmed: the JSON object the comparison scripts print.
+///
+/// # Errors
+/// A message naming the interpreter when it cannot be started, or with the
+/// last line of its standard error when it fails.
+pub fn run_python(script: &str, args: &[String], threads: usize) -> Result<String, String> {
+    let python = python_program();
+    let mut cmd = std::process::Command::new(&python);
+    cmd.arg(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(script))
+        .args(args);
+    for var in ["OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"] {
+        cmd.env(var, threads.to_string());
+    }
+    let output = cmd
+        .output()
+        .map_err(|e| format!("{} could not be started ({e})", python.to_string_lossy()))?;
+    if !output.status.success() {
+        let err = String::from_utf8_lossy(&output.stderr);
+        let last = err.trim().lines().last().unwrap_or("").to_string();
+        return Err(format!("{} failed: {last}", python.to_string_lossy()));
+    }
+    Ok(String::from_utf8_lossy(&output.stdout).trim().to_string())
+}
+
 /// Writes `values` to `path` as raw little-endian `f64` (what `numpy.fromfile(path, '<f8')` reads).
 ///
 /// # Errors

@@ -28,11 +28,10 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use benches::{
-    json_field, json_number, median, python_program, read_f64_le, read_here_seconds, report_header, target_dir,
+    json_field, json_number, median, read_f64_le, read_here_seconds, report_header, run_python, target_dir,
     write_f64_le, ReportArgs,
 };
 use experiments::machine::ScopedBlasThreads;
@@ -410,25 +409,8 @@ struct Scipy {
 
 /// Runs `benches/scipy_slfn.py` on the files in `dir`.
 fn scipy(dir: &Path, iterations: usize, reps: usize) -> Result<Scipy, String> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scipy_slfn.py");
-    let python = python_program();
-    let mut cmd = Command::new(&python);
-    cmd.arg(script)
-        .arg(dir)
-        .arg(iterations.to_string())
-        .arg(reps.to_string());
-    for var in ["OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"] {
-        cmd.env(var, THREADS.to_string());
-    }
-    let output = cmd
-        .output()
-        .map_err(|e| format!("{} could not be started ({e})", python.to_string_lossy()))?;
-    if !output.status.success() {
-        let err = String::from_utf8_lossy(&output.stderr);
-        let last = err.trim().lines().last().unwrap_or("").to_string();
-        return Err(format!("{} failed: {last}", python.to_string_lossy()));
-    }
-    let json = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    let args = [dir.display().to_string(), iterations.to_string(), reps.to_string()];
+    let json = run_python("scipy_slfn.py", &args, THREADS)?;
     let num = |k: &str| json_number(&json, k).ok_or_else(|| format!("no {k} in the script's output {json:?}"));
     Ok(Scipy {
         start_objective: num("start_objective")?,

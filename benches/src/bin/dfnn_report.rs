@@ -26,10 +26,9 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::ops::ControlFlow;
 use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
 
-use benches::{json_field, json_number, median, python_program, report_header, target_dir, write_f64_le, ReportArgs};
+use benches::{json_field, json_number, median, report_header, run_python, target_dir, write_f64_le, ReportArgs};
 use experiments::machine::{dgemm_peak_gflops, ScopedBlasThreads};
 use experiments::papers::palagi_seccia::protocol::{prepare, Options};
 use experiments::papers::palagi_seccia::SOURCES;
@@ -276,25 +275,8 @@ struct Sklearn {
 }
 
 fn sklearn(dir: &Path, iterations: usize, reps: usize) -> Result<Sklearn, String> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/sklearn_dfnn.py");
-    let python = python_program();
-    let mut cmd = Command::new(&python);
-    cmd.arg(script)
-        .arg(dir)
-        .arg(iterations.to_string())
-        .arg(reps.to_string());
-    for var in ["OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"] {
-        cmd.env(var, "1");
-    }
-    let output = cmd
-        .output()
-        .map_err(|e| format!("{} could not be started ({e})", python.to_string_lossy()))?;
-    if !output.status.success() {
-        let err = String::from_utf8_lossy(&output.stderr);
-        let last = err.trim().lines().last().unwrap_or("").to_string();
-        return Err(format!("{} failed: {last}", python.to_string_lossy()));
-    }
-    let json = String::from_utf8_lossy(&output.stdout).trim().to_string();
+    let args = [dir.display().to_string(), iterations.to_string(), reps.to_string()];
+    let json = run_python("sklearn_dfnn.py", &args, 1)?;
     let num = |k: &str| json_number(&json, k).ok_or_else(|| format!("no {k} in the script's output {json:?}"));
     Ok(Sklearn {
         start_loss: num("start_loss")?,
