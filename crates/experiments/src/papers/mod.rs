@@ -116,6 +116,28 @@ pub struct BlsRidgeSettings {
     pub f64_storage: bool,
 }
 
+/// A stored JSON cell of a resumable reproduction, if `path` holds one that
+/// decodes.
+pub fn load_cell<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
+    let text = std::fs::read_to_string(path).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Store a cell as JSON (written to a temporary file, then renamed, so that
+/// an interrupted write never leaves a half cell).
+///
+/// # Errors
+/// I/O and encoding errors.
+pub fn store_cell<T: serde::Serialize>(path: &Path, cell: &T) -> Result<(), ReproError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("json.tmp");
+    std::fs::write(&tmp, serde_json::to_string(cell)?)?;
+    std::fs::rename(&tmp, path)?;
+    Ok(())
+}
+
 /// A runner: the run's settings in, the report's path out.
 pub type Runner = fn(&Settings) -> Result<PathBuf, ReproError>;
 

@@ -92,7 +92,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         for row in rows_to_run(index, opts.quick) {
             for r in 0..opts.runs {
                 let path = cell::path(&opts.cells_dir, source.paper_name, row.algorithm, row.neurons, r, opts);
-                if let Some(c) = cell::load(&path) {
+                if let Some(c) = super::load_cell::<CellResult>(&path) {
                     cells.push(c);
                     reused += 1;
                     continue;
@@ -115,7 +115,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
                     c.test_metric,
                     c.objective
                 );
-                cell::store(&path, &c)?;
+                super::store_cell(&path, &c)?;
                 cells.push(c);
             }
         }

@@ -144,23 +144,3 @@ pub fn run(
         },
     })
 }
-
-/// A stored cell, if `path` holds one that decodes.
-pub fn load(path: &Path) -> Option<CellResult> {
-    let text = std::fs::read_to_string(path).ok()?;
-    serde_json::from_str(&text).ok()
-}
-
-/// Store a cell (a temporary file renamed into place).
-///
-/// # Errors
-/// I/O and encoding errors.
-pub fn store(path: &Path, cell: &CellResult) -> Result<(), ReproError> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_string(cell)?)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
-}
