@@ -110,12 +110,16 @@ impl<'a> Objective3<'a> {
 
     /// `f(w)` from a forward pass of `weights` held in `ws`.
     pub fn value(&self, weights: &[Array2<f64>], ws: &Workspace) -> f64 {
+        self.mean_error(ws) + self.rho * squared_norm(weights)
+    }
+
+    /// `(1/P) Σ_p ‖ỹ_p − y_p‖²` from the output held in `ws`.
+    fn mean_error(&self, ws: &Workspace) -> f64 {
         let out = ws.activations.last().map_or(self.x, |a| a.view());
-        let p = self.x.nrows() as f64;
         let err: f64 = Zip::from(&out)
             .and(&self.y)
             .fold(0.0, |acc, a, b| acc + (a - b) * (a - b));
-        err / p + self.rho * squared_norm(weights)
+        err / self.x.nrows() as f64
     }
 
     /// The gradient blocks of layers `down_to..L` into `grads` (shaped as
@@ -328,13 +332,8 @@ impl<'o, 'b> BlockObjective<'o, 'b> {
     fn set(&mut self, z: &[f64]) -> f64 {
         copy_in(z, &mut self.weights[self.layer]);
         self.objective.forward_from(self.weights, self.ws, self.layer);
-        let out = self.ws.activations[self.weights.len() - 1].view();
-        let p = self.objective.x.nrows() as f64;
-        let err: f64 = Zip::from(&out)
-            .and(&self.objective.y)
-            .fold(0.0, |acc, a, b| acc + (a - b) * (a - b));
         let own: f64 = z.iter().map(|v| v * v).sum();
-        err / p + self.fixed_reg + self.objective.rho * own
+        self.objective.mean_error(self.ws) + self.fixed_reg + self.objective.rho * own
     }
 }
 
