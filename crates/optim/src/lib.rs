@@ -18,6 +18,11 @@
 //!   stopped by DEC's rule (38) on the true residual;
 //! - [`incremental`]: the step rules of BLInG and IG ([`DiminishingStep`],
 //!   [`NormalizedStep`]);
+//! - [`first_order`]: the back-propagation optimizers Tomic et al. compare
+//!   **BPLS** against, one [`FirstOrder`] step per minibatch: [`Sgd`],
+//!   [`Nag`] (Nesterov in Sutskever et al.'s sense), [`Adam`] (Kingma & Ba,
+//!   Algorithm 1) and [`AdaGrad`] (Duchi et al., diagonal), chosen by
+//!   [`FirstOrderKind`];
 //! - [`problems`]: the Moré–Garbow–Hillstrom test problems and the extended
 //!   Rosenbrock function, for tests and benchmarks;
 //! - `argmin_bridge` (feature `argmin`): run argmin's solvers on these
@@ -52,6 +57,7 @@ pub use linalg_core;
 #[cfg(feature = "argmin")]
 pub mod argmin_bridge;
 pub mod cg;
+pub mod first_order;
 pub mod incremental;
 pub mod lbfgs;
 pub mod line_search;
@@ -60,6 +66,7 @@ pub mod problems;
 pub mod report;
 
 pub use cg::{CgError, CgReport, ConjugateGradient, FnOperator, LinearOperator};
+pub use first_order::{AdaGrad, Adam, FirstOrder, FirstOrderKind, Nag, Sgd, UnknownFirstOrder};
 pub use incremental::{DiminishingStep, NormalizedStep, StepRuleError};
 pub use lbfgs::{Iterate, Lbfgs, LbfgsError};
 pub use line_search::{Armijo, LineSearchError, MoreThuente, Step, WolfeStep};
