@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use linalg_core::ridge::{ridge_solve, Strategy};
+use linalg_core::ridge::{ridge_solve, ridge_solve_with_intercept, Strategy};
 use linalg_core::Error;
 use ndarray::{s, Array2, ShapeBuilder};
 use proptest::prelude::*;
@@ -48,6 +48,60 @@ proptest! {
             prop_assert!(err <= tol, "{layout}: ‖W − W*‖ = {err:.3e} > {tol:.3e} (κ(R) = {:.2e})", rf.kappa_r);
         }
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    /// The intercept solve is the SVD reference on `[A, 1]` (the matrix it
+    /// does not form), in both layouts it reads in place.
+    #[test]
+    fn ridge_solve_with_intercept_equals_svd_reference_on_a_with_ones(
+        seed in any::<u64>(),
+        n in 1usize..30,
+        m in 1usize..4,
+        extra in 0usize..40,
+        log_lambda in -8.0f64..1.0,
+        decades in 0.0f64..6.0,
+        offset in -3.0f64..3.0,
+    ) {
+        let mut rng = SplitMix::new(seed);
+        let k = n + 1 + extra;
+        // Columns with a common offset: nearly collinear with the constant.
+        let a = conditioned(&mut rng, k, n, decades).mapv(|v| v + offset);
+        let y = rng.gaussian(k, m);
+        let lambda = 10f64.powf(log_lambda);
+        let mut a1 = Array2::ones((k, n + 1));
+        a1.slice_mut(s![.., ..n]).assign(&a);
+        let rf = reference(a1.view(), y.view(), lambda);
+        let tol = ridge_tolerance(&rf, y.view(), k, n + 1, 1);
+        let mut f = Array2::zeros((k, n).f());
+        f.assign(&a);
+        for (layout, view) in [("C", a.view()), ("F", f.view())] {
+            let w = ridge_solve_with_intercept(view, y.view(), lambda).expect("solve").weights;
+            let err = fro_diff(w.view(), rf.w_ridge.view());
+            prop_assert!(err <= tol, "{layout}: ‖W − W*‖ = {err:.3e} > {tol:.3e} (κ(R) = {:.2e})", rf.kappa_r);
+        }
+    }
+}
+
+#[test]
+fn ridge_solve_with_intercept_rejects_bad_input() {
+    let a = Array2::<f64>::ones((4, 2));
+    let y = Array2::<f64>::ones((4, 1));
+    assert!(matches!(
+        ridge_solve_with_intercept(a.view(), y.view(), 0.0),
+        Err(Error::InvalidLambda { .. })
+    ));
+    assert!(matches!(
+        ridge_solve_with_intercept(a.view(), y.slice(s![..3, ..]), 1.0),
+        Err(Error::Shape { .. })
+    ));
+    let mut bad = a.clone();
+    bad[[1, 1]] = f64::INFINITY;
+    assert!(matches!(
+        ridge_solve_with_intercept(bad.view(), y.view(), 1.0),
+        Err(Error::NonFinite { .. })
+    ));
 }
 
 #[test]

@@ -106,3 +106,101 @@ pub fn ridge_solve(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) 
         flops: fl.0,
     })
 }
+
+/// The ridge solution for `[A, 1]` (the samples with a constant column
+/// appended: a bias) without forming `[A, 1]`: `W` ((n+1)×M, the bias in
+/// the last row) solving `([A, 1]ᵀ[A, 1] + λI) W = [A, 1]ᵀY`, exactly the
+/// system [`ridge_solve`] would solve on `[A, 1]` (λ on the bias too).
+///
+/// The Gram matrix is assembled from `AᵀA` (one `dsyrk` reading `A` in
+/// place), `Aᵀ1` (one `dgemv`) and `K`; the right-hand side from `AᵀY` and
+/// `1ᵀY`. For a wide data set this saves copying all of `A` into a matrix
+/// one column wider (on MNIST's 60000×784 pixels a 377 MB copy, about a
+/// third of the Gram product's time).
+///
+/// ```
+/// use linalg_core::ridge::{ridge_solve, ridge_solve_with_intercept};
+/// use ndarray::array;
+/// let a = array![[1.0, 2.0], [0.0, 1.0], [3.0, -1.0], [2.0, 2.0]];
+/// let y = array![[1.0], [2.0], [0.5], [1.5]];
+/// let ones = array![[1.0, 2.0, 1.0], [0.0, 1.0, 1.0], [3.0, -1.0, 1.0], [2.0, 2.0, 1.0]];
+/// let w = ridge_solve_with_intercept(a.view(), y.view(), 1e-3)?.weights;
+/// let w1 = ridge_solve(ones.view(), y.view(), 1e-3)?.weights;
+/// assert!(w.iter().zip(&w1).all(|(a, b)| (a - b).abs() < 1e-12));
+/// # Ok::<(), linalg_core::Error>(())
+/// ```
+///
+/// # Errors
+/// As [`ridge_solve`].
+pub fn ridge_solve_with_intercept(
+    a: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    lambda: f64,
+) -> Result<RidgeSolution> {
+    validate::lambda(Strategy::DRdg, lambda)?;
+    validate::non_empty("hidden matrix A", &a)?;
+    validate::non_empty("targets Y", &y)?;
+    validate::rows("targets Y", &y, a.nrows())?;
+    validate::finite("hidden matrix A", &a)?;
+    validate::finite("targets Y", &y)?;
+    let copied;
+    let (a_ref, op) = match as_column_major(a) {
+        Some(v) => v,
+        None => {
+            copied = Owned::from_view(a);
+            (copied.as_ref(), Op::N)
+        }
+    };
+    let at_op = match op {
+        Op::N => Op::T,
+        Op::T => Op::N,
+    };
+    let (k, n, m) = (a.nrows(), a.ncols(), y.ncols());
+    let mut fl = Flops::default();
+    // R = [A, 1]ᵀ[A, 1] + λI (upper triangle): AᵀA + λI, Aᵀ1, K + λ.
+    let mut r = Owned::scaled_identity(n + 1, lambda);
+    kernels::syrk(&mut fl, 1.0, a_ref, at_op, 1.0, r.as_mut().sub(0, 0, n, n));
+    let ones = vec![1.0; k];
+    let mut col_sums = vec![0.0; n];
+    kernels::gemv(&mut fl, 1.0, a_ref, at_op, &ones, 0.0, &mut col_sums);
+    for (i, s) in col_sums.into_iter().enumerate() {
+        r.set(i, n, s);
+    }
+    r.set(n, n, k as f64 + lambda);
+    // [A, 1]ᵀY: AᵀY, then 1ᵀY.
+    let y_owned = Owned::from_view(y);
+    let mut w = Owned::zeros(n + 1, m);
+    kernels::matmul(
+        &mut fl,
+        a_ref,
+        at_op,
+        y_owned.as_ref(),
+        Op::N,
+        w.as_mut().sub(0, 0, n, m),
+    );
+    for j in 0..m {
+        let s: f64 = y_owned.col(j).iter().sum();
+        w.set(n, j, s);
+    }
+    kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).map_err(|pivot| Error::NotPositiveDefinite {
+        strategy: Strategy::DRdg,
+        matrix: "[A, 1]ᵀ[A, 1] + λI",
+        pivot,
+        first_node: 0,
+        end_node: n + 1,
+        suggestion: "λ is below the rounding of AᵀA on (nearly) collinear columns: use a larger λ, or minimum-norm least squares",
+    })?;
+    kernels::potrs_upper(&mut fl, r.as_ref(), w.as_mut());
+    if !w.data().iter().all(|v| v.is_finite()) {
+        return Err(Error::Breakdown {
+            strategy: Strategy::DRdg,
+            first_node: 0,
+            end_node: n + 1,
+            detail: "non-finite weights",
+        });
+    }
+    Ok(RidgeSolution {
+        weights: w.into_array(),
+        flops: fl.0,
+    })
+}

@@ -67,7 +67,7 @@ use std::str::FromStr;
 
 use ndarray::{Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 
-pub use batch::{ridge_solve, RidgeSolution};
+pub use batch::{ridge_solve, ridge_solve_with_intercept, RidgeSolution};
 
 use crate::error::Result;
 use crate::hidden_store::Precision;
