@@ -211,6 +211,18 @@ pub struct BplsEpoch {
     pub seconds: f64,
 }
 
+/// One layer of the backward pass ([`BplsValidParams::layer_step`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerStep {
+    /// The layer's weights `W_l` ((n+1)×m, bias last row).
+    pub weights: Array2<f64>,
+    /// The neuron values `N̂_{l−1}` asked of the layer below (eq. (5),
+    /// clipped), if a hidden layer feeds this one.
+    pub neurons: Option<Array2<f64>>,
+    /// Their pre-activation targets `f⁻¹(N̂_{l−1})`, the next step's `T`.
+    pub targets: Option<Array2<f64>>,
+}
+
 /// What a BPLS fit did.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BplsReport {
@@ -222,7 +234,7 @@ pub struct BplsReport {
     /// weights with the fewest misses: the last epoch, or the one before a
     /// pass that did not decrease them).
     pub best_epoch: usize,
-    /// Wall time of the fit.
+    /// Wall time of the fit, without the time spent in the progress callback.
     pub elapsed: Duration,
 }
 
@@ -284,14 +296,21 @@ impl BplsValidParams {
         )
     }
 
-    /// Fit from the random start, calling `progress` after every epoch.
+    /// Fit from the random start, calling `progress` after every epoch with
+    /// the epoch's record and the network as it stands (its time is not
+    /// counted in [`BplsEpoch::seconds`]: a caller may evaluate the network
+    /// there).
     ///
     /// # Errors
     /// The [`Dataset`] checks; [`ModelError::InvalidParameter`] for
     /// Algorithm 2 on targets that are not class indicators in `[0, 1]`
     /// and for targets outside the output activation's range where it has
     /// one; [`ModelError::Linalg`] if a least-squares solve fails.
-    pub fn fit_with_report(&self, data: &Dataset<'_>, progress: impl FnMut(&BplsEpoch)) -> Result<(Mlp, BplsReport)> {
+    pub fn fit_with_report(
+        &self,
+        data: &Dataset<'_>,
+        progress: impl FnMut(&BplsEpoch, &Mlp),
+    ) -> Result<(Mlp, BplsReport)> {
         data.check()?;
         let net = self.start(data.features().ncols(), data.targets().ncols())?;
         self.fit_from(net, data, progress)
@@ -307,7 +326,7 @@ impl BplsValidParams {
         &self,
         net: Mlp,
         data: &Dataset<'_>,
-        mut progress: impl FnMut(&BplsEpoch),
+        mut progress: impl FnMut(&BplsEpoch, &Mlp),
     ) -> Result<(Mlp, BplsReport)> {
         data.check()?;
         let (x, y) = (data.features(), data.targets());
@@ -315,9 +334,6 @@ impl BplsValidParams {
         validate::cols("targets Y", y, crate::traits::Predict::n_outputs(&net))?;
         if self.algorithm != BplsAlgorithm::Injective {
             check_indicators(y)?;
-        }
-        if matches!(self.output, OutputActivation::Sigmoid | OutputActivation::Softmax) {
-            check_unit_range(y, self.output)?;
         }
         let mut net = Mlp::from_weights(net.weights().to_vec(), self.hidden_activation, self.output)?;
         let start = Instant::now();
@@ -330,15 +346,26 @@ impl BplsValidParams {
             BplsAlgorithm::Injective => None,
             BplsAlgorithm::NonInjective { .. } => Some(missed(out.view(), y).len()),
         };
-        let record = |epoch, samples, misses, out: &Array2<f64>| BplsEpoch {
+        // Time spent in `progress`, not counted as training.
+        let mut outside = Duration::ZERO;
+        let record = |epoch, samples, misses, out: &Array2<f64>, outside: Duration| BplsEpoch {
             epoch,
             samples,
             misses,
             train_mse: mse(out.view(), y),
-            seconds: start.elapsed().as_secs_f64(),
+            seconds: (start.elapsed() - outside).as_secs_f64(),
         };
-        epochs.push(record(1, x.nrows(), misses, &out));
-        progress(&epochs[0]);
+        let mut report_epoch = |e: BplsEpoch, net: &Mlp, outside: &mut Duration| {
+            let t = Instant::now();
+            progress(&e, net);
+            *outside += t.elapsed();
+            e
+        };
+        epochs.push(report_epoch(
+            record(1, x.nrows(), misses, &out, outside),
+            &net,
+            &mut outside,
+        ));
         let mut best_epoch = 1;
         if let BplsAlgorithm::NonInjective { max_iterations } = self.algorithm {
             let k = x.nrows() as f64;
@@ -364,8 +391,8 @@ impl BplsValidParams {
                 out = net.predict_unchecked(x);
                 let now = missed(out.view(), y).len();
                 misses = Some(now);
-                epochs.push(record(tau + 1, prev, misses, &out));
-                progress(&epochs[tau]);
+                let e = record(tau + 1, prev, misses, &out, outside);
+                epochs.push(report_epoch(e, &net, &mut outside));
                 if now < prev {
                     best = net.clone();
                     best_epoch = tau + 1;
@@ -382,7 +409,7 @@ impl BplsValidParams {
                 algorithm: self.algorithm,
                 epochs,
                 best_epoch,
-                elapsed: start.elapsed(),
+                elapsed: start.elapsed() - outside,
             },
         ))
     }
@@ -393,7 +420,7 @@ impl BplsValidParams {
     /// logits whose softmax is the clipped `Y` renormalized; softmax is
     /// injective only up to a constant added to a sample's logits, fixed
     /// here by centring).
-    fn output_targets(&self, y: ArrayView2<'_, f64>) -> Array2<f64> {
+    pub fn output_targets(&self, y: ArrayView2<'_, f64>) -> Array2<f64> {
         let d = self.clip;
         match self.output {
             OutputActivation::Linear => y.to_owned(),
@@ -410,10 +437,9 @@ impl BplsValidParams {
     }
 
     /// Lines 3–14 (Algorithm 2; lines 3–11 of Algorithm 1 without the
-    /// re-estimation): from the output layer down, every layer's weights by
-    /// one ridge solve (eq. (6)), the previous layer's neuron targets by
-    /// eq. (5) read as a least-squares problem, their pre-activation
-    /// targets through the inverse activation.
+    /// re-estimation): from the output layer down, every layer by
+    /// [`layer_step`](Self::layer_step) on the current network's forward
+    /// values.
     fn backward_pass(
         &self,
         net: &mut Mlp,
@@ -422,26 +448,63 @@ impl BplsValidParams {
         reestimate: bool,
     ) -> Result<()> {
         let (inputs, _) = net.forward(x);
-        let n_layers = net.weights().len();
         let mut target = t_out.to_owned();
-        for l in (0..n_layers).rev() {
+        for l in (0..net.weights().len()).rev() {
             let a = if l == 0 { x } else { inputs[l - 1].view() };
-            let w = ridge_solve_with_intercept(a, target.view(), self.lambda)?.weights;
-            if l == 0 {
-                net.weights_mut()[0] = w;
-                break;
+            let step = self.layer_step(a, target.view(), l > 0, reestimate)?;
+            net.weights_mut()[l] = step.weights;
+            match step.targets {
+                Some(t) => target = t,
+                None => break,
             }
-            let n_hat = self.neuron_targets(a, w.view(), target.view())?;
-            let w = if reestimate {
-                // Lines 8–9: the coefficient matrix with the updated neurons.
-                ridge_solve_with_intercept(n_hat.view(), target.view(), self.lambda)?.weights
-            } else {
-                w
-            };
-            net.weights_mut()[l] = w;
-            target = self.hidden_targets(n_hat);
         }
         Ok(())
+    }
+
+    /// One layer of the backward pass, all its neurons at once, given the
+    /// layer's input `a` (K×n: the previous layer's neuron values, or the
+    /// samples; the constant column is implicit) and its pre-activation
+    /// targets `T` (K×m):
+    ///
+    /// 1. the weights `W = ([A, 1]ᵀ[A, 1] + λI)⁻¹[A, 1]ᵀT` (eq. (6), one
+    ///    Cholesky factorization, one right-hand side per neuron);
+    /// 2. if a hidden layer feeds this one (`below`): its neuron targets
+    ///    `N̂` by eq. (5) read as least squares (see the [module
+    ///    documentation](super)), clipped into the activation's range;
+    ///    with `reestimate` (Algorithm 2, lines 8–9) the weights solved again
+    ///    on `[N̂, 1]`; and the pre-activation targets `f⁻¹(N̂)` of the layer
+    ///    below.
+    ///
+    /// # Errors
+    /// [`ModelError::Linalg`] if a solve fails (shapes, non-finite values,
+    /// or a Gram matrix not numerically positive definite).
+    pub fn layer_step(
+        &self,
+        a: ArrayView2<'_, f64>,
+        target: ArrayView2<'_, f64>,
+        below: bool,
+        reestimate: bool,
+    ) -> Result<LayerStep> {
+        let w = ridge_solve_with_intercept(a, target, self.lambda)?.weights;
+        if !below {
+            return Ok(LayerStep {
+                weights: w,
+                neurons: None,
+                targets: None,
+            });
+        }
+        let n_hat = self.neuron_targets(a, w.view(), target)?;
+        let weights = if reestimate {
+            ridge_solve_with_intercept(n_hat.view(), target, self.lambda)?.weights
+        } else {
+            w
+        };
+        let targets = self.hidden_targets(n_hat.clone());
+        Ok(LayerStep {
+            weights,
+            neurons: Some(n_hat),
+            targets: Some(targets),
+        })
     }
 
     /// Eq. (5) as a least-squares problem: the neuron values `N̂` of the
@@ -516,19 +579,6 @@ fn check_indicators(y: ArrayView2<'_, f64>) -> Result<()> {
     }
 }
 
-/// Targets inside the closed range of a sigmoid or softmax output.
-fn check_unit_range(y: ArrayView2<'_, f64>, output: OutputActivation) -> Result<()> {
-    if y.iter().all(|&v| (0.0..=1.0).contains(&v)) {
-        Ok(())
-    } else {
-        Err(ModelError::InvalidParameter {
-            name: "output activation",
-            value: output.name().into(),
-            reason: "its outputs lie in [0, 1]: the targets must too (scale them, or use a linear output)",
-        })
-    }
-}
-
 /// The rows whose predicted class differs from the target's: the arg max
 /// over outputs, or the ½ threshold for a single output.
 pub(crate) fn missed(out: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Vec<usize> {
@@ -568,6 +618,6 @@ impl Fit for BplsValidParams {
     type Model = Mlp;
 
     fn fit(&self, data: &Dataset<'_>) -> Result<Mlp> {
-        Ok(self.fit_with_report(data, |_| {})?.0)
+        Ok(self.fit_with_report(data, |_, _| {})?.0)
     }
 }

@@ -70,7 +70,7 @@ mod bpls;
 mod network;
 
 pub use bpls::{
-    BplsAlgorithm, BplsEpoch, BplsParams, BplsReport, BplsValidParams, DEFAULT_CLIP, DEFAULT_LAMBDA,
+    BplsAlgorithm, BplsEpoch, BplsParams, BplsReport, BplsValidParams, LayerStep, DEFAULT_CLIP, DEFAULT_LAMBDA,
     DEFAULT_TARGET_RIDGE,
 };
 pub use network::{Mlp, OutputActivation, MAGIC};
