@@ -9,7 +9,11 @@
 //!   (the weight of a constant input 1), one weight column per neuron;
 //! - [`BplsParams`] → [`BplsValidParams`]: Algorithm 1 and Algorithm 2
 //!   ([`BplsAlgorithm`]), ending with a [`BplsReport`] (one [`BplsEpoch`]
-//!   per pass).
+//!   per pass);
+//! - [`Backprop`]: the paper's baseline, minibatch backpropagation of the
+//!   squared error or the cross-entropy ([`Loss`]) with SGD, NAG, Adam or
+//!   AdaGrad, ending with a [`BackpropReport`] (one [`BackpropEpoch`] per
+//!   pass); [`loss_and_gradient`] gives the gradient it steps along.
 //!
 //! # How the paper is read
 //!
@@ -66,9 +70,11 @@
 //!    the misses decrease and `τ ≤ τ_max`. The weights returned are those
 //!    with the fewest misses (the last pass's, unless it made them worse).
 
+mod backprop;
 mod bpls;
 mod network;
 
+pub use backprop::{loss_and_gradient, Backprop, BackpropEpoch, BackpropReport, Loss};
 pub use bpls::{
     BplsAlgorithm, BplsEpoch, BplsParams, BplsReport, BplsValidParams, LayerStep, DEFAULT_CLIP, DEFAULT_LAMBDA,
     DEFAULT_TARGET_RIDGE,
