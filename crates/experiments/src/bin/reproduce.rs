@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use experiments::papers::{self, BlsRidgeSettings, GrippoDecSettings, PalagiSecciaSettings, Settings, REGISTRY};
+use experiments::papers::{
+    self, BlsRidgeSettings, GrippoDecSettings, PalagiSecciaSettings, Settings, TomicBplsSettings, REGISTRY,
+};
 use linalg_core::ridge::Strategy;
 
 /// Rerun the papers' experiments and write their reports.
@@ -43,11 +45,15 @@ struct Args {
     strategies: Option<Strategies>,
 
     /// start no new cell after M minutes; the report is still written [default: no limit].
-    #[arg(long, value_name = "M", help_heading = "bls-ridge, grippo-dec and palagi-seccia")]
+    #[arg(
+        long,
+        value_name = "M",
+        help_heading = "bls-ridge, grippo-dec, palagi-seccia and tomic-bpls"
+    )]
     time_budget_min: Option<f64>,
 
-    /// starting points per cell [default: 1 with --quick, 10 otherwise].
-    #[arg(long, value_name = "R", help_heading = "grippo-dec and palagi-seccia")]
+    /// starting points per cell [default: 1 with --quick, 10 otherwise]; tomic-bpls: BPLS runs and backprop runs per rule [default: 2 and 1 with --quick, 10 and 5 otherwise].
+    #[arg(long, value_name = "R", help_heading = "grippo-dec, palagi-seccia and tomic-bpls")]
     runs: Option<usize>,
 
     /// only these data sets, comma-separated: grippo-dec's paper names (cod-rna, magic, ringnorm, satellite, diabetes, mv, california, census, deltaelv, elevators, aileron) or palagi-seccia's (ailerons, bank, pm25, bikes, california, ccpp, mv) [default: all].
@@ -90,6 +96,9 @@ struct Args {
     /// the report's directory [default: bls-ridge/ in the --results-dir].
     #[arg(long, value_name = "DIR", help_heading = "bls-ridge")]
     out: Option<PathBuf>,
+    /// an MNIST-style directory of IDX files (train-images-idx3-ubyte[.gz], t10k-images-idx3-ubyte[.gz] and their labels), e.g. Fashion-MNIST; the report goes to tomic-bpls-<dir name>/ [default: the shipped MNIST].
+    #[arg(long, value_name = "DIR", help_heading = "tomic-bpls")]
+    data_dir: Option<PathBuf>,
 }
 
 /// A comma-separated list of λ exponents.
@@ -157,6 +166,11 @@ fn main() -> ExitCode {
             architectures: args.architectures,
             time_scale: args.time_scale,
             workers: args.workers,
+            time_budget_min: args.time_budget_min,
+        },
+        tomic_bpls: TomicBplsSettings {
+            data_dir: args.data_dir,
+            runs: args.runs,
             time_budget_min: args.time_budget_min,
         },
     };

@@ -6,6 +6,7 @@
 pub mod bls_ridge;
 pub mod grippo_dec;
 pub mod palagi_seccia;
+pub mod tomic_bpls;
 pub mod zhu_wei;
 
 use std::path::{Path, PathBuf};
@@ -59,6 +60,20 @@ pub struct Settings {
     pub grippo_dec: GrippoDecSettings,
     /// palagi-seccia's choices.
     pub palagi_seccia: PalagiSecciaSettings,
+    /// tomic-bpls's choices.
+    pub tomic_bpls: TomicBplsSettings,
+}
+
+/// Overrides of the tomic-bpls protocol.
+#[derive(Clone, Debug, Default)]
+pub struct TomicBplsSettings {
+    /// An MNIST-style directory of IDX files other than the shipped MNIST
+    /// (e.g. Fashion-MNIST); the report goes to `tomic-bpls-<dir name>/`.
+    pub data_dir: Option<PathBuf>,
+    /// BPLS runs and backprop runs per rule at the curves' batch size.
+    pub runs: Option<usize>,
+    /// Start no new run after this many minutes.
+    pub time_budget_min: Option<f64>,
 }
 
 /// Overrides of the palagi-seccia protocol; `None` keeps the protocol's
@@ -192,7 +207,45 @@ pub const REGISTRY: &[Paper] = &[
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 2 hours on 2 cores (time limits scaled, see the report); finished cells are kept and skipped when rerun",
     },
+    Paper {
+        name: "tomic-bpls",
+        description: "closed-form layer-wise least squares BPLS (Tomic et al.): toy Figs. 4–5, MNIST Fig. 7, Tables I–II, Fig. 9",
+        quick: |s| tomic_bpls::run(&tomic_bpls_options(s, true)),
+        full: |s| tomic_bpls::run(&tomic_bpls_options(s, false)),
+        quick_duration: "about 2 minutes after the build",
+        full_duration: "about 40 minutes on 2 cores; finished runs are kept and skipped when rerun",
+    },
 ];
+
+/// tomic-bpls's options: the quick or full protocol with the settings'
+/// overrides.
+pub fn tomic_bpls_options(s: &Settings, quick: bool) -> tomic_bpls::Options {
+    let t = &s.tomic_bpls;
+    let out = match &t.data_dir {
+        Some(d) => {
+            let name = d
+                .file_name()
+                .map_or_else(|| "data".into(), |n| n.to_string_lossy().to_ascii_lowercase());
+            s.results_dir.join(format!("tomic-bpls-{name}"))
+        }
+        None => s.results_dir.join("tomic-bpls"),
+    };
+    let mut o = if quick {
+        tomic_bpls::Options::quick(out)
+    } else {
+        tomic_bpls::Options::full(out)
+    };
+    if let Some(d) = &t.data_dir {
+        o.dataset = tomic_bpls::Options::dataset_name(d);
+        o.data_dir = d.clone();
+    }
+    if let Some(r) = t.runs {
+        o.bpls_runs = r.max(1);
+        o.backprop_runs = r.max(1);
+    }
+    o.time_budget_min = t.time_budget_min;
+    o
+}
 
 /// palagi-seccia's options: the quick or full protocol with the settings'
 /// overrides.
@@ -279,7 +332,10 @@ mod tests {
     #[test]
     fn the_registry_lists_the_implemented_reproductions() {
         let names: Vec<&str> = REGISTRY.iter().map(|p| p.name).collect();
-        assert_eq!(names, ["zhu-wei", "bls-ridge", "grippo-dec", "palagi-seccia"]);
+        assert_eq!(
+            names,
+            ["zhu-wei", "bls-ridge", "grippo-dec", "palagi-seccia", "tomic-bpls"]
+        );
         assert!(find("bls-ridge").is_some() && find("dec").is_none());
     }
 
