@@ -5,7 +5,8 @@
 //! Model-specific flags are checked after parsing: a BLS flag given with
 //! `--model elm` (or an ELM flag with `--model bls`) is an error naming the
 //! flag, so a mistyped command never trains silently with a default. The
-//! DFNN's flags and their checks live in [`super::dfnn`].
+//! DFNN's flags and their checks live in [`super::dfnn`], the BPLS model's
+//! in [`super::bpls`].
 
 use std::path::PathBuf;
 use std::sync::LazyLock;
@@ -19,6 +20,7 @@ use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver, SlfnPara
 use serde::{Deserialize, Serialize};
 
 use super::bls::{self, BlsArgs};
+use super::bpls::{self, BplsArgs, BplsFlags};
 use super::dfnn::{self, DfnnArgs, DfnnFlags};
 pub use super::trainer::TrainerArg;
 use super::{trainer, CliError};
@@ -116,7 +118,8 @@ pub struct FitFlags {
     /// Hidden nodes (required with --model elm and --model slfn).
     #[arg(long, value_name = "N", value_parser = at_least_one, help_heading = "ELM and SLFN (--model elm, slfn)")]
     pub hidden: Option<usize>,
-    /// Activation of the hidden nodes.
+    /// Activation of the hidden nodes (also --model bpls: sigmoid, tanh or
+    /// linear only, the injective ones BPLS inverts).
     #[arg(long, value_enum, value_name = "NAME", ignore_case = true, default_value_t = ActivationArg(Activation::Sigmoid), help_heading = "ELM (--model elm)")]
     pub activation: ActivationArg,
     /// Output-weight solver: batch ridge, minimum-norm least squares, or a
@@ -155,13 +158,15 @@ pub struct FitFlags {
     /// weights) or elm (the paper's ELM: random input weights, minimum-norm
     /// least squares) [default: dec]. dfnn (Palagi & Seccia): b2ld
     /// (Algorithm 3), lbfgs (on all weights), bling (Algorithm 5) or ig
-    /// (incremental gradient) [default: b2ld].
+    /// (incremental gradient) [default: b2ld]. bpls (Tomic et al.): bpls
+    /// (Algorithm 1 or 2), or backprop with adam, nag, sgd or adagrad (the
+    /// paper's baselines) [default: bpls].
     #[arg(
         long,
         value_enum,
         value_name = "T",
         ignore_case = true,
-        help_heading = "SLFN and DFNN (--model slfn, dfnn)"
+        help_heading = "SLFN, DFNN and BPLS (--model slfn, dfnn, bpls)"
     )]
     pub trainer: Option<TrainerArg>,
     /// DEC: major iterations (the paper's DEC(2), DEC(10)) [default: 10];
@@ -176,6 +181,9 @@ pub struct FitFlags {
     /// The deep network's flags (`--layers`, `--time-limit`, …).
     #[command(flatten)]
     pub dfnn: DfnnFlags,
+    /// The BPLS model's flags (`--iterations`, `--output-activation`, …).
+    #[command(flatten)]
+    pub bpls: BplsFlags,
 }
 
 /// The flags of `nn predict`.
@@ -237,17 +245,19 @@ const BLS_ONLY: [&str; 6] = [
 
 fn lambda_help() -> String {
     format!(
-        "Ridge parameter λ (for slfn: τ_λ of the output weights; for dfnn: ρ of objective (3), on all weights) \
-         [default: {} for elm, 2^{} for bls, {} for slfn, the paper's 10⁻³ / (number of weights) for dfnn]",
+        "Ridge parameter λ (for slfn: τ_λ of the output weights; for dfnn: ρ of objective (3), on all weights; \
+         for bpls: λ of every layer's least-squares solve, --trainer bpls only) [default: {} for elm, 2^{} for bls, \
+         {} for slfn, the paper's 10⁻³ / (number of weights) for dfnn, {:e} for bpls]",
         ModelKind::Elm.default_lambda(),
         ModelKind::Bls.default_lambda().log2(),
-        ModelKind::Slfn.default_lambda()
+        ModelKind::Slfn.default_lambda(),
+        ModelKind::Bpls.default_lambda()
     )
 }
 
 fn scale_help() -> String {
     format!(
-        "Input scaling, fitted on the training file [default: {} for elm, slfn and dfnn, {} for bls (to [0, 1]) and for IDX images]",
+        "Input scaling, fitted on the training file [default: {} for elm, slfn, dfnn and bpls, {} for bls (to [0, 1]) and for IDX images]",
         ModelKind::Elm.default_scale().name(),
         ModelKind::Bls.default_scale().name()
     )
@@ -307,27 +317,31 @@ pub enum ModelKind {
     /// The deep feedforward network of Palagi & Seccia, trained by B2LD,
     /// L-BFGS, BLInG or IG.
     Dfnn,
+    /// The fully connected network of Tomic et al., trained by BPLS or by
+    /// backprop (Adam, NAG, SGD, AdaGrad).
+    Bpls,
 }
 
 impl ModelKind {
-    /// `elm`, `bls`, `slfn` or `dfnn` (the JSON's `model`).
+    /// `elm`, `bls`, `slfn`, `dfnn` or `bpls` (the JSON's `model`).
     pub fn name(self) -> &'static str {
         match self {
             ModelKind::Elm => "elm",
             ModelKind::Bls => "bls",
             ModelKind::Slfn => "slfn",
             ModelKind::Dfnn => "dfnn",
+            ModelKind::Bpls => "bpls",
         }
     }
 
     /// The input scaling the model's method expects: z-scores for the ELM
     /// (Zhu & Wei standardize their inputs) and the SLFN (its `w⁰` on
     /// `[−0.5, 0.5]` suits unit-scale inputs) and the DFNN (sigmoid units
-    /// too), `[0, 1]` for the BLS (Chen's BLS code divides MNIST's pixels by
-    /// 255).
+    /// too, as Tomic et al.'s network), `[0, 1]` for the BLS (Chen's BLS code
+    /// divides MNIST's pixels by 255).
     pub fn default_scale(self) -> Scale {
         match self {
-            ModelKind::Elm | ModelKind::Slfn | ModelKind::Dfnn => Scale::Zscore,
+            ModelKind::Elm | ModelKind::Slfn | ModelKind::Dfnn | ModelKind::Bpls => Scale::Zscore,
             ModelKind::Bls => Scale::Minmax,
         }
     }
@@ -355,6 +369,7 @@ impl ModelKind {
             ModelKind::Bls => defaults::BLS_LAMBDA,
             ModelKind::Slfn => defaults::SLFN_LAMBDA,
             ModelKind::Dfnn => 0.0,
+            ModelKind::Bpls => models::mlp::DEFAULT_LAMBDA,
         }
     }
 }
@@ -514,6 +529,8 @@ pub struct FitArgs {
     pub tau_w: Option<f64>,
     /// The DFNN's settings (`Some` with `--model dfnn`).
     pub dfnn: Option<DfnnArgs>,
+    /// The BPLS model's settings (`Some` with `--model bpls`).
+    pub bpls: Option<BplsArgs>,
 }
 
 impl FitArgs {
@@ -524,22 +541,22 @@ impl FitArgs {
     /// [`CliError::Usage`] for a flag of the other model, a missing
     /// `--hidden`, or `--initial-nodes` above `--hidden`.
     pub fn resolve(flags: FitFlags, matches: &ArgMatches) -> Result<Self, CliError> {
-        let (foreign, model_name): (Vec<&str>, _) = match flags.model {
-            ModelKind::Elm => ([&BLS_ONLY[..], &SLFN_ONLY, &["trainer"], &dfnn::FLAGS].concat(), "elm"),
-            ModelKind::Bls => (
-                [&ELM_ONLY[..], &["hidden", "trainer"], &SLFN_ONLY, &dfnn::FLAGS].concat(),
-                "bls",
-            ),
-            ModelKind::Slfn => ([&ELM_ONLY[..], &BLS_ONLY, &dfnn::FLAGS].concat(), "slfn"),
-            ModelKind::Dfnn => ([&ELM_ONLY[..], &BLS_ONLY, &SLFN_ONLY, &["hidden"]].concat(), "dfnn"),
+        let (dfnn_only, bpls_only) = (&dfnn::FLAGS[..], &bpls::FLAGS[..]);
+        let foreign: Vec<&str> = match flags.model {
+            ModelKind::Elm => [&BLS_ONLY[..], &SLFN_ONLY, &["trainer"], dfnn_only, bpls_only].concat(),
+            ModelKind::Bls => [&ELM_ONLY[..], &["hidden", "trainer"], &SLFN_ONLY, dfnn_only, bpls_only].concat(),
+            ModelKind::Slfn => [&ELM_ONLY[..], &BLS_ONLY, dfnn_only, bpls_only].concat(),
+            ModelKind::Dfnn => [&ELM_ONLY[..], &BLS_ONLY, &SLFN_ONLY, &["hidden"], bpls_only].concat(),
+            ModelKind::Bpls => [&ELM_ONLY[1..], &BLS_ONLY, &SLFN_ONLY, &["hidden"], &bpls::DFNN_ONLY].concat(),
         };
         if let Some(id) = foreign
             .iter()
             .find(|id| matches.value_source(id) == Some(ValueSource::CommandLine))
         {
             return Err(CliError::Usage(format!(
-                "--{} does not apply to --model {model_name}",
-                id.replace('_', "-")
+                "--{} does not apply to --model {}",
+                id.replace('_', "-"),
+                flags.model.name()
             )));
         }
         if let Some(t) = flags.trainer {
@@ -549,6 +566,7 @@ impl FitArgs {
             ModelKind::Dfnn => Some(dfnn::resolve(&flags.dfnn, flags.trainer, flags.lambda)?),
             _ => None,
         };
+        let bpls = bpls::resolve_for(flags.model, &flags)?;
         let bls = BlsArgs {
             feature_groups: flags.feature_groups,
             feature_nodes: flags.feature_nodes,
@@ -574,6 +592,7 @@ impl FitArgs {
                 .hidden
                 .ok_or_else(|| CliError::Usage("--hidden is required with --model slfn".into()))?,
             ModelKind::Dfnn => dfnn.as_ref().map_or(0, DfnnArgs::hidden_units),
+            ModelKind::Bpls => bpls.as_ref().map_or(0, BplsArgs::hidden_units),
             ModelKind::Elm => {
                 let hidden = flags
                     .hidden
@@ -635,6 +654,7 @@ impl FitArgs {
             trainer,
             tau_w: flags.tau_w,
             dfnn,
+            bpls,
         })
     }
 }

@@ -26,6 +26,10 @@
 //! | weights, gradients, L-BFGS pairs (m = 10) and work vectors | W·(2m + 4) | always |
 //! | two layers' outputs on the test file | 2·K_test·max n_ℓ | evaluation after the fit |
 //!
+//! The BPLS model (`--model bpls`) is estimated by
+//! [`super::bpls`]'s `fit_bytes` (every layer's outputs, a layer step's
+//! buffers, the misses' copy for Algorithm 2; backprop's minibatch buffers).
+//!
 //! Small terms (targets, biases, node maps) are left out; the estimate is a
 //! lower bound on the peak, close to it for large fits.
 
@@ -97,6 +101,9 @@ pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
     if args.model == ModelKind::Dfnn {
         return dfnn_bytes(args, size);
     }
+    if args.model == ModelKind::Bpls {
+        return super::bpls::fit_bytes(args.bpls.as_ref()?, size);
+    }
     if args.model == ModelKind::Slfn {
         // Two K × n arrays (DEC: Hᵀ and its working copy of X; L-BFGS: H and
         // the backward product D; the ELM: H and LAPACK's copy), a copy of the
@@ -116,7 +123,7 @@ pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
             let a = if args.bls.precision == Precision::F32 { 4 } else { 8 };
             (a, Some(args.bls.strategy), true)
         }
-        ModelKind::Slfn | ModelKind::Dfnn => (8, None, false),
+        ModelKind::Slfn | ModelKind::Dfnn | ModelKind::Bpls => (8, None, false),
     };
     let mut bytes = kn.checked_mul(a_bytes)?;
     let copies_of_kn: u128 = match (args.solver, strategy) {
@@ -153,7 +160,7 @@ pub fn check_fit(args: &FitArgs, size: FitSize) -> Result<(), CliError> {
 pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64>) -> Result<(), CliError> {
     let flags = match args.model {
         ModelKind::Elm | ModelKind::Slfn => "fewer hidden nodes (--hidden)".to_string(),
-        ModelKind::Dfnn => "fewer or narrower layers (--layers)".to_string(),
+        ModelKind::Dfnn | ModelKind::Bpls => "fewer or narrower layers (--layers)".to_string(),
         ModelKind::Bls => {
             let f32 = if args.bls.precision == Precision::F64 {
                 ", or --f32"

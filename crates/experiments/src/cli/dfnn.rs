@@ -22,6 +22,8 @@ use super::args::{at_least_one, TrainerArg};
 use super::CliError;
 
 const HEADING: &str = "DFNN (--model dfnn)";
+/// The heading of the flags `--model bpls` shares.
+const SHARED: &str = "DFNN and BPLS (--model dfnn, bpls)";
 
 /// The DFNN's own flags by their clap ids, refused with the other models.
 pub(crate) const FLAGS: [&str; 6] = [
@@ -46,10 +48,11 @@ pub const INIT_SCALE: f64 = models::dfnn::INIT_SCALE;
 pub struct DfnnFlags {
     /// Hidden layers' widths, comma-separated, first layer first (e.g.
     /// 50,50,50); the output layer (1 unit for regression, one per class)
-    /// is added. Required with --model dfnn. Starting weights: uniform on
-    /// [−0.5, 0.5] from --seed ([`INIT_SCALE`]; the paper does not state its
-    /// initialization).
-    #[arg(long, value_name = "N,N,…", value_parser = parse_layers, help_heading = HEADING, help = layers_help(), long_help = layers_help())]
+    /// is added. Required with --model dfnn and --model bpls. Starting
+    /// weights from --seed: for dfnn uniform on [−0.5, 0.5] ([`INIT_SCALE`];
+    /// the paper does not state its initialization), for bpls on [−1, 1]
+    /// (Tomic et al.'s).
+    #[arg(long, value_name = "N,N,…", value_parser = parse_layers, help_heading = SHARED, help = layers_help(), long_help = layers_help())]
     pub layers: Option<Layers>,
     /// Stop training after S seconds (every trainer; the paper: 150 for
     /// b2ld and lbfgs, 60 for bling and ig) [default: none: b2ld and lbfgs
@@ -57,13 +60,15 @@ pub struct DfnnFlags {
     /// --max-epochs].
     #[arg(long, value_name = "S", value_parser = seconds, help_heading = HEADING, help = time_help(), long_help = time_help())]
     pub time_limit: Option<Duration>,
-    /// Samples per minibatch (bling and ig only) [default:
-    /// [`Incremental::new`]'s].
-    #[arg(long, value_name = "B", value_parser = at_least_one, help_heading = HEADING, help = batch_help(), long_help = batch_help())]
+    /// Samples per minibatch (dfnn: bling and ig only; bpls: the backprop
+    /// trainers only) [default: [`Incremental::new`]'s for dfnn,
+    /// [`super::bpls::DEFAULT_BATCH_SIZE`] for bpls].
+    #[arg(long, value_name = "B", value_parser = at_least_one, help_heading = SHARED, help = batch_help(), long_help = batch_help())]
     pub batch_size: Option<usize>,
-    /// Passes over the training set (bling and ig only) [default:
-    /// [`Incremental::new`]'s].
-    #[arg(long, value_name = "E", value_parser = at_least_one, help_heading = HEADING, help = epochs_help(), long_help = epochs_help())]
+    /// Passes over the training set (dfnn: bling and ig only; bpls: the
+    /// backprop trainers only) [default: [`Incremental::new`]'s for dfnn,
+    /// [`super::bpls::DEFAULT_MAX_EPOCHS`] for bpls].
+    #[arg(long, value_name = "E", value_parser = at_least_one, help_heading = SHARED, help = epochs_help(), long_help = epochs_help())]
     pub max_epochs: Option<usize>,
     /// b2ld only: solve the last layer's block (a ridge problem) exactly
     /// instead of by L-BFGS (the paper used L-BFGS there too).
@@ -78,8 +83,10 @@ pub struct DfnnFlags {
 fn layers_help() -> String {
     format!(
         "Hidden layers' widths, comma-separated, first layer first (e.g. 50,50,50); the output layer (1 unit for \
-         regression, one per class) is added. Required with --model dfnn. The starting weights are uniform on \
-         [−{INIT_SCALE}, {INIT_SCALE}] from --seed (Palagi & Seccia do not state their initialization)"
+         regression, one per class) is added. Required with --model dfnn and --model bpls. The starting weights \
+         come from --seed, uniform on [−{INIT_SCALE}, {INIT_SCALE}] for dfnn (Palagi & Seccia do not state their \
+         initialization) and on [−{b}, {b}] for bpls (Tomic et al.'s)",
+        b = super::bpls::INIT_SCALE
     )
 }
 
@@ -103,12 +110,20 @@ fn time_help() -> String {
 
 fn batch_help() -> String {
     let d = Incremental::new(IncrementalKind::Bling).batch_size;
-    format!("Samples per minibatch (bling and ig only) [default: {d}]")
+    format!(
+        "Samples per minibatch. dfnn: bling and ig only [default: {d}]. bpls: the backprop trainers adam, nag, sgd, \
+         adagrad only [default: {}; Tomic et al. used 1, far slower per epoch]",
+        super::bpls::DEFAULT_BATCH_SIZE
+    )
 }
 
 fn epochs_help() -> String {
     let d = Incremental::new(IncrementalKind::Bling).max_epochs;
-    format!("Passes over the training set (bling and ig only) [default: {d}]")
+    format!(
+        "Passes over the training set. dfnn: bling and ig only [default: {d}]. bpls: the backprop trainers adam, \
+         nag, sgd, adagrad only [default: {}, Tomic et al.'s]",
+        super::bpls::DEFAULT_MAX_EPOCHS
+    )
 }
 
 /// `--layers`: the hidden layers' widths, each at least 1.
@@ -254,7 +269,13 @@ pub(crate) fn resolve(
             inc.max_epochs = flags.max_epochs.unwrap_or(inc.max_epochs);
             DfnnTrainer::Incremental(inc)
         }
-        TrainerArg::Dec | TrainerArg::Elm => {
+        TrainerArg::Dec
+        | TrainerArg::Elm
+        | TrainerArg::Bpls
+        | TrainerArg::Adam
+        | TrainerArg::Nag
+        | TrainerArg::Sgd
+        | TrainerArg::Adagrad => {
             return Err(usage(format!(
                 "--trainer {name} does not apply to --model dfnn: its trainers are b2ld, lbfgs, bling, ig"
             )))

@@ -17,6 +17,10 @@
 //! nn fit --model dfnn --train TRAIN --test TEST --task classification|regression --layers N,N,…
 //!        [--trainer b2ld|lbfgs|bling|ig] [--time-limit S] [--batch-size B] [--max-epochs E]
 //!        [--exact-last-layer] [--no-bias] [--lambda RHO] [--seed S] …
+//! nn fit --model bpls --train TRAIN --test TEST --task classification|regression --layers N,N,…
+//!        [--trainer bpls|adam|nag|sgd|adagrad] [--iterations K] [--output-activation linear|sigmoid|softmax]
+//!        [--activation sigmoid|tanh|linear] [--lambda L] [--batch-size B] [--max-epochs E]
+//!        [--learning-rate ETA] [--seed S] …
 //! nn predict --model-file FILE --data DATA [--no-header | --header] [--threads T]
 //! ```
 //!
@@ -37,6 +41,12 @@
 //! `ρ` of their objective (3), by default their `10⁻³ /` (number of
 //! weights).
 //!
+//! The BPLS model (Tomic et al.'s fully connected network: [`bpls`]) has
+//! the hidden widths of `--layers` too; `--trainer bpls` runs their
+//! Algorithm 2 for classification (`--iterations` = `τ_max`) and Algorithm 1
+//! for regression, `--trainer adam|nag|sgd|adagrad` backprop on the same
+//! starting network (their baselines).
+//!
 //! TRAIN/TEST/DATA are CSV (header row — or none with `--no-header`; a
 //! first row of numbers only is refused unless `--header` or `--no-header`
 //! says what it is —, target in the last column; `.csv.gz` too), MNIST IDX
@@ -56,6 +66,7 @@
 
 pub mod args;
 pub mod bls;
+pub mod bpls;
 pub mod budget;
 pub mod dfnn;
 pub mod pipeline;
@@ -71,6 +82,7 @@ use ndarray::{Array1, Array2, Axis};
 use serde::{Deserialize, Serialize};
 
 pub use self::args::{Cli, Command, FitArgs, FitFlags, ModelKind, PredictFlags, Scale, TaskKind};
+use self::bpls::BplsArgs;
 pub use self::pipeline::{FittedModel, FittedPipeline, InputScaler};
 use crate::datasets::{self, one_hot, ClassLabels, ReadOptions, Table, Targets};
 use crate::metrics;
@@ -111,7 +123,7 @@ pub enum CliError {
 /// What `fit` prints: one JSON object.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct FitReport {
-    /// `elm`, `bls`, `slfn` or `dfnn`.
+    /// `elm`, `bls`, `slfn`, `dfnn` or `bpls`.
     pub model: String,
     /// `classification` or `regression`.
     pub task: String,
@@ -124,9 +136,9 @@ pub struct FitReport {
     /// Classes (classification only).
     pub classes: Option<usize>,
     /// Hidden nodes (for the BLS: feature and enhancement nodes after the
-    /// last update; for the DFNN: the hidden layers' units in all).
+    /// last update; for the DFNN and BPLS: the hidden layers' units in all).
     pub hidden: usize,
-    /// DFNN only: every layer's width, the output layer's last.
+    /// DFNN and BPLS only: every layer's width, the output layer's last.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub layers: Option<Vec<usize>>,
     /// BLS only: feature nodes after the last update.
@@ -138,13 +150,18 @@ pub struct FitReport {
     /// BLS only: one record per update (the start first).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub updates: Option<Vec<bls::UpdateJson>>,
-    /// Activation name (the BLS's enhancement nodes: tanh).
+    /// Activation name (the BLS's enhancement nodes: tanh; BPLS: the hidden
+    /// layers').
     pub activation: String,
-    /// Solver name (for the BLS: the strategy's paper name; for the SLFN and
-    /// the DFNN: the trainer).
+    /// BPLS only: the output layer's activation (`linear`, `sigmoid`,
+    /// `softmax`).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub output_activation: Option<String>,
+    /// Solver name (for the BLS: the strategy's paper name; for the SLFN, the
+    /// DFNN and BPLS: the trainer).
     pub solver: String,
     /// λ (omitted for `lstsq`, which does not use it; for the DFNN the `ρ`
-    /// the fit used).
+    /// the fit used; for BPLS its λ, omitted for the backprop trainers).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub lambda: Option<f64>,
     /// Seed.
@@ -172,7 +189,8 @@ pub struct FitReport {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub gradient_norm: Option<f64>,
     /// SLFN: major iterations (DEC), iterations (L-BFGS), 1 (ELM); DFNN:
-    /// B2LD cycles, L-BFGS iterations, epochs of BLInG and IG.
+    /// B2LD cycles, L-BFGS iterations, epochs of BLInG and IG; BPLS: epochs
+    /// run.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub iterations: Option<usize>,
     /// SLFN: evaluations (DEC: of one unit's error; L-BFGS: of the whole
@@ -184,7 +202,7 @@ pub struct FitReport {
     /// paper's Table 5).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub updates_per_layer: Option<Vec<usize>>,
-    /// DFNN only: why the fit stopped (`time limit reached`, …).
+    /// DFNN and BPLS only: why the fit stopped (`time limit reached`, …).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub termination: Option<String>,
     /// SLFN, DEC: the objective after every major iteration; DFNN: at the
@@ -195,6 +213,27 @@ pub struct FitReport {
     /// DFNN only: the training time (s) of each `objective_trace` point.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub trace_seconds: Option<Vec<f64>>,
+    /// BPLS, `--trainer bpls` only: `Algorithm 1` or `Algorithm 2 (τ_max = K)`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub algorithm: Option<String>,
+    /// BPLS, `--trainer bpls` only: the epoch whose weights were returned
+    /// (Algorithm 2 keeps the weights with the fewest misses).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub best_epoch: Option<usize>,
+    /// BPLS, backprop trainers only: the learning rate η.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub learning_rate: Option<f64>,
+    /// BPLS, backprop trainers only: samples per minibatch.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub batch_size: Option<usize>,
+    /// BPLS, backprop trainers only: `cross-entropy` (softmax output) or
+    /// `squared-error`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub loss_function: Option<String>,
+    /// BPLS only: one record per epoch (seconds, misses and training
+    /// accuracy for classification, training MSE, backprop's loss).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub epochs: Option<Vec<bpls::EpochJson>>,
 }
 
 fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64, CliError> {
@@ -395,6 +434,20 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             },
             args.dfnn.as_ref().map_or("", |d| d.trainer.name()),
         ),
+        ModelKind::Bpls => {
+            let b = args.bpls.as_ref();
+            eprintln!(
+                "nn fit: {} training samples × {} features ({} scaling); BPLS network with hidden layers {:?} ({}) and a {} output layer of {} unit(s), trainer {}, {threads} BLAS threads",
+                train.n_samples(),
+                train.n_features(),
+                args.scale.name(),
+                b.map_or(&[][..], |b| &b.hidden),
+                args.activation,
+                b.map_or("", |b| b.output.name()),
+                y_train.ncols(),
+                b.map_or("", BplsArgs::trainer_name),
+            )
+        }
         ModelKind::Bls => {
             let b = &args.bls;
             eprintln!(
@@ -414,14 +467,20 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     let started = Instant::now();
     let (model, info) = train::train(args, &x_train, &y_train)?;
     let (updates, slfn, dfnn) = (info.updates, info.slfn.as_ref(), info.dfnn.as_ref());
+    let mlp = info.bpls;
     let train_seconds = started.elapsed().as_secs_f64();
     let (feature_nodes, enhancement_nodes) = match &model {
         FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
-        FittedModel::Elm(_) | FittedModel::Slfn(_) | FittedModel::Dfnn(_) => (None, None),
+        FittedModel::Elm(_) | FittedModel::Slfn(_) | FittedModel::Dfnn(_) | FittedModel::Mlp(_) => (None, None),
     };
     eprintln!("nn fit: fitted in {train_seconds:.2} s");
     let layers = match &model {
         FittedModel::Dfnn(net) => Some(net.widths()),
+        FittedModel::Mlp(net) => Some([net.hidden_widths(), vec![models::Predict::n_outputs(net)]].concat()),
+        _ => None,
+    };
+    let output_activation = match &model {
+        FittedModel::Mlp(net) => Some(net.output_activation().name().to_string()),
         _ => None,
     };
     let pipeline = FittedPipeline {
@@ -457,17 +516,21 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             ModelKind::Elm => args.activation.to_string(),
             ModelKind::Bls => Activation::Tanh.to_string(),
             ModelKind::Slfn | ModelKind::Dfnn => Activation::Sigmoid.to_string(),
+            ModelKind::Bpls => args.activation.to_string(),
         },
+        output_activation,
         solver: match args.model {
             ModelKind::Elm => args.solver.to_string(),
             ModelKind::Bls => args.bls.strategy.to_string(),
             ModelKind::Slfn => args.trainer.to_string(),
             ModelKind::Dfnn => args.dfnn.as_ref().map_or("", |d| d.trainer.name()).to_string(),
+            ModelKind::Bpls => args.bpls.as_ref().map_or("", BplsArgs::trainer_name).to_string(),
         },
         lambda: match args.model {
             ModelKind::Elm if !args.solver.uses_lambda() => None,
             ModelKind::Slfn if args.trainer == models::SlfnTrainer::Elm => None,
             ModelKind::Dfnn => dfnn.map(|&(_, rho)| rho),
+            ModelKind::Bpls => mlp.as_ref().and_then(|m| m.lambda),
             _ => Some(args.lambda),
         },
         seed: args.seed,
@@ -483,17 +546,28 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         saved_to,
         objective: slfn.map(|r| r.objective).or(dfnn.map(|(r, _)| r.objective)),
         gradient_norm: dfnn.map(|(r, _)| r.gradient_norm),
-        iterations: slfn.map(|r| r.iterations).or(dfnn.map(|(r, _)| r.iterations)),
+        iterations: slfn
+            .map(|r| r.iterations)
+            .or(dfnn.map(|(r, _)| r.iterations))
+            .or(mlp.as_ref().map(|m| m.epochs.len())),
         evaluations: slfn
             .map(|r| r.evaluations.gradients.max(r.evaluations.values))
             .or(dfnn.map(|(r, _)| r.evaluations)),
         updates_per_layer: dfnn.map(|(r, _)| r.updates_per_layer.clone()),
-        termination: dfnn.map(|(r, _)| r.termination.to_string()),
+        termination: dfnn
+            .map(|(r, _)| r.termination.to_string())
+            .or(mlp.as_ref().map(|m| m.termination.clone())),
         objective_trace: slfn
             .and_then(|r| r.dec.as_ref())
             .map(|d| d.trace.iter().map(|t| t.objective).collect())
             .or(dfnn.map(|(r, _)| r.trace.iter().map(|t| t.objective).collect())),
         trace_seconds: dfnn.map(|(r, _)| r.trace.iter().map(|t| t.seconds).collect()),
+        algorithm: mlp.as_ref().and_then(|m| m.algorithm.clone()),
+        best_epoch: mlp.as_ref().and_then(|m| m.best_epoch),
+        learning_rate: mlp.as_ref().and_then(|m| m.learning_rate),
+        batch_size: mlp.as_ref().and_then(|m| m.batch_size),
+        loss_function: mlp.as_ref().and_then(|m| m.loss_function.map(str::to_string)),
+        epochs: mlp.map(|m| m.epochs),
     })
 }
 

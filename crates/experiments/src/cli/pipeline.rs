@@ -28,7 +28,8 @@ use std::path::Path;
 
 use models::bls::Bls;
 use models::dfnn::Dfnn;
-use models::{Elm, Slfn};
+use models::mlp::Mlp;
+use models::{Elm, Predict, Slfn};
 use ndarray::{Array2, ArrayView2};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -99,6 +100,9 @@ pub enum FittedModel {
     /// A deep feedforward network of Palagi & Seccia (B2LD, L-BFGS, BLInG
     /// or IG). Its shapes are checked on load ([`FittedPipeline::validate`]).
     Dfnn(Dfnn),
+    /// The fully connected network of Tomic et al. (BPLS or backprop). Its
+    /// shapes are checked on load ([`FittedPipeline::validate`]).
+    Mlp(Mlp),
 }
 
 impl FittedModel {
@@ -109,6 +113,7 @@ impl FittedModel {
             FittedModel::Bls(m) => m.n_inputs(),
             FittedModel::Slfn(m) => m.n_inputs(),
             FittedModel::Dfnn(m) => m.n_inputs(),
+            FittedModel::Mlp(m) => m.n_inputs(),
         }
     }
 
@@ -118,6 +123,7 @@ impl FittedModel {
             FittedModel::Bls(m) => m.predict(x)?,
             FittedModel::Slfn(m) => m.predict(x)?,
             FittedModel::Dfnn(m) => m.predict(x)?,
+            FittedModel::Mlp(m) => m.predict(x)?,
         })
     }
 }
@@ -418,7 +424,7 @@ impl FittedPipeline {
 
     /// Check what a decoded pipeline must satisfy: a deep network's layers
     /// chained (each layer's columns the width below, plus its bias) and
-    /// finite; the scaler's statistics
+    /// finite (the DFNN's and the BPLS model's); the scaler's statistics
     /// (finite means, positive finite standard deviations; finite ranges with
     /// min ≤ max) for as many columns as the model has inputs; the target
     /// scale (finite mean, positive finite standard deviation) only for
@@ -433,6 +439,7 @@ impl FittedPipeline {
             FittedModel::Bls(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Slfn(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Dfnn(m) => super::dfnn::check_network(m)?,
+            FittedModel::Mlp(m) => super::bpls::check_network(m)?,
         };
         let columns = |what: &str, a: usize, b: usize| -> Result<(), String> {
             if a != n_inputs || b != n_inputs {

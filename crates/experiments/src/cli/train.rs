@@ -14,6 +14,7 @@ use ndarray::Array2;
 
 use super::args::{FitArgs, ModelKind};
 use super::bls::{self, UpdateJson};
+use super::bpls::{self, BplsInfo};
 use super::dfnn::{self, DfnnFit};
 use super::pipeline::FittedModel;
 use super::progress::Progress;
@@ -52,12 +53,14 @@ pub(crate) fn slfn_params(args: &FitArgs) -> Result<SlfnValidParams, CliError> {
 }
 
 /// What a fit reports besides the model: the BLS's update records, the
-/// SLFN's training report, the DFNN's report and `ρ`.
+/// SLFN's training report, the DFNN's report and `ρ`, the BPLS model's
+/// epochs.
 #[derive(Debug, Default)]
 pub(crate) struct TrainInfo {
     pub(crate) updates: Option<Vec<UpdateJson>>,
     pub(crate) slfn: Option<SlfnReport>,
     pub(crate) dfnn: Option<(models::dfnn::TrainReport, f64)>,
+    pub(crate) bpls: Option<BplsInfo>,
 }
 
 /// Fit the model `args` ask for on scaled features `x` and targets `y`; an
@@ -70,7 +73,7 @@ pub(crate) fn train(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<
             .strategy()
             .filter(|_| matches!(args.solver, ReadoutSolver::Strategy(_))),
         ModelKind::Bls => Some(args.bls.strategy),
-        ModelKind::Slfn | ModelKind::Dfnn => None,
+        ModelKind::Slfn | ModelKind::Dfnn | ModelKind::Bpls => None,
     };
     if let Some(s) = strategy.filter(|s| !s.is_ridge()) {
         eprintln!(
@@ -203,6 +206,20 @@ fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(Fitted
                 FittedModel::Dfnn(net),
                 TrainInfo {
                     dfnn: Some((report, rho)),
+                    ..TrainInfo::default()
+                },
+            ))
+        }
+        ModelKind::Bpls => {
+            let settings = args
+                .bpls
+                .as_ref()
+                .ok_or_else(|| CliError::Usage("--layers is required with --model bpls".into()))?;
+            let (net, info) = bpls::fit(settings, args.seed, args.task, x, y)?;
+            Ok((
+                FittedModel::Mlp(net),
+                TrainInfo {
+                    bpls: Some(info),
                     ..TrainInfo::default()
                 },
             ))

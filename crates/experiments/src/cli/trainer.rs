@@ -1,15 +1,18 @@
-//! `--trainer`, shared by `--model slfn` (dec, lbfgs, elm) and `--model
-//! dfnn` (b2ld, lbfgs, bling, ig): one flag whose values are checked
-//! against the model, and the SLFN's trainer from it and `--maxiter`.
+//! `--trainer`, shared by `--model slfn` (dec, lbfgs, elm), `--model
+//! dfnn` (b2ld, lbfgs, bling, ig) and `--model bpls` (bpls, adam, nag, sgd,
+//! adagrad): one flag whose values are checked against the model, and the
+//! SLFN's trainer from it and `--maxiter`.
 
 use clap::ValueEnum;
+use models::optim::first_order::FirstOrderKind;
 use models::SlfnTrainer;
 
 use super::args::{defaults, ModelKind};
 use super::CliError;
 
-/// `--trainer` of `--model slfn` (dec, lbfgs, elm) and `--model dfnn`
-/// (b2ld, lbfgs, bling, ig); [`TrainerArg::check_model`] tells which.
+/// `--trainer` of `--model slfn` (dec, lbfgs, elm), `--model dfnn` (b2ld,
+/// lbfgs, bling, ig) and `--model bpls` (bpls, adam, nag, sgd, adagrad);
+/// [`TrainerArg::check_model`] tells which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum TrainerArg {
     /// SLFN: DEC, Algorithm 3 of Grippo et al.
@@ -24,6 +27,17 @@ pub enum TrainerArg {
     Bling,
     /// DFNN: incremental gradient on all weights (BLInG's baseline).
     Ig,
+    /// BPLS model: back-propagating least squares, Tomic et al.'s
+    /// Algorithm 1 (regression) or 2 (classification).
+    Bpls,
+    /// BPLS model: backprop with Adam (one of Tomic et al.'s baselines).
+    Adam,
+    /// BPLS model: backprop with Nesterov's accelerated gradient.
+    Nag,
+    /// BPLS model: backprop with plain stochastic gradient descent.
+    Sgd,
+    /// BPLS model: backprop with AdaGrad.
+    Adagrad,
 }
 
 impl TrainerArg {
@@ -36,6 +50,23 @@ impl TrainerArg {
             TrainerArg::B2ld => "b2ld",
             TrainerArg::Bling => "bling",
             TrainerArg::Ig => "ig",
+            TrainerArg::Bpls => "bpls",
+            TrainerArg::Adam => "adam",
+            TrainerArg::Nag => "nag",
+            TrainerArg::Sgd => "sgd",
+            TrainerArg::Adagrad => "adagrad",
+        }
+    }
+
+    /// The step rule of a backprop trainer of `--model bpls` (adam, nag,
+    /// sgd, adagrad); `None` for the others.
+    pub fn first_order(self) -> Option<FirstOrderKind> {
+        match self {
+            TrainerArg::Adam => Some(FirstOrderKind::Adam),
+            TrainerArg::Nag => Some(FirstOrderKind::Nag),
+            TrainerArg::Sgd => Some(FirstOrderKind::Sgd),
+            TrainerArg::Adagrad => Some(FirstOrderKind::AdaGrad),
+            _ => None,
         }
     }
 
@@ -52,8 +83,15 @@ impl TrainerArg {
                 "dec, lbfgs, elm",
             ),
             ModelKind::Dfnn => (
-                !matches!(self, TrainerArg::Dec | TrainerArg::Elm),
+                matches!(
+                    self,
+                    TrainerArg::B2ld | TrainerArg::Lbfgs | TrainerArg::Bling | TrainerArg::Ig
+                ),
                 "b2ld, lbfgs, bling, ig",
+            ),
+            ModelKind::Bpls => (
+                self == TrainerArg::Bpls || self.first_order().is_some(),
+                "bpls, adam, nag, sgd, adagrad",
             ),
             ModelKind::Elm | ModelKind::Bls => return Ok(()),
         };
@@ -87,7 +125,19 @@ pub(crate) fn slfn_trainer(trainer: Option<TrainerArg>, maxiter: Option<usize>) 
                 "--maxiter does not apply to --trainer elm: the ELM has no iterations".into(),
             ))
         }
-        (Some(t @ (TrainerArg::B2ld | TrainerArg::Bling | TrainerArg::Ig)), _) => {
+        (
+            Some(
+                t @ (TrainerArg::B2ld
+                | TrainerArg::Bling
+                | TrainerArg::Ig
+                | TrainerArg::Bpls
+                | TrainerArg::Adam
+                | TrainerArg::Nag
+                | TrainerArg::Sgd
+                | TrainerArg::Adagrad),
+            ),
+            _,
+        ) => {
             t.check_model(ModelKind::Slfn)?;
             defaults::SLFN_TRAINER
         }

@@ -1,0 +1,738 @@
+//! The BPLS half of `nn fit --model bpls`: the fully connected network of
+//! Tomic, Matos-Carvalho & Beko (2024; [`models::mlp`]) trained by BPLS
+//! (back-propagating least squares, their Algorithms 1 and 2) or, for their
+//! comparison, by backpropagation with Adam, NAG, SGD or AdaGrad — its flags
+//! and their checks, the fit with one progress line per epoch on stderr,
+//! the per-epoch records of the JSON, and the checks of a network loaded
+//! from a model file.
+//!
+//! `--layers` (shared with `--model dfnn`) lists the hidden widths; the
+//! output layer (one unit for regression, one per class) is added from the
+//! targets. Classification runs Algorithm 2 (`--iterations` = its `τ_max`,
+//! default 39: at most 40 epochs, the paper's budget) with a softmax output;
+//! regression runs Algorithm 1 (one epoch) with a linear output, on the
+//! standardized targets. Both trainers start from the same random network
+//! (every weight uniform on `[−1, 1]` from `--seed`, the paper's line 1).
+
+use std::ops::ControlFlow;
+
+use clap::{Args, ValueEnum};
+use models::mlp::{Backprop, BplsAlgorithm, BplsParams, BplsReport, Loss, Mlp, OutputActivation, DEFAULT_LAMBDA};
+use models::{Activation, Dataset, ParamGuard, Persist, Predict};
+use ndarray::{Array2, ArrayView2};
+use serde::{Deserialize, Serialize};
+
+use super::args::{FitFlags, ModelKind, TaskKind, TrainerArg};
+use super::budget::FitSize;
+use super::CliError;
+use crate::datasets::argmax_rows;
+
+const HEADING: &str = "BPLS (--model bpls)";
+
+/// The BPLS model's own flags by their clap ids, refused with the other
+/// models (`--layers`, `--batch-size` and `--max-epochs` are shared with
+/// `--model dfnn`).
+pub(crate) const FLAGS: [&str; 3] = ["iterations", "output_activation", "learning_rate"];
+
+/// The DFNN's flags that `--model bpls` does not share, refused with it.
+pub(crate) const DFNN_ONLY: [&str; 3] = ["time_limit", "exact_last_layer", "no_bias"];
+
+/// `τ_max` of Algorithm 2 by default: 39 passes on the misses after the
+/// first pass, at most 40 epochs (the budget of Tomic et al.'s MNIST runs).
+pub const DEFAULT_ITERATIONS: usize = 39;
+/// Samples per minibatch of the backprop trainers by default (Tomic et al.
+/// used 1, which is slower per epoch by orders of magnitude).
+pub const DEFAULT_BATCH_SIZE: usize = 128;
+/// Epochs of the backprop trainers by default: Tomic et al.'s 40.
+pub const DEFAULT_MAX_EPOCHS: usize = 40;
+/// The starting weights are uniform on `[−INIT_SCALE, INIT_SCALE)`: the
+/// paper's `U[−1, 1]` (Algorithms 1 and 2, line 1), for every trainer.
+pub const INIT_SCALE: f64 = 1.0;
+
+/// The BPLS flags of `nn fit`, as typed (flattened into [`FitFlags`];
+/// `--layers`, `--batch-size`, `--max-epochs`, `--trainer`, `--activation`,
+/// `--lambda` and `--seed` are shared with the other models).
+#[derive(Clone, Debug, Default, Args)]
+pub struct BplsFlags {
+    /// τ_max of Algorithm 2 (classification; --trainer bpls only): at most
+    /// K passes on the misclassified samples after the first pass, while the
+    /// misses decrease; 0 = the first pass only [default: 39, at most 40
+    /// epochs]. Regression runs Algorithm 1 (one pass) and refuses it.
+    #[arg(long, value_name = "K", help_heading = HEADING)]
+    pub iterations: Option<usize>,
+    /// The output layer's activation [default: softmax for classification,
+    /// linear for regression (the only one for regression: its targets are
+    /// standardized)].
+    #[arg(long, value_enum, value_name = "NAME", ignore_case = true, help_heading = HEADING)]
+    pub output_activation: Option<OutputArg>,
+    /// Learning rate η of the backprop trainers (adam, nag, sgd, adagrad)
+    /// [default: 0.001, Tomic et al.'s].
+    #[arg(long, value_name = "ETA", value_parser = learning_rate, help_heading = HEADING)]
+    pub learning_rate: Option<f64>,
+}
+
+/// `--output-activation`: the output layer's activation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputArg {
+    /// `y = z` (regression).
+    Linear,
+    /// `y = 1/(1 + e^{−z})`, one per class.
+    Sigmoid,
+    /// `y = softmax(z)` over the classes (classification).
+    Softmax,
+}
+
+impl From<OutputArg> for OutputActivation {
+    fn from(o: OutputArg) -> Self {
+        match o {
+            OutputArg::Linear => OutputActivation::Linear,
+            OutputArg::Sigmoid => OutputActivation::Sigmoid,
+            OutputArg::Softmax => OutputActivation::Softmax,
+        }
+    }
+}
+
+/// A learning rate: finite and > 0.
+fn learning_rate(text: &str) -> Result<f64, String> {
+    let eta: f64 = text.trim().parse().map_err(|e| format!("not a number ({e})"))?;
+    if !(eta.is_finite() && eta > 0.0) {
+        return Err("the learning rate η must be finite and > 0".into());
+    }
+    Ok(eta)
+}
+
+/// How the network is trained.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MlpTrainer {
+    /// BPLS: Algorithm 1 (regression) or 2 (classification) with the ridge
+    /// parameter λ of every least-squares solve.
+    Bpls {
+        /// Algorithm 1 or 2 (`τ_max` from `--iterations`).
+        algorithm: BplsAlgorithm,
+        /// λ (`--lambda`).
+        lambda: f64,
+    },
+    /// Minibatch backpropagation with a first-order rule (the paper's
+    /// baselines), shuffled every epoch from `--seed`.
+    Backprop(Backprop),
+}
+
+/// The resolved `--model bpls` settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BplsArgs {
+    /// The hidden layers' widths (`--layers`).
+    pub hidden: Vec<usize>,
+    /// The hidden layers' activation (`--activation`: sigmoid, tanh, linear).
+    pub hidden_activation: Activation,
+    /// The output layer's activation (`--output-activation`).
+    pub output: OutputActivation,
+    /// The trainer with its settings.
+    pub trainer: MlpTrainer,
+}
+
+impl BplsArgs {
+    /// The hidden units in all (the JSON's `hidden`).
+    pub fn hidden_units(&self) -> usize {
+        self.hidden.iter().sum()
+    }
+
+    /// The trainer's name as `--trainer` spells it (`bpls`, `adam`, …).
+    pub fn trainer_name(&self) -> &'static str {
+        match &self.trainer {
+            MlpTrainer::Bpls { .. } => TrainerArg::Bpls.name(),
+            MlpTrainer::Backprop(b) => b.method.name(),
+        }
+    }
+}
+
+fn usage(text: impl Into<String>) -> CliError {
+    CliError::Usage(text.into())
+}
+
+/// Resolve the BPLS settings from the parsed flags (`--trainer` already
+/// checked to be one of the model's: [`TrainerArg::check_model`]).
+///
+/// # Errors
+/// [`CliError::Usage`] naming the flag: no `--layers`, more hidden units
+/// than a `usize` counts, a hidden activation without an inverse, an output
+/// activation other than linear for regression, `--iterations` with
+/// regression or a backprop trainer, `--batch-size`, `--max-epochs` or
+/// `--learning-rate` with `--trainer bpls`, `--lambda` with a backprop
+/// trainer or not finite and > 0.
+pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
+    let hidden = flags
+        .dfnn
+        .layers
+        .clone()
+        .ok_or_else(|| usage("--layers is required with --model bpls: the hidden layers' widths, e.g. --layers 50"))?
+        .0;
+    if hidden.iter().try_fold(0usize, |a, &w| a.checked_add(w)).is_none() {
+        return Err(usage("--layers: the hidden units in all overflow a 64-bit integer"));
+    }
+    let hidden_activation = flags.activation.0;
+    if !hidden_activation.is_invertible() {
+        return Err(usage(format!(
+            "--activation {hidden_activation} does not apply to --model bpls: BPLS maps the targets back through \
+             the inverse of the hidden activation, so the network's hidden layers are sigmoid, tanh or linear"
+        )));
+    }
+    let classification = flags.task == TaskKind::Classification;
+    let output = match flags.bpls.output_activation {
+        Some(o) => OutputActivation::from(o),
+        None if classification => OutputActivation::Softmax,
+        None => OutputActivation::Linear,
+    };
+    if !classification && output != OutputActivation::Linear {
+        return Err(usage(format!(
+            "--output-activation {} does not apply to a regression task: the targets are standardized (mean 0, \
+             deviation 1), outside a {}'s range; regression uses a linear output",
+            output.name(),
+            output.name()
+        )));
+    }
+    let arg = flags.trainer.unwrap_or(TrainerArg::Bpls);
+    let name = arg.name();
+    let trainer = match (arg, arg.first_order()) {
+        (TrainerArg::Bpls, _) => {
+            for (given, flag, why) in [
+                (
+                    flags.dfnn.batch_size.is_some(),
+                    "--batch-size",
+                    "BPLS solves every layer on all samples at once",
+                ),
+                (
+                    flags.dfnn.max_epochs.is_some(),
+                    "--max-epochs",
+                    "BPLS's epochs are set by --iterations",
+                ),
+                (
+                    flags.bpls.learning_rate.is_some(),
+                    "--learning-rate",
+                    "BPLS takes no steps: every layer is a least-squares solve",
+                ),
+            ] {
+                if given {
+                    return Err(usage(format!(
+                        "{flag} does not apply to --trainer bpls: only the backprop trainers adam, nag, sgd, \
+                         adagrad take it ({why})"
+                    )));
+                }
+            }
+            let algorithm = match (classification, flags.bpls.iterations) {
+                (true, k) => BplsAlgorithm::NonInjective {
+                    max_iterations: k.unwrap_or(DEFAULT_ITERATIONS),
+                },
+                (false, None) => BplsAlgorithm::Injective,
+                (false, Some(_)) => {
+                    return Err(usage(
+                        "--iterations does not apply to a regression task: it is τ_max of Algorithm 2, which \
+                         repeats passes on the misclassified samples; regression runs Algorithm 1 (one pass)",
+                    ))
+                }
+            };
+            let lambda = flags.lambda.unwrap_or(DEFAULT_LAMBDA);
+            if !(lambda.is_finite() && lambda > 0.0) {
+                return Err(usage(format!(
+                    "--lambda {lambda}: BPLS's λ must be finite and > 0 (it keeps every layer's least-squares \
+                     solve well posed)"
+                )));
+            }
+            MlpTrainer::Bpls { algorithm, lambda }
+        }
+        (_, Some(kind)) => {
+            if flags.bpls.iterations.is_some() {
+                return Err(usage(format!(
+                    "--iterations does not apply to --trainer {name}: it is τ_max of BPLS's Algorithm 2; \
+                     backprop runs --max-epochs epochs"
+                )));
+            }
+            if flags.lambda.is_some() {
+                return Err(usage(format!(
+                    "--lambda does not apply to --trainer {name}: backprop minimizes the loss without a ridge term \
+                     (λ is BPLS's)"
+                )));
+            }
+            let backprop = Backprop::new(kind)
+                .with_learning_rate(flags.bpls.learning_rate.unwrap_or(kind.paper_learning_rate()))
+                .with_batch_size(flags.dfnn.batch_size.unwrap_or(DEFAULT_BATCH_SIZE))
+                .with_epochs(flags.dfnn.max_epochs.unwrap_or(DEFAULT_MAX_EPOCHS))
+                .with_shuffle(Some(flags.seed));
+            backprop.check()?;
+            MlpTrainer::Backprop(backprop)
+        }
+        (_, None) => {
+            return Err(usage(format!(
+                "--trainer {name} does not apply to --model bpls: its trainers are bpls, adam, nag, sgd, adagrad"
+            )))
+        }
+    };
+    Ok(BplsArgs {
+        hidden,
+        hidden_activation,
+        output,
+        trainer,
+    })
+}
+
+/// [`resolve`] with `--model bpls`, `None` with the other models.
+///
+/// # Errors
+/// As [`resolve`].
+pub(crate) fn resolve_for(model: ModelKind, flags: &FitFlags) -> Result<Option<BplsArgs>, CliError> {
+    (model == ModelKind::Bpls).then(|| resolve(flags)).transpose()
+}
+
+/// One epoch of the fit, as the JSON's `epochs` lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpochJson {
+    /// 1, 2, … (BPLS: 1 is the pass on all samples, then the passes on the
+    /// misses).
+    pub epoch: usize,
+    /// Training seconds since the fit started, at the end of the epoch (the
+    /// evaluation of these records not counted).
+    pub seconds: f64,
+    /// BPLS only: the samples the pass solved on (all, or the misses).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub samples: Option<usize>,
+    /// Classification: misclassified training samples after the epoch.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub misses: Option<usize>,
+    /// Classification: the training accuracy after the epoch.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub train_accuracy: Option<f64>,
+    /// The mean squared error of the outputs over all training samples and
+    /// outputs after the epoch (regression: on the standardized targets;
+    /// classification: against the one-hot targets).
+    pub train_mse: f64,
+    /// Backprop only: the epoch's loss (`loss_function`), averaged over its
+    /// minibatches as they were processed.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub loss: Option<f64>,
+}
+
+/// What a fit reports besides the network.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct BplsInfo {
+    /// One record per epoch.
+    pub(crate) epochs: Vec<EpochJson>,
+    /// BPLS: the epoch whose weights were returned.
+    pub(crate) best_epoch: Option<usize>,
+    /// BPLS: `Algorithm 1` or `Algorithm 2 (τ_max = K)`.
+    pub(crate) algorithm: Option<String>,
+    /// Why the fit stopped.
+    pub(crate) termination: String,
+    /// BPLS: λ.
+    pub(crate) lambda: Option<f64>,
+    /// Backprop: η, the batch size and the loss.
+    pub(crate) learning_rate: Option<f64>,
+    pub(crate) batch_size: Option<usize>,
+    pub(crate) loss_function: Option<&'static str>,
+}
+
+/// Misses and the mean squared error of `net` on `x` against `y`
+/// (classification: the arg max of the outputs against the class `truth`).
+fn evaluate(net: &Mlp, x: ArrayView2<'_, f64>, y: &Array2<f64>, truth: Option<&[usize]>) -> (Option<usize>, f64) {
+    let Ok(out) = net.predict(x) else {
+        return (None, f64::NAN);
+    };
+    let mse = mse(&out, y);
+    let misses = truth.map(|t| argmax_rows(&out).iter().zip(t).filter(|(p, t)| p != t).count());
+    (misses, mse)
+}
+
+fn mse(out: &Array2<f64>, y: &Array2<f64>) -> f64 {
+    let s: f64 = out.iter().zip(y).map(|(o, t)| (o - t) * (o - t)).sum();
+    s / out.len().max(1) as f64
+}
+
+/// `"7000 misses (88.33% train accuracy), "` or nothing.
+fn misses_text(misses: Option<usize>, k: usize) -> String {
+    misses.map_or_else(String::new, |m| {
+        format!("{m} misses ({:.2}% train accuracy), ", 100.0 * accuracy(m, k))
+    })
+}
+
+fn accuracy(misses: usize, k: usize) -> f64 {
+    1.0 - misses as f64 / k.max(1) as f64
+}
+
+/// Why Algorithm 2 stopped (line 18 read as in [`models::mlp`]).
+fn termination(report: &BplsReport) -> String {
+    let BplsAlgorithm::NonInjective { max_iterations } = report.algorithm else {
+        return "Algorithm 1: one pass".into();
+    };
+    let e = &report.epochs;
+    let last = e.last().and_then(|r| r.misses);
+    let before = e.len().checked_sub(2).and_then(|i| e[i].misses);
+    match (last, before) {
+        (Some(l), Some(b)) if l >= b => format!(
+            "the misses did not decrease ({b} → {l}): weights of epoch {}",
+            report.best_epoch
+        ),
+        (Some(0), _) => "no misclassified training sample left".into(),
+        _ if e.len() > max_iterations => format!("τ_max = {max_iterations} passes on the misses done"),
+        _ => "stopped".into(),
+    }
+}
+
+/// Build the random network on `x`'s features with `y`'s columns as
+/// outputs (seed `seed`) and train it with the settings `args`. Progress on
+/// stderr: one `nn fit: bpls epoch K …` (or `adam epoch K …`) line per
+/// epoch with the seconds and the training misses (classification) or the
+/// training MSE, then one line on how it stopped.
+///
+/// # Errors
+/// The model's: data or parameters it refuses, a failed least-squares
+/// solve, a diverged backprop run.
+pub(crate) fn fit(
+    args: &BplsArgs,
+    seed: u64,
+    task: TaskKind,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+) -> Result<(Mlp, BplsInfo), CliError> {
+    let data = Dataset::new(x.view(), y.view());
+    let k = x.nrows();
+    let truth = (task == TaskKind::Classification).then(|| argmax_rows(y).to_vec());
+    let name = args.trainer_name();
+    match &args.trainer {
+        MlpTrainer::Bpls { algorithm, lambda } => {
+            let params = BplsParams::new(args.hidden.clone())
+                .with_hidden_activation(args.hidden_activation)
+                .with_output(args.output)
+                .with_algorithm(*algorithm)
+                .with_lambda(*lambda)
+                .with_init_scale(INIT_SCALE)
+                .with_seed(seed)
+                .check()?;
+            eprintln!("nn fit: BPLS, {algorithm}, λ = {lambda:e}");
+            let mut epochs = Vec::new();
+            let (net, report) = params.fit_with_report(&data, |e, _| {
+                let on = if e.epoch == 1 {
+                    format!("all {} samples", e.samples)
+                } else {
+                    format!("{} misses", e.samples)
+                };
+                eprintln!(
+                    "nn fit: bpls epoch {} (on {on}): {}train MSE {:.4e} ({:.2} s)",
+                    e.epoch,
+                    misses_text(e.misses, k),
+                    e.train_mse,
+                    e.seconds
+                );
+                epochs.push(EpochJson {
+                    epoch: e.epoch,
+                    seconds: e.seconds,
+                    samples: Some(e.samples),
+                    misses: e.misses,
+                    train_accuracy: e.misses.map(|m| accuracy(m, k)),
+                    train_mse: e.train_mse,
+                    loss: None,
+                });
+            })?;
+            let termination = termination(&report);
+            eprintln!(
+                "nn fit: bpls stopped after {} epoch(s) ({termination}); best epoch {}",
+                report.epochs.len(),
+                report.best_epoch
+            );
+            let info = BplsInfo {
+                epochs,
+                best_epoch: Some(report.best_epoch),
+                algorithm: Some(algorithm.to_string()),
+                termination,
+                lambda: Some(*lambda),
+                learning_rate: None,
+                batch_size: None,
+                loss_function: None,
+            };
+            Ok((net, info))
+        }
+        MlpTrainer::Backprop(backprop) => {
+            let mut net = Mlp::random(
+                x.ncols(),
+                &args.hidden,
+                y.ncols(),
+                args.hidden_activation,
+                args.output,
+                seed,
+                INIT_SCALE,
+            )?;
+            let loss = Loss::for_output(args.output);
+            eprintln!(
+                "nn fit: backprop with {}, η = {:e}, batch size {}, {} epochs, {} loss",
+                backprop.method.label(),
+                backprop.learning_rate,
+                backprop.batch_size,
+                backprop.epochs,
+                loss.name()
+            );
+            let mut epochs = Vec::new();
+            let report = backprop.train(&mut net, &data, |e, net| {
+                let (misses, train_mse) = evaluate(net, x.view(), y, truth.as_deref());
+                eprintln!(
+                    "nn fit: {name} epoch {}: loss {:.4e}, {}train MSE {train_mse:.4e} ({:.2} s)",
+                    e.epoch,
+                    e.loss,
+                    misses_text(misses, k),
+                    e.seconds
+                );
+                epochs.push(EpochJson {
+                    epoch: e.epoch,
+                    seconds: e.seconds,
+                    samples: None,
+                    misses,
+                    train_accuracy: misses.map(|m| accuracy(m, k)),
+                    train_mse,
+                    loss: Some(e.loss),
+                });
+                ControlFlow::Continue(())
+            })?;
+            let termination = format!("all {} epochs run (--max-epochs)", report.epochs.len());
+            eprintln!(
+                "nn fit: {name} stopped: {termination}, {} updates ({:.2} s)",
+                report.updates,
+                report.elapsed.as_secs_f64()
+            );
+            let info = BplsInfo {
+                epochs,
+                best_epoch: None,
+                algorithm: None,
+                termination,
+                lambda: None,
+                learning_rate: Some(backprop.learning_rate),
+                batch_size: Some(backprop.batch_size),
+                loss_function: Some(loss.name()),
+            };
+            Ok((net, info))
+        }
+    }
+}
+
+/// Bytes of the fit (a lower bound on the peak, as [`super::budget`]'s
+/// other estimates), in 8-byte floats, with `n_ℓ` every layer's width (the
+/// output layer's last), `W` the weights, K training and K_test test
+/// samples, N features:
+///
+/// - BPLS: every layer's outputs kept by the forward pass (K·Σn_ℓ), four
+///   K × max n_ℓ buffers of a layer's step (targets, residual, neuron
+///   targets and their inverses), the misses' copy of the features and
+///   their forward pass (Algorithm 2: K·N + K·Σn_ℓ), four copies of the
+///   weights (network, best, the misses' pass, the blend);
+/// - backprop: the minibatch buffers (2·2·B·Σn_ℓ, a shorter last batch
+///   too), the weights with their gradients and two moments (4·W), and the
+///   per-epoch evaluation on the training set (K·Σn_ℓ);
+/// - both: two layers' outputs on the test file (2·K_test·max n_ℓ).
+pub(crate) fn fit_bytes(args: &BplsArgs, size: FitSize) -> Option<u128> {
+    let (k, kt, n) = (size.train as u128, size.test as u128, size.features as u128);
+    let (mut units, mut widest, mut weights, mut fan_in) = (0u128, 0u128, 0u128, n);
+    for &w in args.hidden.iter().chain([&size.outputs]) {
+        let w = w as u128;
+        units = units.checked_add(w)?;
+        widest = widest.max(w);
+        weights = weights.checked_add(w.checked_mul(fan_in.checked_add(1)?)?)?;
+        fan_in = w;
+    }
+    let test = kt.checked_mul(2)?.checked_mul(widest)?;
+    let doubles = match &args.trainer {
+        MlpTrainer::Bpls { algorithm, .. } => {
+            let misses = match algorithm {
+                BplsAlgorithm::Injective => 0,
+                BplsAlgorithm::NonInjective { .. } => k.checked_mul(n.checked_add(units)?)?,
+            };
+            k.checked_mul(units)?
+                .checked_add(k.checked_mul(widest)?.checked_mul(4)?)?
+                .checked_add(misses)?
+                .checked_add(weights.checked_mul(4)?)?
+        }
+        MlpTrainer::Backprop(b) => (b.batch_size as u128)
+            .min(k)
+            .checked_mul(4)?
+            .checked_mul(units)?
+            .checked_add(weights.checked_mul(4)?)?
+            .checked_add(k.checked_mul(units)?)?,
+    };
+    doubles.checked_add(test)?.checked_mul(8)
+}
+
+/// Check a network read from a model file before anything indexes it
+/// ([`Persist::check_invariants`]: layers that chain, finite weights, an
+/// injective hidden activation). Returns the numbers of inputs and outputs.
+///
+/// # Errors
+/// What is wrong, in words.
+pub(crate) fn check_network(net: &Mlp) -> Result<(usize, usize), String> {
+    net.check_invariants()
+        .map_err(|e| format!("the BPLS network is inconsistent: {e}"))?;
+    Ok((net.n_inputs(), net.n_outputs()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::args::resolve_fit;
+    use models::optim::first_order::FirstOrderKind;
+
+    fn resolve(task: &str, extra: &[&str]) -> Result<BplsArgs, String> {
+        let base = ["--train", "a.csv", "--test", "b.csv", "--task", task, "--model", "bpls"];
+        let a = resolve_fit(&[&base[..], extra].concat())?;
+        a.bpls.ok_or_else(|| "no bpls".into())
+    }
+
+    #[test]
+    fn defaults_are_the_papers() -> Result<(), String> {
+        let c = resolve("classification", &["--layers", "50"])?;
+        assert_eq!(c.hidden, vec![50]);
+        assert_eq!(
+            (c.hidden_activation, c.output),
+            (Activation::Sigmoid, OutputActivation::Softmax)
+        );
+        let algorithm = BplsAlgorithm::NonInjective { max_iterations: 39 };
+        assert_eq!(
+            c.trainer,
+            MlpTrainer::Bpls {
+                algorithm,
+                lambda: DEFAULT_LAMBDA
+            }
+        );
+        let r = resolve(
+            "regression",
+            &["--layers", "5,4", "--activation", "tanh", "--lambda", "0.5"],
+        )?;
+        assert_eq!(
+            (r.hidden_activation, r.output),
+            (Activation::Tanh, OutputActivation::Linear)
+        );
+        let algorithm = BplsAlgorithm::Injective;
+        assert_eq!(r.trainer, MlpTrainer::Bpls { algorithm, lambda: 0.5 });
+        let z = resolve(
+            "classification",
+            &["--layers", "3", "--iterations", "0", "--output-activation", "sigmoid"],
+        )?;
+        assert_eq!(z.output, OutputActivation::Sigmoid);
+        let algorithm = BplsAlgorithm::NonInjective { max_iterations: 0 };
+        assert!(matches!(z.trainer, MlpTrainer::Bpls { algorithm: a, .. } if a == algorithm));
+        let b = resolve("classification", &["--layers", "3", "--trainer", "nag", "--seed", "7"])?;
+        let want = Backprop::new(FirstOrderKind::Nag)
+            .with_learning_rate(1e-3)
+            .with_batch_size(128)
+            .with_epochs(40)
+            .with_shuffle(Some(7));
+        assert_eq!(b.trainer, MlpTrainer::Backprop(want));
+        let b = resolve(
+            "regression",
+            &[
+                "--layers",
+                "3",
+                "--trainer",
+                "adagrad",
+                "--batch-size",
+                "1",
+                "--max-epochs",
+                "2",
+                "--learning-rate",
+                "0.1",
+            ],
+        )?;
+        let MlpTrainer::Backprop(bp) = b.trainer else {
+            return Err("not backprop".into());
+        };
+        assert_eq!((bp.batch_size, bp.epochs, bp.learning_rate), (1, 2, 0.1));
+        Ok(())
+    }
+
+    #[test]
+    fn bad_combinations_name_the_flag() {
+        let e = |task: &str, extra: &[&str]| resolve(task, extra).err().unwrap_or_default();
+        let c = |extra: &[&str]| e("classification", &[&["--layers", "4"][..], extra].concat());
+        assert!(e("classification", &[]).contains("--layers is required with --model bpls"));
+        assert!(e("regression", &["--layers", "4", "--iterations", "3"])
+            .contains("--iterations does not apply to a regression task"));
+        assert!(e("regression", &["--layers", "4", "--output-activation", "softmax"])
+            .contains("--output-activation softmax does not apply to a regression task"));
+        assert!(c(&["--activation", "relu"]).contains("--activation relu does not apply to --model bpls"));
+        assert!(c(&["--batch-size", "8"]).contains("--batch-size does not apply to --trainer bpls"));
+        assert!(c(&["--max-epochs", "8"]).contains("--max-epochs does not apply to --trainer bpls"));
+        assert!(c(&["--learning-rate", "0.1"]).contains("--learning-rate does not apply to --trainer bpls"));
+        assert!(
+            c(&["--trainer", "adam", "--iterations", "2"]).contains("--iterations does not apply to --trainer adam")
+        );
+        assert!(c(&["--trainer", "sgd", "--lambda", "1"]).contains("--lambda does not apply to --trainer sgd"));
+        assert!(c(&["--lambda", "0"]).contains("--lambda 0: BPLS's λ must be finite and > 0"));
+        assert!(c(&["--trainer", "b2ld"]).contains("--trainer b2ld does not apply to --model bpls"));
+        assert!(c(&["--learning-rate", "0"]).contains("--learning-rate"));
+        for (flag, value) in [
+            ("--hidden", "3"),
+            ("--time-limit", "1"),
+            ("--solver", "ridge"),
+            ("--maxiter", "2"),
+        ] {
+            let msg = c(&[flag, value]);
+            assert!(msg.contains(&format!("{flag} does not apply to --model bpls")), "{msg}");
+        }
+        assert!(c(&["--no-bias"]).contains("--no-bias does not apply to --model bpls"));
+    }
+
+    /// BPLS on 100 samples of 4 features, layers 5 → 3 → 2 outputs, 10
+    /// test samples: K·Σn = 100·10, 4·K·max n = 4·100·5, the misses' copy
+    /// 100·(4 + 10), weights (5·5 + 3·6 + 2·4)·4, test 2·10·5 — by hand;
+    /// Algorithm 1 without the misses' copy; Adam with B = 16.
+    #[test]
+    fn the_memory_estimate_counts_by_hand() -> Result<(), String> {
+        let size = FitSize {
+            train: 100,
+            test: 10,
+            features: 4,
+            nodes: 8,
+            outputs: 2,
+        };
+        let weights = 5 * 5 + 3 * 6 + 2 * 4;
+        let common = 100 * 10 + 4 * 100 * 5 + 4 * weights + 2 * 10 * 5;
+        let c = resolve("classification", &["--layers", "5,3"])?;
+        assert_eq!(fit_bytes(&c, size), Some(8 * (common + 100 * 14) as u128));
+        let r = resolve("regression", &["--layers", "5,3"])?;
+        assert_eq!(fit_bytes(&r, FitSize { outputs: 2, ..size }), Some(8 * common as u128));
+        let a = resolve(
+            "classification",
+            &["--layers", "5,3", "--trainer", "adam", "--batch-size", "16"],
+        )?;
+        let want = 4 * 16 * 10 + 4 * weights + 100 * 10 + 2 * 10 * 5;
+        assert_eq!(fit_bytes(&a, size), Some(8 * want as u128));
+        let huge = resolve("classification", &["--layers", "18446744073709551615"])?;
+        assert_eq!(
+            fit_bytes(
+                &huge,
+                FitSize {
+                    features: usize::MAX,
+                    ..size
+                }
+            ),
+            None
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn loaded_networks_are_checked_before_use() -> Result<(), Box<dyn std::error::Error>> {
+        let net = Mlp::random(3, &[4], 2, Activation::Sigmoid, OutputActivation::Softmax, 1, 1.0)?;
+        assert_eq!(check_network(&net), Ok((3, 2)));
+        // Shapes that do not chain, as a crafted file could hold them.
+        #[derive(serde::Serialize)]
+        struct Raw {
+            weights: Vec<Array2<f64>>,
+            hidden: Activation,
+            output: OutputActivation,
+        }
+        let raw = Raw {
+            weights: vec![net.weights()[0].clone(), Array2::zeros((3, 2))],
+            hidden: Activation::Sigmoid,
+            output: OutputActivation::Softmax,
+        };
+        let config = bincode::config::standard();
+        let bytes = bincode::serde::encode_to_vec(raw, config)?;
+        let (mixed, _): (Mlp, usize) = bincode::serde::decode_from_slice(&bytes, config)?;
+        let e = check_network(&mixed).err().unwrap_or_default();
+        assert!(e.contains("layer 2 of shape 3×2"), "{e}");
+        Ok(())
+    }
+}
