@@ -78,10 +78,10 @@ COMMANDS:
     reproduce --list            setup, then list the papers that can be reproduced.
     bench [--quick] [--no-criterion]
                                 setup, then write the performance reports to
-                                target/perf-report.md, elm-report.md, lbfgs-report.md and
-                                dec-report.md and run the criterion benchmarks (skipped
-                                with --no-criterion).
-    fit --model elm|bls|slfn --train TRAIN --test TEST --task classification|regression [FLAGS]
+                                target/perf-report.md, elm-report.md, lbfgs-report.md,
+                                dec-report.md, dfnn-report.md and bpls-report.md and run
+                                the criterion benchmarks (skipped with --no-criterion).
+    fit --model elm|bls|slfn|dfnn|bpls --train TRAIN --test TEST --task classification|regression [FLAGS]
                                 setup, then train on TRAIN (CSV, target last; MNIST IDX
                                 images; LIBSVM), evaluate on TEST, print one JSON object;
                                 `cargo xtask fit --help` lists every flag with its default.
