@@ -262,7 +262,6 @@ pub(crate) fn affine(a: ArrayView2<'_, f64>, w: ArrayView2<'_, f64>) -> Array2<f
     z
 }
 
-
 /// The hidden activation of every entry of `z`, in place.
 pub(crate) fn apply_hidden(activation: Activation, z: ArrayViewMut2<'_, f64>) {
     match activation {
