@@ -20,16 +20,20 @@ const DEC_REPORT: &str = "target/dec-report.md";
 /// Where the deep-network report (Palagi & Seccia: kernels on [10 x 50]
 /// against their floor, full L-BFGS beside scikit-learn) goes.
 const DFNN_REPORT: &str = "target/dfnn-report.md";
+/// Where the BPLS report (Tomic et al.: one BPLS epoch on MNIST against its
+/// floor, backprop per epoch with each rule, Adam beside scikit-learn) goes.
+const BPLS_REPORT: &str = "target/bpls-report.md";
 /// The criterion benchmarks of the `benches` package, run in this order.
 const CRITERION_BENCHES: [&str; 2] = ["ridge_append", "lbfgs_overhead"];
 
 /// Runs setup, writes the performance report with `perf-report`, the ELM
 /// report with `elm-report`, the L-BFGS report with `lbfgs-report` and the
 /// DEC report with `dec-report`, the deep-network report with
-/// `dfnn-report`, then (if `criterion`) runs the criterion
-/// benchmarks `ridge_append` and `lbfgs_overhead`; `quick` makes all of them
-/// shorter. The reports that compare with Python (`elm-report`: numpy;
-/// `dec-report`: scipy; `dfnn-report`: scikit-learn) run the `python3` of a virtual environment when
+/// `dfnn-report`, the BPLS report with `bpls-report`, then (if `criterion`)
+/// runs the criterion benchmarks `ridge_append` and `lbfgs_overhead`;
+/// `quick` makes all of them shorter. The reports that compare with Python
+/// (`elm-report`: numpy; `dec-report`: scipy; `dfnn-report` and
+/// `bpls-report`: scikit-learn) run the `python3` of a virtual environment when
 /// [`python_venv`] finds one, else the one on `PATH`.
 pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
     setup::run(root, Tools::Optional)?;
@@ -45,6 +49,7 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
         ("lbfgs-report", LBFGS_REPORT, "L-BFGS report"),
         ("dec-report", DEC_REPORT, "DEC report"),
         ("dfnn-report", DFNN_REPORT, "deep-network report"),
+        ("bpls-report", BPLS_REPORT, "BPLS report"),
     ] {
         let mut args = vec!["run", "--release", "-p", "benches", "--bin", binary, "--"];
         if quick {
