@@ -99,15 +99,21 @@ proptest! {
         let clip = models::mlp::DEFAULT_CLIP;
         let n_ref = (&a + &delta_t.t()).mapv(|x| x.clamp(clip, 1.0 - clip));
         let n_hat = step.neurons.clone().expect("a layer below");
-        // Its bound: the small ridge problem (samples Vᵀ, right-hand sides Rᵀ)
-        // plus R's own rounding (and, with re-estimation, W's error) carried
-        // through ‖(VVᵀ + μ'I)⁻¹V‖ ≤ 1/(2√μ') ∧ ‖V‖/(σ_min(V)² + μ').
+        // Its bound: the implementation forms P = (VVᵀ + μ'I)⁻¹V (the small
+        // ridge problem with samples Vᵀ and right-hand sides I), then R Pᵀ:
+        // ‖R‖·(P's error) plus the product's rounding, plus R's own rounding
+        // (and, with re-estimation, W's error) carried through
+        // ‖P‖ ≤ 1/(2√μ') ∧ ‖V‖/(σ_min(V)² + μ').
         let (norm_v, smin_v) = norms(v.t());
         let (norm_a1, _) = norms(a1.view());
         let gain = (1.0 / (2.0 * mu_abs.sqrt())).min(norm_v / (smin_v * smin_v + mu_abs));
         let w_err = ridge_tolerance(a1.view(), t.view(), w_ref.view(), lambda, 1, 1);
         let r_err = (k + n) as f64 * U * (norm_a1 * fro(w_first.view()) + fro(t.view())) + norm_a1 * w_err;
-        let tol_n = ridge_tolerance(v.t(), r.t(), delta_t.view(), mu_abs, 2, 1) + 2.0 * gain * r_err;
+        let eye = Array2::eye(m);
+        let p_ref = gauss_solve(g.view(), v.view());
+        let tol_n = fro(r.view()) * ridge_tolerance(v.t(), eye.view(), p_ref.view(), mu_abs, 2, 1)
+            + (k + n) as f64 * U * fro(r.view()) * fro(p_ref.view())
+            + 2.0 * gain * r_err;
         let err_n = fro_diff(n_hat.view(), n_ref.view());
         prop_assert!(err_n <= tol_n, "N̂: {err_n:.3e} > {tol_n:.3e}");
         // The pre-activation targets are the logit of N̂.

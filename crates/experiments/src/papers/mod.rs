@@ -213,7 +213,7 @@ pub const REGISTRY: &[Paper] = &[
         quick: |s| tomic_bpls::run(&tomic_bpls_options(s, true)),
         full: |s| tomic_bpls::run(&tomic_bpls_options(s, false)),
         quick_duration: "about 2 minutes after the build",
-        full_duration: "about 40 minutes on 2 cores; finished runs are kept and skipped when rerun",
+        full_duration: "about 25 minutes on 2 cores; finished runs are kept and skipped when rerun",
     },
 ];
 

@@ -7,6 +7,7 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use linalg_core::ridge::{ridge_solve, ridge_solve_with_intercept};
+use ndarray::linalg::general_mat_mul;
 use ndarray::{Array2, ArrayView2, Axis, Slice, Zip};
 
 use super::network::{affine, check_hidden, Mlp, OutputActivation};
@@ -525,14 +526,15 @@ impl BplsValidParams {
         Zip::from(&mut r).and(t).for_each(|r, &t| *r = t - *r);
         let scale = v.iter().map(|x| x * x).sum::<f64>() / n as f64;
         let mu = self.target_ridge * if scale > 0.0 { scale } else { 1.0 };
-        // Row δᵢ of ΔN solves (VVᵀ + μI) δᵢ = V rᵢ: a ridge problem with
-        // "samples" Vᵀ (N_l × n) and one right-hand side per sample.
-        let delta_t = ridge_solve(v.t(), r.t(), mu)?.weights;
-        let (lo, hi) = self.range();
+        // ΔN = R Vᵀ(VVᵀ + μI)⁻¹ = R Pᵀ with P = (VVᵀ + μI)⁻¹V (n × N_l): a
+        // ridge problem with "samples" Vᵀ and the identity as right-hand
+        // sides, solved once, then one product (rather than the solve with
+        // one right-hand side per sample: 30 ms of a 0.9 s MNIST epoch).
+        let p = ridge_solve(v.t(), Array2::eye(v.ncols()).view(), mu)?.weights;
         let mut n_hat = a.to_owned();
-        Zip::from(&mut n_hat)
-            .and(delta_t.t())
-            .for_each(|x, &d| *x = (*x + d).clamp(lo, hi));
+        general_mat_mul(1.0, &r, &p.t(), 1.0, &mut n_hat);
+        let (lo, hi) = self.range();
+        n_hat.mapv_inplace(|x| x.clamp(lo, hi));
         Ok(n_hat)
     }
 

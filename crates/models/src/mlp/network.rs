@@ -2,7 +2,7 @@
 //! forward map that keeps every layer's input.
 
 use ndarray::linalg::general_mat_mul;
-use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis, Slice};
+use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis, ShapeBuilder, Slice};
 use serde::{Deserialize, Serialize};
 
 use crate::activation::{sigmoid, sigmoid_in_place, Activation};
@@ -253,10 +253,12 @@ impl Mlp {
 /// (ndarray hands only contiguous outputs to BLAS).
 pub(crate) fn affine(a: ArrayView2<'_, f64>, w: ArrayView2<'_, f64>) -> Array2<f64> {
     let n = a.ncols();
-    let mut z = Array2::zeros((a.nrows(), w.ncols()));
-    let bias = w.row(n);
-    for mut row in z.rows_mut() {
-        row.assign(&bias);
+    // Column-major: OpenBLAS runs MNIST's 60000×784 by 784×50 product at 47
+    // GFLOP/s into a row-major result, 72 into a column-major one
+    // (`bpls-report`); every consumer reads either layout.
+    let mut z = Array2::zeros((a.nrows(), w.ncols()).f());
+    for (mut col, &b) in z.columns_mut().into_iter().zip(w.row(n)) {
+        col.fill(b);
     }
     general_mat_mul(1.0, &a, &w.slice_axis(Axis(0), Slice::from(..n)), 1.0, &mut z);
     z
