@@ -150,6 +150,7 @@ pub const RULES: [FirstOrderKind; 4] = [
 enum Job {
     Bpls {
         seed: u64,
+        algorithm_1: bool,
     },
     Backprop {
         kind: FirstOrderKind,
@@ -169,7 +170,14 @@ impl Job {
             opts.test_samples
         );
         let name = match self {
-            Job::Bpls { seed } => format!("{tag}-bpls-e{}-s{seed}.json", opts.epochs),
+            Job::Bpls {
+                seed,
+                algorithm_1: false,
+            } => format!("{tag}-bpls-e{}-s{seed}.json", opts.epochs),
+            Job::Bpls {
+                seed,
+                algorithm_1: true,
+            } => format!("{tag}-bpls-alg1-s{seed}.json"),
             Job::Backprop {
                 kind,
                 batch,
@@ -219,6 +227,19 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
             };
             points.extend(cell);
         }
+        // BPLS's clipping margin on the non-linear problem (sigmoid outputs).
+        let path = opts
+            .cells_dir
+            .join(format!("toy-clips-r{}-{}.json", opts.toy_runs, opts.sigmas.len()));
+        let sweep: Vec<toy::ToyPoint> = match super::load_cell(&path) {
+            Some(c) => c,
+            None => {
+                let c = toy::clip_sweep(toy::Problem::NonLinear, &opts.sigmas, opts.toy_runs)?;
+                super::store_cell(&path, &c)?;
+                c
+            }
+        };
+        points.extend(sweep);
         points
     };
     let img = mnist::load(
@@ -236,7 +257,14 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
     );
     let mut jobs = vec![];
     for seed in 0..opts.bpls_runs as u64 {
-        jobs.push(Job::Bpls { seed });
+        jobs.push(Job::Bpls {
+            seed,
+            algorithm_1: false,
+        });
+        jobs.push(Job::Bpls {
+            seed,
+            algorithm_1: true,
+        });
     }
     for seed in 0..opts.backprop_runs as u64 {
         for kind in RULES {
@@ -277,9 +305,9 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         // Both cores for the BLAS-3 work of BPLS and batch 128; one for
         // batch 1, whose tiny products only lose to threading overhead.
         let cell = match *job {
-            Job::Bpls { seed } => {
+            Job::Bpls { seed, algorithm_1 } => {
                 let _t = ScopedBlasThreads::new(machine::cores());
-                mnist::run_bpls(&img, seed, opts.epochs.max(1), opts.train_samples)?
+                mnist::run_bpls(&img, seed, opts.epochs.max(1), opts.train_samples, algorithm_1)?
             }
             Job::Backprop {
                 kind,

@@ -67,8 +67,9 @@ fn a_tiny_protocol_runs_end_to_end_and_reuses_its_cells() {
         "table2.csv",
         "epochs.csv",
         "runs.json",
-        "fig7_test.svg",
-        "fig9_test_vs_time.svg",
+        "fig7_test_batch128.svg",
+        "fig7_train_batch1.svg",
+        "fig9_test_vs_time_batch1.svg",
     ] {
         assert!(o.out_dir.join(file).is_file(), "{file}");
     }
@@ -86,7 +87,7 @@ fn a_tiny_protocol_runs_end_to_end_and_reuses_its_cells() {
     // The second run reads every cell back.
     let again = run(&o).expect("rerun");
     let md2 = std::fs::read_to_string(again).expect("report");
-    let cells = 2 + 4 + 4; // BPLS runs, batch-128 runs, batch-1 runs
+    let cells = 2 * 2 + 4 + 4; // BPLS runs (Algorithms 2 and 1), batch-128 runs, batch-1 runs
     assert!(
         md2.contains(&format!("{cells} runs reused")),
         "{}",
@@ -153,6 +154,8 @@ fn run_summaries() {
         threads: 1,
     };
     assert_eq!(c.seconds_per_epoch(), 1.0);
+    // Epoch times 1.0, 1.5, 0.5.
+    assert_eq!(c.median_epoch_seconds(), 1.0);
     assert_eq!(c.best(), (90.0, 86.0));
     assert_eq!(c.seconds_to(85.0), Some(2.5));
     assert_eq!(c.seconds_to(87.0), None);
