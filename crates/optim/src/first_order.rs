@@ -76,7 +76,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::incremental::StepRuleError;
+use crate::incremental::{require, StepRuleError};
 
 /// One update rule of a first-order method: `w ← rule(w, ∇f(w))`.
 pub trait FirstOrder: Send {
@@ -100,19 +100,6 @@ pub trait FirstOrder: Send {
 
     /// The learning rate `η`.
     fn learning_rate(&self) -> f64;
-}
-
-/// `Ok` if `ok`, else the error naming `name = value` and `requirement`.
-fn require(ok: bool, name: &'static str, value: f64, requirement: &'static str) -> Result<(), StepRuleError> {
-    if ok {
-        Ok(())
-    } else {
-        Err(StepRuleError {
-            name,
-            value,
-            requirement,
-        })
-    }
 }
 
 fn check_learning_rate(eta: f64) -> Result<f64, StepRuleError> {

@@ -37,7 +37,12 @@ impl fmt::Display for StepRuleError {
 impl std::error::Error for StepRuleError {}
 
 /// `Ok` if `ok`, else the error naming `name = value` and `requirement`.
-fn require(ok: bool, name: &'static str, value: f64, requirement: &'static str) -> Result<(), StepRuleError> {
+pub(crate) fn require(
+    ok: bool,
+    name: &'static str,
+    value: f64,
+    requirement: &'static str,
+) -> Result<(), StepRuleError> {
     if ok {
         Ok(())
     } else {

@@ -56,37 +56,56 @@ fn as_column_major<'a>(a: ArrayView2<'a, f64>) -> Option<(MatRef<'a>, Op)> {
 /// [`Error::NotPositiveDefinite`] if `AᵀA + λI` is not numerically positive
 /// definite (λ far below the rounding of `AᵀA`).
 pub fn ridge_solve(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<RidgeSolution> {
+    check_inputs(a, y, lambda)?;
+    let n = a.ncols();
+    let mut fl = Flops::default();
+    let (r, w) = with_stored(a, |a_ref, at_op| {
+        // R = AᵀA + λI (upper triangle).
+        let mut r = Owned::scaled_identity(n, lambda);
+        kernels::syrk(&mut fl, 1.0, a_ref, at_op, 1.0, r.as_mut());
+        // AᵀY.
+        let y_owned = Owned::from_view(y);
+        let mut w = Owned::zeros(n, y.ncols());
+        kernels::matmul(&mut fl, a_ref, at_op, y_owned.as_ref(), Op::N, w.as_mut());
+        (r, w)
+    });
+    cholesky_solve(fl, r, w, "AᵀA + λI")
+}
+
+/// The checks shared by the batch solves: λ > 0 finite, `A` and `Y`
+/// non-empty and finite with as many rows.
+fn check_inputs(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> Result<()> {
     validate::lambda(Strategy::DRdg, lambda)?;
     validate::non_empty("hidden matrix A", &a)?;
     validate::non_empty("targets Y", &y)?;
     validate::rows("targets Y", &y, a.nrows())?;
     validate::finite("hidden matrix A", &a)?;
-    validate::finite("targets Y", &y)?;
-    let copied;
-    let (a_ref, op) = match as_column_major(a) {
-        Some(v) => v,
+    validate::finite("targets Y", &y)
+}
+
+/// Call `f` with `A` as stored (in place when row- or column-major,
+/// otherwise copied once) and the operation that maps the stored matrix to
+/// `Aᵀ`.
+fn with_stored<T>(a: ArrayView2<'_, f64>, f: impl FnOnce(MatRef<'_>, Op) -> T) -> T {
+    match as_column_major(a) {
+        // `op` maps the stored matrix to A; its transpose maps it to Aᵀ.
+        Some((a_ref, Op::N)) => f(a_ref, Op::T),
+        Some((a_ref, Op::T)) => f(a_ref, Op::N),
         None => {
-            copied = Owned::from_view(a);
-            (copied.as_ref(), Op::N)
+            let copied = Owned::from_view(a);
+            f(copied.as_ref(), Op::T)
         }
-    };
-    // `op` maps the stored matrix to A; its transpose maps it to Aᵀ.
-    let at_op = match op {
-        Op::N => Op::T,
-        Op::T => Op::N,
-    };
-    let (n, m) = (a.ncols(), y.ncols());
-    let mut fl = Flops::default();
-    // R = AᵀA + λI (upper triangle).
-    let mut r = Owned::scaled_identity(n, lambda);
-    kernels::syrk(&mut fl, 1.0, a_ref, at_op, 1.0, r.as_mut());
-    // AᵀY.
-    let y_owned = Owned::from_view(y);
-    let mut w = Owned::zeros(n, m);
-    kernels::matmul(&mut fl, a_ref, at_op, y_owned.as_ref(), Op::N, w.as_mut());
+    }
+}
+
+/// Solve `R W = B` in place of `b` by the Cholesky factorization of the
+/// symmetric `r` (upper triangle), refusing a matrix that is not
+/// numerically positive definite and non-finite weights.
+fn cholesky_solve(mut fl: Flops, mut r: Owned, mut w: Owned, matrix: &'static str) -> Result<RidgeSolution> {
+    let n = r.rows();
     kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).map_err(|pivot| Error::NotPositiveDefinite {
         strategy: Strategy::DRdg,
-        matrix: "AᵀA + λI",
+        matrix,
         pivot,
         first_node: 0,
         end_node: n,
@@ -137,70 +156,36 @@ pub fn ridge_solve_with_intercept(
     y: ArrayView2<'_, f64>,
     lambda: f64,
 ) -> Result<RidgeSolution> {
-    validate::lambda(Strategy::DRdg, lambda)?;
-    validate::non_empty("hidden matrix A", &a)?;
-    validate::non_empty("targets Y", &y)?;
-    validate::rows("targets Y", &y, a.nrows())?;
-    validate::finite("hidden matrix A", &a)?;
-    validate::finite("targets Y", &y)?;
-    let copied;
-    let (a_ref, op) = match as_column_major(a) {
-        Some(v) => v,
-        None => {
-            copied = Owned::from_view(a);
-            (copied.as_ref(), Op::N)
-        }
-    };
-    let at_op = match op {
-        Op::N => Op::T,
-        Op::T => Op::N,
-    };
+    check_inputs(a, y, lambda)?;
     let (k, n, m) = (a.nrows(), a.ncols(), y.ncols());
     let mut fl = Flops::default();
-    // R = [A, 1]ᵀ[A, 1] + λI (upper triangle): AᵀA + λI, Aᵀ1, K + λ.
-    let mut r = Owned::scaled_identity(n + 1, lambda);
-    kernels::syrk(&mut fl, 1.0, a_ref, at_op, 1.0, r.as_mut().sub(0, 0, n, n));
-    let ones = vec![1.0; k];
-    let mut col_sums = vec![0.0; n];
-    kernels::gemv(&mut fl, 1.0, a_ref, at_op, &ones, 0.0, &mut col_sums);
-    for (i, s) in col_sums.into_iter().enumerate() {
-        r.set(i, n, s);
-    }
-    r.set(n, n, k as f64 + lambda);
-    // [A, 1]ᵀY: AᵀY, then 1ᵀY.
-    let y_owned = Owned::from_view(y);
-    let mut w = Owned::zeros(n + 1, m);
-    kernels::matmul(
-        &mut fl,
-        a_ref,
-        at_op,
-        y_owned.as_ref(),
-        Op::N,
-        w.as_mut().sub(0, 0, n, m),
-    );
-    for j in 0..m {
-        let s: f64 = y_owned.col(j).iter().sum();
-        w.set(n, j, s);
-    }
-    kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).map_err(|pivot| Error::NotPositiveDefinite {
-        strategy: Strategy::DRdg,
-        matrix: "[A, 1]ᵀ[A, 1] + λI",
-        pivot,
-        first_node: 0,
-        end_node: n + 1,
-        suggestion: "λ is below the rounding of AᵀA on (nearly) collinear columns: use a larger λ, or minimum-norm least squares",
-    })?;
-    kernels::potrs_upper(&mut fl, r.as_ref(), w.as_mut());
-    if !w.data().iter().all(|v| v.is_finite()) {
-        return Err(Error::Breakdown {
-            strategy: Strategy::DRdg,
-            first_node: 0,
-            end_node: n + 1,
-            detail: "non-finite weights",
-        });
-    }
-    Ok(RidgeSolution {
-        weights: w.into_array(),
-        flops: fl.0,
-    })
+    let (r, w) = with_stored(a, |a_ref, at_op| {
+        // R = [A, 1]ᵀ[A, 1] + λI (upper triangle): AᵀA + λI, Aᵀ1, K + λ.
+        let mut r = Owned::scaled_identity(n + 1, lambda);
+        kernels::syrk(&mut fl, 1.0, a_ref, at_op, 1.0, r.as_mut().sub(0, 0, n, n));
+        let ones = vec![1.0; k];
+        let mut col_sums = vec![0.0; n];
+        kernels::gemv(&mut fl, 1.0, a_ref, at_op, &ones, 0.0, &mut col_sums);
+        for (i, s) in col_sums.into_iter().enumerate() {
+            r.set(i, n, s);
+        }
+        r.set(n, n, k as f64 + lambda);
+        // [A, 1]ᵀY: AᵀY, then 1ᵀY.
+        let y_owned = Owned::from_view(y);
+        let mut w = Owned::zeros(n + 1, m);
+        kernels::matmul(
+            &mut fl,
+            a_ref,
+            at_op,
+            y_owned.as_ref(),
+            Op::N,
+            w.as_mut().sub(0, 0, n, m),
+        );
+        for j in 0..m {
+            let s: f64 = y_owned.col(j).iter().sum();
+            w.set(n, j, s);
+        }
+        (r, w)
+    });
+    cholesky_solve(fl, r, w, "[A, 1]ᵀ[A, 1] + λI")
 }

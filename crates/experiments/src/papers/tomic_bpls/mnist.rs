@@ -185,6 +185,31 @@ fn start(img: &Images, seed: u64) -> Result<Mlp, ReproError> {
     )?)
 }
 
+/// The first `train_samples` training images and their labels.
+fn training_part(img: &Images, train_samples: usize) -> (ArrayView2<'_, f64>, ArrayView2<'_, f64>) {
+    let k = train_samples.min(img.x_train.nrows());
+    (
+        img.x_train.slice_axis(Axis(0), Slice::from(..k)),
+        img.y_train.slice_axis(Axis(0), Slice::from(..k)),
+    )
+}
+
+/// The epoch's point: `net`'s accuracy on the training part and the test set.
+fn evaluate(
+    net: &Mlp,
+    (x, y): (ArrayView2<'_, f64>, ArrayView2<'_, f64>),
+    img: &Images,
+    epoch: usize,
+    seconds: f64,
+) -> Result<EpochPoint, ReproError> {
+    Ok(EpochPoint {
+        epoch,
+        seconds,
+        train_accuracy: accuracy(net, x, y)?,
+        test_accuracy: accuracy(net, img.x_test.view(), img.y_test.view())?,
+    })
+}
+
 /// The name of BPLS's Algorithm 1 in the report (Algorithm 2 is "BPLS",
 /// the paper's Table I).
 pub const BPLS_ALG1: &str = "BPLS (Alg. 1)";
@@ -202,9 +227,7 @@ pub fn run_bpls(
     train_samples: usize,
     algorithm_1: bool,
 ) -> Result<RunCell, ReproError> {
-    let k = train_samples.min(img.x_train.nrows());
-    let x = img.x_train.slice_axis(Axis(0), Slice::from(..k));
-    let y = img.y_train.slice_axis(Axis(0), Slice::from(..k));
+    let (x, y) = training_part(img, train_samples);
     let algorithm = if algorithm_1 {
         BplsAlgorithm::Injective
     } else {
@@ -220,16 +243,9 @@ pub fn run_bpls(
     let mut epochs = vec![];
     let mut failure = None;
     let (_, report) = params.fit_from(start(img, seed)?, &Dataset::new(x, y), |e, net| {
-        let tr = accuracy(net, x, y);
-        let te = accuracy(net, img.x_test.view(), img.y_test.view());
-        match (tr, te) {
-            (Ok(tr), Ok(te)) => epochs.push(EpochPoint {
-                epoch: e.epoch,
-                seconds: e.seconds,
-                train_accuracy: tr,
-                test_accuracy: te,
-            }),
-            (Err(err), _) | (_, Err(err)) => failure = Some(err),
+        match evaluate(net, (x, y), img, e.epoch, e.seconds) {
+            Ok(p) => epochs.push(p),
+            Err(err) => failure = Some(err),
         }
     })?;
     if let Some(e) = failure {
@@ -239,7 +255,7 @@ pub fn run_bpls(
         method: if algorithm_1 { BPLS_ALG1.into() } else { "BPLS".into() },
         batch: None,
         seed,
-        train_samples: k,
+        train_samples: x.nrows(),
         epochs,
         best_epoch: Some(report.best_epoch),
         threads: linalg_core::threads::blas_threads(),
@@ -259,9 +275,7 @@ pub fn run_backprop(
     epochs: usize,
     train_samples: usize,
 ) -> Result<RunCell, ReproError> {
-    let k = train_samples.min(img.x_train.nrows());
-    let x = img.x_train.slice_axis(Axis(0), Slice::from(..k));
-    let y = img.y_train.slice_axis(Axis(0), Slice::from(..k));
+    let (x, y) = training_part(img, train_samples);
     let mut net = start(img, seed)?;
     let mut points = vec![];
     let mut failure = None;
@@ -271,19 +285,12 @@ pub fn run_backprop(
         .with_epochs(epochs)
         .with_shuffle(Some(seed))
         .train(&mut net, &Dataset::new(x, y), |e, net| {
-            let tr = accuracy(net, x, y);
-            let te = accuracy(net, img.x_test.view(), img.y_test.view());
-            match (tr, te) {
-                (Ok(tr), Ok(te)) => {
-                    points.push(EpochPoint {
-                        epoch: e.epoch,
-                        seconds: e.seconds,
-                        train_accuracy: tr,
-                        test_accuracy: te,
-                    });
+            match evaluate(net, (x, y), img, e.epoch, e.seconds) {
+                Ok(p) => {
+                    points.push(p);
                     ControlFlow::Continue(())
                 }
-                (Err(err), _) | (_, Err(err)) => {
+                Err(err) => {
                     failure = Some(err);
                     ControlFlow::Break(())
                 }
@@ -296,7 +303,7 @@ pub fn run_backprop(
         method: kind.label().into(),
         batch: Some(batch),
         seed,
-        train_samples: k,
+        train_samples: x.nrows(),
         epochs: points,
         best_epoch: None,
         threads: linalg_core::threads::blas_threads(),

@@ -116,6 +116,56 @@ fn sq(a: &Array2<f64>, b: &Array2<f64>) -> f64 {
     a.iter().zip(b).map(|(p, t)| (p - t) * (p - t)).sum()
 }
 
+/// The five training and test samples and, for run `r` at noise `sigma`,
+/// the noisy training targets and the starting network: the same for
+/// every method (the noise from its own stream per σ and run).
+struct Setup {
+    problem: Problem,
+    x: Array2<f64>,
+    y: Array2<f64>,
+    xt: Array2<f64>,
+    yt: Array2<f64>,
+}
+
+impl Setup {
+    fn new(problem: Problem) -> Self {
+        let odd: Vec<f64> = (0..5).map(|i| (2 * i + 1) as f64).collect();
+        let even: Vec<f64> = (0..5).map(|i| (2 * i + 2) as f64).collect();
+        let (x, y) = samples(problem, &odd);
+        let (xt, yt) = samples(problem, &even);
+        Self { problem, x, y, xt, yt }
+    }
+
+    /// Run `r` at `sigma`: the noisy targets and the starting network.
+    fn run(&self, sigma: f64, r: usize) -> Result<(Array2<f64>, Mlp), ReproError> {
+        let mut noise = node_stream(0x7041_5049 ^ sigma.to_bits(), r as u64);
+        let y_noisy = self.y.mapv(|v| v + sigma * normal(&mut noise));
+        let (hidden, output) = self.problem.activations();
+        Ok((y_noisy, Mlp::random(1, &[3], 2, hidden, output, r as u64, 1.0)?))
+    }
+
+    /// Squared errors of `net` against the noise-free targets: (training,
+    /// test).
+    fn errors(&self, net: &Mlp) -> Result<(f64, f64), ReproError> {
+        Ok((
+            sq(&net.predict(self.x.view())?, &self.y),
+            sq(&net.predict(self.xt.view())?, &self.yt),
+        ))
+    }
+}
+
+/// BPLS's Algorithm 1 with clipping margin `clip` from `start`.
+fn fit_bpls(problem: Problem, clip: f64, start: &Mlp, data: &Dataset<'_>) -> Result<Mlp, ReproError> {
+    let (hidden, output) = problem.activations();
+    Ok(BplsParams::new(vec![3])
+        .with_hidden_activation(hidden)
+        .with_output(output)
+        .with_clip(clip)
+        .check()?
+        .fit_from(start.clone(), data, |_, _| {})?
+        .0)
+}
+
 /// The clipping margins δ of [`clip_sweep`]: BPLS clips sigmoid targets
 /// into `[δ, 1 − δ]` before the logit (the default 10⁻³ first).
 pub const CLIPS: [f64; 4] = [1e-3, 1e-2, 5e-2, 1e-1];
@@ -129,32 +179,20 @@ pub const CLIPS: [f64; 4] = [1e-3, 1e-2, 5e-2, 1e-1];
 /// # Errors
 /// Model errors.
 pub fn clip_sweep(problem: Problem, sigmas: &[f64], runs: usize) -> Result<Vec<ToyPoint>, ReproError> {
-    let odd: Vec<f64> = (0..5).map(|i| (2 * i + 1) as f64).collect();
-    let even: Vec<f64> = (0..5).map(|i| (2 * i + 2) as f64).collect();
-    let (x, y) = samples(problem, &odd);
-    let (xt, yt) = samples(problem, &even);
-    let (hidden, output) = problem.activations();
+    let setup = Setup::new(problem);
     let mut points = vec![];
     for &sigma in sigmas {
         let mut acc = vec![(0.0, 0.0); CLIPS.len()];
         for r in 0..runs {
-            let mut noise = node_stream(0x7041_5049 ^ sigma.to_bits(), r as u64);
-            let y_noisy = y.mapv(|v| v + sigma * normal(&mut noise));
-            let data = Dataset::new(x.view(), y_noisy.view());
-            let start = Mlp::random(1, &[3], 2, hidden, output, r as u64, 1.0)?;
+            let (y_noisy, start) = setup.run(sigma, r)?;
+            let data = Dataset::new(setup.x.view(), y_noisy.view());
             for (c, &clip) in CLIPS.iter().enumerate() {
-                let net = BplsParams::new(vec![3])
-                    .with_hidden_activation(hidden)
-                    .with_output(output)
-                    .with_clip(clip)
-                    .check()?
-                    .fit_from(start.clone(), &data, |_, _| {})?
-                    .0;
-                acc[c].0 += sq(&net.predict(x.view())?, &y);
-                acc[c].1 += sq(&net.predict(xt.view())?, &yt);
+                let (e, et) = setup.errors(&fit_bpls(problem, clip, &start, &data)?)?;
+                acc[c].0 += e;
+                acc[c].1 += et;
             }
         }
-        let entries = (runs * y.len()) as f64;
+        let entries = (runs * setup.y.len()) as f64;
         for (c, &clip) in CLIPS.iter().enumerate() {
             points.push(ToyPoint {
                 problem: problem.key().into(),
@@ -176,28 +214,17 @@ pub fn clip_sweep(problem: Problem, sigmas: &[f64], runs: usize) -> Result<Vec<T
 /// # Errors
 /// Model errors.
 pub fn run(problem: Problem, sigmas: &[f64], runs: usize, epochs: usize) -> Result<Vec<ToyPoint>, ReproError> {
-    let odd: Vec<f64> = (0..5).map(|i| (2 * i + 1) as f64).collect();
-    let even: Vec<f64> = (0..5).map(|i| (2 * i + 2) as f64).collect();
-    let (x, y) = samples(problem, &odd);
-    let (xt, yt) = samples(problem, &even);
-    let (hidden, output) = problem.activations();
+    let setup = Setup::new(problem);
     let mut points = vec![];
     for &sigma in sigmas {
         let mut acc = vec![(0.0, 0.0, 0.0); METHODS.len()];
         for r in 0..runs {
-            let mut noise = node_stream(0x7041_5049 ^ sigma.to_bits(), r as u64);
-            let y_noisy = y.mapv(|v| v + sigma * normal(&mut noise));
-            let data = Dataset::new(x.view(), y_noisy.view());
-            let start = Mlp::random(1, &[3], 2, hidden, output, r as u64, 1.0)?;
+            let (y_noisy, start) = setup.run(sigma, r)?;
+            let data = Dataset::new(setup.x.view(), y_noisy.view());
             for (m, name) in METHODS.iter().enumerate() {
                 let t = std::time::Instant::now();
                 let net = if *name == "BPLS" {
-                    BplsParams::new(vec![3])
-                        .with_hidden_activation(hidden)
-                        .with_output(output)
-                        .check()?
-                        .fit_from(start.clone(), &data, |_, _| {})?
-                        .0
+                    fit_bpls(problem, models::mlp::DEFAULT_CLIP, &start, &data)?
                 } else {
                     let kind: FirstOrderKind = name
                         .to_ascii_lowercase()
@@ -218,14 +245,13 @@ pub fn run(problem: Problem, sigmas: &[f64], runs: usize, epochs: usize) -> Resu
                     net
                 };
                 let secs = t.elapsed().as_secs_f64();
-                let e_train = sq(&net.predict(x.view())?, &y);
-                let e_test = sq(&net.predict(xt.view())?, &yt);
-                acc[m].0 += e_train;
-                acc[m].1 += e_test;
+                let (e, et) = setup.errors(&net)?;
+                acc[m].0 += e;
+                acc[m].1 += et;
                 acc[m].2 += secs;
             }
         }
-        let entries = (runs * y.len()) as f64;
+        let entries = (runs * setup.y.len()) as f64;
         for (m, name) in METHODS.iter().enumerate() {
             points.push(ToyPoint {
                 problem: problem.key().into(),
