@@ -86,7 +86,7 @@ fn check_inputs(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64) -> 
 /// Call `f` with `A` as stored (in place when row- or column-major,
 /// otherwise copied once) and the operation that maps the stored matrix to
 /// `Aᵀ`.
-fn with_stored<T>(a: ArrayView2<'_, f64>, f: impl FnOnce(MatRef<'_>, Op) -> T) -> T {
+pub(super) fn with_stored<T>(a: ArrayView2<'_, f64>, f: impl FnOnce(MatRef<'_>, Op) -> T) -> T {
     match as_column_major(a) {
         // `op` maps the stored matrix to A; its transpose maps it to Aᵀ.
         Some((a_ref, Op::N)) => f(a_ref, Op::T),
@@ -101,7 +101,7 @@ fn with_stored<T>(a: ArrayView2<'_, f64>, f: impl FnOnce(MatRef<'_>, Op) -> T) -
 /// Solve `R W = B` in place of `b` by the Cholesky factorization of the
 /// symmetric `r` (upper triangle), refusing a matrix that is not
 /// numerically positive definite and non-finite weights.
-fn cholesky_solve(mut fl: Flops, mut r: Owned, mut w: Owned, matrix: &'static str) -> Result<RidgeSolution> {
+pub(super) fn cholesky_solve(mut fl: Flops, mut r: Owned, mut w: Owned, matrix: &'static str) -> Result<RidgeSolution> {
     let n = r.rows();
     kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).map_err(|pivot| Error::NotPositiveDefinite {
         strategy: Strategy::DRdg,

@@ -51,6 +51,7 @@
 
 mod batch;
 mod direct;
+mod gram;
 mod greville;
 mod inverse_cholesky_ridge;
 mod inverse_t;
@@ -68,6 +69,7 @@ use std::str::FromStr;
 use ndarray::{Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 
 pub use batch::{ridge_solve, ridge_solve_with_intercept, RidgeSolution};
+pub use gram::GramAccumulator;
 
 use crate::error::Result;
 use crate::hidden_store::Precision;

@@ -1,0 +1,161 @@
+//! The ridge problem's sufficient statistics, accumulated over chunks of
+//! rows: `G = AᵀA`, `B = AᵀY` and the row count. Everything a batch ridge
+//! fit needs from the data adds up over rows, so a fit can read its data
+//! in chunks (memory `O(n² + n·M)` plus one chunk, whatever the number of
+//! rows), take rows from several sources, or combine the partial sums of
+//! several processes (an allreduce is [`GramAccumulator::merge`]).
+//!
+//! ```
+//! use linalg_core::ridge::{ridge_solve, GramAccumulator};
+//! use ndarray::{array, s};
+//! let a = array![[1.0, 2.0], [0.0, 1.0], [3.0, -1.0], [2.0, 2.0], [1.0, 0.5]];
+//! let y = array![[1.0], [2.0], [0.5], [1.5], [0.0]];
+//! let mut acc = GramAccumulator::new(2, 1);
+//! acc.add(a.slice(s![..2, ..]), y.slice(s![..2, ..]))?;
+//! acc.add(a.slice(s![2.., ..]), y.slice(s![2.., ..]))?;
+//! assert_eq!(acc.rows(), 5);
+//! let w = acc.solve(1e-3)?.weights;
+//! let w1 = ridge_solve(a.view(), y.view(), 1e-3)?.weights;
+//! assert!(w.iter().zip(&w1).all(|(p, q)| (p - q).abs() < 1e-12));
+//! # Ok::<(), linalg_core::Error>(())
+//! ```
+
+use ndarray::{Array2, ArrayView2};
+
+use super::batch::{cholesky_solve, with_stored};
+use super::{RidgeSolution, Strategy};
+use crate::error::{Error, Result};
+use crate::kernels::{self, Flops, Op, Owned};
+use crate::validate;
+
+/// `AᵀA` (upper triangle) and `AᵀY` summed over the chunks of rows added.
+#[derive(Clone, Debug)]
+pub struct GramAccumulator {
+    gram: Owned,
+    rhs: Owned,
+    rows: usize,
+    flops: u64,
+}
+
+impl GramAccumulator {
+    /// Empty sums for `n` columns of `A` and `m` targets.
+    pub fn new(n: usize, m: usize) -> Self {
+        Self {
+            gram: Owned::zeros(n, n),
+            rhs: Owned::zeros(n, m),
+            rows: 0,
+            flops: 0,
+        }
+    }
+
+    /// Columns of `A`.
+    pub fn n(&self) -> usize {
+        self.gram.rows()
+    }
+
+    /// Targets (columns of `Y`).
+    pub fn m(&self) -> usize {
+        self.rhs.cols()
+    }
+
+    /// Rows added so far.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Flops of the additions so far (`K·n(n+1)` for the Gram product and
+    /// `2·K·n·M` for `AᵀY`, the papers' rule).
+    pub fn flops(&self) -> u64 {
+        self.flops
+    }
+
+    /// Add a chunk: `G += AᵀA` (one DSYRK reading `a` in place when it is
+    /// row- or column-major), `B += AᵀY`. A chunk with no rows adds nothing.
+    ///
+    /// # Errors
+    /// [`Error::Shape`] unless `a` has [`n`](Self::n) columns and `y` has
+    /// [`m`](Self::m) columns and as many rows as `a`;
+    /// [`Error::NonFinite`] for NaN or ±∞ in either. On error nothing is
+    /// added.
+    pub fn add(&mut self, a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<()> {
+        validate::cols("chunk of A", &a, self.n())?;
+        validate::cols("chunk of Y", &y, self.m())?;
+        validate::rows("chunk of Y", &y, a.nrows())?;
+        validate::finite("chunk of A", &a)?;
+        validate::finite("chunk of Y", &y)?;
+        if a.nrows() == 0 {
+            return Ok(());
+        }
+        let mut fl = Flops::default();
+        let (gram, rhs) = (&mut self.gram, &mut self.rhs);
+        with_stored(a, |a_ref, at_op| {
+            kernels::syrk(&mut fl, 1.0, a_ref, at_op, 1.0, gram.as_mut());
+            let y_owned = Owned::from_view(y);
+            kernels::gemm(&mut fl, 1.0, a_ref, at_op, y_owned.as_ref(), Op::N, 1.0, rhs.as_mut());
+        });
+        self.rows += a.nrows();
+        self.flops += fl.0;
+        Ok(())
+    }
+
+    /// Add another accumulator's sums (the reduction of partial sums over
+    /// shards of rows, e.g. one per process).
+    ///
+    /// # Errors
+    /// [`Error::Shape`] if the two were made for different `n` or `m`.
+    pub fn merge(&mut self, other: &GramAccumulator) -> Result<()> {
+        if (other.n(), other.m()) != (self.n(), self.m()) {
+            return Err(Error::Shape {
+                what: "accumulator to merge",
+                expected: format!("{} columns of A and {} targets", self.n(), self.m()),
+                found: format!("{} and {}", other.n(), other.m()),
+            });
+        }
+        // Upper triangles only: the lower ones are never written.
+        for (s, o) in self.gram.data_mut().iter_mut().zip(other.gram.data()) {
+            *s += o;
+        }
+        for (s, o) in self.rhs.data_mut().iter_mut().zip(other.rhs.data()) {
+            *s += o;
+        }
+        self.rows += other.rows;
+        self.flops += other.flops;
+        Ok(())
+    }
+
+    /// `AᵀA` over all rows added, both triangles.
+    pub fn gram(&self) -> Array2<f64> {
+        let mut g = self.gram.clone();
+        kernels::symmetrize_upper(&mut g.as_mut());
+        g.into_array()
+    }
+
+    /// `AᵀY` over all rows added.
+    pub fn rhs(&self) -> Array2<f64> {
+        self.rhs.clone().into_array()
+    }
+
+    /// The ridge solution `(AᵀA + λI)⁻¹AᵀY` of all rows added: what
+    /// [`ridge_solve`](super::ridge_solve) gives on the stacked chunks (up
+    /// to the order of the sums).
+    ///
+    /// # Errors
+    /// [`Error::Empty`] if no row was added, [`Error::InvalidLambda`]
+    /// unless λ > 0 is finite, [`Error::NotPositiveDefinite`] as
+    /// [`ridge_solve`](super::ridge_solve).
+    pub fn solve(&self, lambda: f64) -> Result<RidgeSolution> {
+        validate::lambda(Strategy::DRdg, lambda)?;
+        if self.rows == 0 || self.n() == 0 || self.m() == 0 {
+            return Err(Error::Empty {
+                what: "accumulated rows of A",
+                rows: self.rows,
+                cols: self.n(),
+            });
+        }
+        let mut r = self.gram.clone();
+        for i in 0..self.n() {
+            r.set(i, i, r.at(i, i) + lambda);
+        }
+        cholesky_solve(Flops::default(), r, self.rhs.clone(), "AᵀA + λI")
+    }
+}
