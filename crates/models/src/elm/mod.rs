@@ -21,6 +21,9 @@
 //! - [`IncrementalElm`] — nodes added a few at a time, the weights updated by
 //!   a [`linalg_core::ridge::Strategy`] (Zhu & Wei's Alg. 1–3, Li et al., the
 //!   BLS paper's strategies);
+//! - [`ElmValidParams::fit_chunks`] — the same ridge fit from chunks of
+//!   rows, keeping only the Gram sums of the hidden outputs (memory
+//!   independent of the number of rows);
 //! - save/load of an [`Elm`] ([`Persist`](crate::Persist), [`io`]).
 //!
 //! Notation: samples are rows (`X` is K×N, `Y` K×M, `A` K×l, `W` l×M); Zhu &
@@ -32,8 +35,10 @@ pub mod io;
 pub mod lstsq;
 mod model;
 mod params;
+mod stream;
 
 pub use hidden::HiddenLayer;
 pub use incremental::IncrementalElm;
 pub use model::Elm;
 pub use params::{ElmParams, ElmValidParams, InputScale};
+pub use stream::Chunk;

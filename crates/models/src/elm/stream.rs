@@ -1,0 +1,163 @@
+//! The ELM fitted from chunks of rows (issue 21, part 1, library side): the
+//! hidden layer's outputs are computed chunk by chunk and only their Gram
+//! sums are kept ([`GramAccumulator`]), so memory is `O(l² + l·M)` plus one
+//! chunk, whatever the number of rows. It solves the same ridge system as
+//! the in-memory fit ([`Fit`](crate::Fit) on a
+//! [`Dataset`](crate::Dataset)); only the order of the sums differs.
+
+use linalg_core::ridge::GramAccumulator;
+use ndarray::{Array2, ArrayView2};
+
+use super::hidden::HiddenLayer;
+use super::model::Elm;
+use super::params::{ElmValidParams, InputScale};
+use crate::error::{ModelError, Result};
+use crate::readout::ReadoutSolver;
+use crate::validate;
+
+/// A chunk of samples and their targets (K_c×N, K_c×M), as a reader yields
+/// it.
+pub type Chunk = (Array2<f64>, Array2<f64>);
+
+/// The input scale's statistics over chunks: `max |x|` and the scaled sum
+/// of squares (LAPACK's `dnrm2` way: no overflow for any finite input), so
+/// that [`InputScale::UnitVariance`]'s factor needs no whole matrix.
+#[derive(Clone, Copy, Debug, Default)]
+struct SquareSums {
+    rows: usize,
+    max: f64,
+    /// Σ (v / max)².
+    scaled: f64,
+}
+
+impl SquareSums {
+    fn add(&mut self, x: ArrayView2<'_, f64>) {
+        for &v in x {
+            let a = v.abs();
+            if a > self.max {
+                self.scaled *= (self.max / a) * (self.max / a);
+                self.max = a;
+            }
+            if self.max > 0.0 {
+                self.scaled += (a / self.max) * (a / self.max);
+            }
+        }
+        self.rows += x.nrows();
+    }
+
+    /// `InputScale::factor` of all the rows added, for `n` inputs.
+    fn factor(&self, scale: InputScale, n: usize) -> f64 {
+        let inverse_sqrt = 1.0 / (n.max(1) as f64).sqrt();
+        match scale {
+            InputScale::UnitVariance => {
+                if !(self.max > 0.0 && self.max.is_finite()) {
+                    return inverse_sqrt;
+                }
+                let mean_sq = self.scaled / self.rows.max(1) as f64;
+                (3.0 / mean_sq).sqrt() / self.max
+            }
+            InputScale::InverseSqrtInputs => inverse_sqrt,
+            InputScale::Fixed(s) => s,
+        }
+    }
+}
+
+impl ElmValidParams {
+    /// Fit from chunks of rows: `chunks()` is called once to compute the
+    /// input scale when it depends on the data ([`InputScale::UnitVariance`],
+    /// the default), then once more for the Gram sums of the hidden outputs
+    /// (with a data-independent scale, once). Every chunk is checked as a
+    /// whole-matrix fit checks its data (non-empty overall, finite, `N`
+    /// inputs and `M` targets in every chunk).
+    ///
+    /// ```
+    /// use models::prelude::*;
+    /// use models::{Activation, ElmParams};
+    /// use ndarray::{s, Array2};
+    /// let x = Array2::from_shape_fn((300, 2), |(i, j)| ((i * 7 + j * 3) % 17) as f64 / 17.0);
+    /// let y = x.map_axis(ndarray::Axis(1), |r| r[0] * r[1]).insert_axis(ndarray::Axis(1));
+    /// let p = ElmParams::new(40, Activation::Sigmoid).with_lambda(1e-6).check()?;
+    /// let whole = p.fit(&Dataset::new(x.view(), y.view()))?;
+    /// let chunks = || (0..3).map(|c| Ok((x.slice(s![c * 100..(c + 1) * 100, ..]).to_owned(), y.slice(s![c * 100..(c + 1) * 100, ..]).to_owned())));
+    /// let streamed = p.fit_chunks(chunks)?;
+    /// let (a, b) = (whole.predict(x.view())?, streamed.predict(x.view())?);
+    /// assert!(a.iter().zip(&b).all(|(p, q)| (p - q).abs() < 1e-8));
+    /// # Ok::<(), models::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::InvalidParameter`] naming `solver` for minimum-norm
+    /// least squares (it needs all rows at once); the first error a chunk
+    /// yields (a reader's error, passed through); [`linalg_core::Error`]s
+    /// for unusable chunks (shape, non-finite values; `Empty` if no chunk
+    /// had a row) and from the solve.
+    pub fn fit_chunks<I>(&self, mut chunks: impl FnMut() -> I) -> Result<Elm>
+    where
+        I: Iterator<Item = Result<Chunk>>,
+    {
+        let readout = self.readout();
+        readout.check()?;
+        if readout.solver() == ReadoutSolver::Lstsq {
+            return Err(ModelError::InvalidParameter {
+                name: "solver",
+                value: readout.solver().to_string(),
+                reason: "minimum-norm least squares needs all rows at once; a fit from chunks solves the ridge system",
+            });
+        }
+        // The shapes come from the first chunk with a row.
+        let mut shape: Option<(usize, usize)> = None;
+        let mut check = |x: &Array2<f64>, y: &Array2<f64>| -> Result<()> {
+            let (n, m) = *shape.get_or_insert((x.ncols(), y.ncols()));
+            validate::cols("samples X", x.view(), n)?;
+            validate::cols("targets Y", y.view(), m)?;
+            validate::rows("targets Y", y.view(), x.nrows())?;
+            validate::finite("samples X", x.view())?;
+            validate::finite("targets Y", y.view())
+        };
+        let scale = match self.input_scale() {
+            InputScale::UnitVariance => {
+                let mut sums = SquareSums::default();
+                let mut n = 0;
+                for chunk in chunks() {
+                    let (x, y) = chunk?;
+                    check(&x, &y)?;
+                    n = x.ncols();
+                    sums.add(x.view());
+                }
+                Some(sums.factor(InputScale::UnitVariance, n))
+            }
+            _ => None,
+        };
+        let mut hidden: Option<HiddenLayer> = None;
+        let mut acc: Option<GramAccumulator> = None;
+        for chunk in chunks() {
+            let (x, y) = chunk?;
+            check(&x, &y)?;
+            if x.nrows() == 0 {
+                continue;
+            }
+            let layer = hidden.get_or_insert_with(|| {
+                let s = scale.unwrap_or_else(|| self.input_scale().factor(x.view()));
+                HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), s)
+            });
+            let a = layer.outputs(x.view())?;
+            acc.get_or_insert_with(|| GramAccumulator::new(self.nodes(), y.ncols()))
+                .add(a.view(), y.view())?;
+        }
+        let (Some(hidden), Some(acc)) = (hidden, acc) else {
+            return Err(linalg_core::Error::Empty {
+                what: "samples X (every chunk)",
+                rows: 0,
+                cols: shape.map_or(0, |s| s.0),
+            }
+            .into());
+        };
+        let weights = acc.solve(readout.lambda())?.weights;
+        Ok(Elm::from_raw(
+            hidden,
+            weights,
+            readout.fitted_lambda(),
+            readout.solver(),
+        ))
+    }
+}
