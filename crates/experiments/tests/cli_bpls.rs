@@ -348,21 +348,7 @@ fn reads_libsvm_and_idx_inputs() {
     assert_eq!((j["n_features"].as_u64(), j["classes"].as_u64()), (Some(3), Some(2)));
     assert!(j["test_metric"].as_f64().unwrap() > 0.9, "{j}");
     // IDX: 80 images of 2×2 pixels, the class is the brightest pixel.
-    let (mut pixels, mut labels) = (vec![], vec![]);
-    for i in 0..80u8 {
-        let c = i % 4;
-        for p in 0..4u8 {
-            pixels.push(if p == c {
-                200
-            } else {
-                ((u32::from(i) * 13 + u32::from(p) * 7) % 60) as u8
-            });
-        }
-        labels.push(c);
-    }
-    let images = dir.path().join("toy-images-idx3-ubyte");
-    std::fs::write(&images, common::idx_images(80, 2, 2, &pixels)).unwrap();
-    std::fs::write(dir.path().join("toy-labels-idx1-ubyte"), common::idx_labels(&labels)).unwrap();
+    let (images, labels) = common::toy_idx(dir.path(), 80);
     let images = images.to_str().unwrap();
     let model = dir.path().join("idx.bin");
     let (j, _) = fit_json(&args(

@@ -84,3 +84,25 @@ pub fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
 pub fn error_text<T, E: std::fmt::Display>(result: Result<T, E>) -> String {
     result.err().map(|e| e.to_string()).unwrap_or_default()
 }
+
+/// `n` IDX images of 2×2 pixels in `dir` (`toy-images-idx3-ubyte` and its
+/// labels file), the class (0–3) the brightest pixel; returns the images'
+/// path and the labels.
+pub fn toy_idx(dir: &std::path::Path, n: u8) -> (std::path::PathBuf, Vec<u8>) {
+    let (mut pixels, mut labels) = (vec![], vec![]);
+    for i in 0..n {
+        let c = i % 4;
+        for p in 0..4u8 {
+            pixels.push(if p == c {
+                200
+            } else {
+                ((u32::from(i) * 13 + u32::from(p) * 7) % 60) as u8
+            });
+        }
+        labels.push(c);
+    }
+    let images = dir.join("toy-images-idx3-ubyte");
+    std::fs::write(&images, idx_images(u32::from(n), 2, 2, &pixels)).expect("write the images");
+    std::fs::write(dir.join("toy-labels-idx1-ubyte"), idx_labels(&labels)).expect("write the labels");
+    (images, labels)
+}
