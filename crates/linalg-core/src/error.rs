@@ -103,6 +103,13 @@ pub enum Error {
         /// What was found.
         detail: &'static str,
     },
+    /// A fit over several processes failed on one or more of them, or
+    /// their communication did ([`collective`](crate::collective)).
+    #[error("{problem}")]
+    Collective {
+        /// Which processes failed and why.
+        problem: String,
+    },
     /// A LAPACK routine reported a failure other than loss of definiteness.
     #[error("LAPACK {routine} failed with info = {info}")]
     Lapack {

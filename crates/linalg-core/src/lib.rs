@@ -43,6 +43,7 @@
 extern crate blas_src;
 
 mod alloc;
+pub mod collective;
 mod error;
 mod ffi;
 pub mod hidden_store;

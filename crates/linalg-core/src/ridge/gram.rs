@@ -123,6 +123,32 @@ impl GramAccumulator {
         Ok(())
     }
 
+    /// Sum the accumulators of every process of `world` (one all-reduce of
+    /// `n² + n·M + 1` doubles: the Gram matrix, `AᵀY` and the row count);
+    /// afterwards every process holds the sums over all shards and
+    /// [`solve`](Self::solve) gives the same weights everywhere. With
+    /// [`Local`](crate::collective::Local) nothing changes.
+    ///
+    /// # Errors
+    /// [`Error::Collective`] if the communication failed (the sums are then
+    /// unchanged).
+    pub fn allreduce(&mut self, world: &dyn crate::collective::Collective) -> Result<()> {
+        if world.size() == 1 {
+            return Ok(());
+        }
+        let (g, r) = (self.gram.data().len(), self.rhs.data().len());
+        let mut buffer = Vec::with_capacity(g + r + 1);
+        buffer.extend_from_slice(self.gram.data());
+        buffer.extend_from_slice(self.rhs.data());
+        // Row counts are exact in a double up to 2⁵³.
+        buffer.push(self.rows as f64);
+        world.sum(&mut buffer)?;
+        self.gram.data_mut().copy_from_slice(&buffer[..g]);
+        self.rhs.data_mut().copy_from_slice(&buffer[g..g + r]);
+        self.rows = buffer[g + r] as usize;
+        Ok(())
+    }
+
     /// `AᵀA` over all rows added, both triangles.
     pub fn gram(&self) -> Array2<f64> {
         let mut g = self.gram.clone();
