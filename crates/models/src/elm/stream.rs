@@ -5,6 +5,7 @@
 //! the in-memory fit ([`Fit`](crate::Fit) on a
 //! [`Dataset`](crate::Dataset)); only the order of the sums differs.
 
+use linalg_core::collective::{agree, Collective, Local};
 use linalg_core::ridge::GramAccumulator;
 use ndarray::{Array2, ArrayView2};
 
@@ -62,13 +63,28 @@ impl SquareSums {
     }
 }
 
+impl SquareSums {
+    /// Combine the sums of every process of `world` (a max, then a sum of
+    /// the sums rescaled to the common max).
+    fn allreduce(&mut self, world: &dyn Collective) -> Result<()> {
+        let mut max = [self.max];
+        world.max(&mut max)?;
+        let rescale = if max[0] > 0.0 { self.max / max[0] } else { 0.0 };
+        let mut sums = [self.scaled * rescale * rescale, self.rows as f64];
+        world.sum(&mut sums)?;
+        (self.max, self.scaled, self.rows) = (max[0], sums[0], sums[1] as usize);
+        Ok(())
+    }
+}
+
 impl ElmValidParams {
     /// Fit from chunks of rows: `chunks()` is called once to compute the
     /// input scale when it depends on the data ([`InputScale::UnitVariance`],
     /// the default), then once more for the Gram sums of the hidden outputs
     /// (with a data-independent scale, once). Every chunk is checked as a
     /// whole-matrix fit checks its data (non-empty overall, finite, `N`
-    /// inputs and `M` targets in every chunk).
+    /// inputs and `M` targets in every chunk). [`fit_shards`](Self::fit_shards)
+    /// with [`Local`] (one process).
     ///
     /// ```
     /// use models::prelude::*;
@@ -91,7 +107,31 @@ impl ElmValidParams {
     /// yields (a reader's error, passed through); [`linalg_core::Error`]s
     /// for unusable chunks (shape, non-finite values; `Empty` if no chunk
     /// had a row) and from the solve.
-    pub fn fit_chunks<I>(&self, mut chunks: impl FnMut() -> I) -> Result<Elm>
+    pub fn fit_chunks<I>(&self, chunks: impl FnMut() -> I) -> Result<Elm>
+    where
+        I: Iterator<Item = Result<Chunk>>,
+    {
+        self.fit_shards(&Local, chunks)
+    }
+
+    /// Fit on rows split over the processes of `world`, each process
+    /// reading its own shard in chunks (`chunks()`, called as in
+    /// [`fit_chunks`](Self::fit_chunks)): the input scale's statistics and
+    /// the Gram sums of every shard are combined by `world` (one all-reduce
+    /// each, [`GramAccumulator::allreduce`]), so every process returns the
+    /// same network — the one [`fit_chunks`](Self::fit_chunks) gives on all
+    /// the rows, up to the order of the sums.
+    ///
+    /// Every process must call this with the same parameters. A failure on
+    /// one process (a reader's error, a bad chunk, a shard with no rows when
+    /// there are several processes) fails every process with
+    /// [`linalg_core::Error::Collective`] naming it, after the phase in
+    /// which it happened.
+    ///
+    /// # Errors
+    /// As [`fit_chunks`](Self::fit_chunks); with several processes, the
+    /// errors of any of them as [`linalg_core::Error::Collective`].
+    pub fn fit_shards<I>(&self, world: &dyn Collective, mut chunks: impl FnMut() -> I) -> Result<Elm>
     where
         I: Iterator<Item = Result<Chunk>>,
     {
@@ -104,9 +144,32 @@ impl ElmValidParams {
                 reason: "minimum-norm least squares needs all rows at once; a fit from chunks solves the ridge system",
             });
         }
+        let several = world.size() > 1;
+        // One phase's outcome on this process, shared with the others when
+        // there are several (so all fail together); alone, errors keep their type.
+        let phase = |outcome: Result<()>| -> Result<()> {
+            if several {
+                agree(world, outcome.map_err(|e| e.to_string()))?;
+                Ok(())
+            } else {
+                outcome
+            }
+        };
+        let empty = |shape: Option<(usize, usize)>| -> ModelError {
+            linalg_core::Error::Empty {
+                what: if several {
+                    "samples X (every chunk of this process's shard)"
+                } else {
+                    "samples X (every chunk)"
+                },
+                rows: 0,
+                cols: shape.map_or(0, |s| s.0),
+            }
+            .into()
+        };
         // The shapes come from the first chunk with a row.
         let mut shape: Option<(usize, usize)> = None;
-        let mut check = |x: &Array2<f64>, y: &Array2<f64>| -> Result<()> {
+        let check = |shape: &mut Option<(usize, usize)>, x: &Array2<f64>, y: &Array2<f64>| -> Result<()> {
             let (n, m) = *shape.get_or_insert((x.ncols(), y.ncols()));
             validate::cols("samples X", x.view(), n)?;
             validate::cols("targets Y", y.view(), m)?;
@@ -118,40 +181,46 @@ impl ElmValidParams {
             InputScale::UnitVariance => {
                 let mut sums = SquareSums::default();
                 let mut n = 0;
-                for chunk in chunks() {
-                    let (x, y) = chunk?;
-                    check(&x, &y)?;
-                    n = x.ncols();
-                    sums.add(x.view());
-                }
+                phase((|| {
+                    for chunk in chunks() {
+                        let (x, y) = chunk?;
+                        check(&mut shape, &x, &y)?;
+                        n = x.ncols();
+                        sums.add(x.view());
+                    }
+                    Ok(())
+                })())?;
+                sums.allreduce(world)?;
                 Some(sums.factor(InputScale::UnitVariance, n))
             }
             _ => None,
         };
         let mut hidden: Option<HiddenLayer> = None;
         let mut acc: Option<GramAccumulator> = None;
-        for chunk in chunks() {
-            let (x, y) = chunk?;
-            check(&x, &y)?;
-            if x.nrows() == 0 {
-                continue;
+        phase((|| {
+            for chunk in chunks() {
+                let (x, y) = chunk?;
+                check(&mut shape, &x, &y)?;
+                if x.nrows() == 0 {
+                    continue;
+                }
+                let layer = hidden.get_or_insert_with(|| {
+                    let s = scale.unwrap_or_else(|| self.input_scale().factor(x.view()));
+                    HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), s)
+                });
+                let a = layer.outputs(x.view())?;
+                acc.get_or_insert_with(|| GramAccumulator::new(self.nodes(), y.ncols()))
+                    .add(a.view(), y.view())?;
             }
-            let layer = hidden.get_or_insert_with(|| {
-                let s = scale.unwrap_or_else(|| self.input_scale().factor(x.view()));
-                HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), s)
-            });
-            let a = layer.outputs(x.view())?;
-            acc.get_or_insert_with(|| GramAccumulator::new(self.nodes(), y.ncols()))
-                .add(a.view(), y.view())?;
-        }
-        let (Some(hidden), Some(acc)) = (hidden, acc) else {
-            return Err(linalg_core::Error::Empty {
-                what: "samples X (every chunk)",
-                rows: 0,
-                cols: shape.map_or(0, |s| s.0),
+            match acc {
+                Some(_) => Ok(()),
+                None => Err(empty(shape)),
             }
-            .into());
+        })())?;
+        let (Some(hidden), Some(mut acc)) = (hidden, acc) else {
+            return Err(empty(shape));
         };
+        acc.allreduce(world)?;
         let weights = acc.solve(readout.lambda())?.weights;
         Ok(Elm::from_raw(
             hidden,
