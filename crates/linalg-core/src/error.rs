@@ -103,6 +103,19 @@ pub enum Error {
         /// What was found.
         detail: &'static str,
     },
+    /// Forgetting rows ([`OnlineRidge::forget`](crate::ridge::OnlineRidge::forget))
+    /// would leave `AᵀA + λI` not positive definite in floating point.
+    #[error(
+        "forgetting {rows} row(s) leaves AᵀA + λI not positive definite in floating point (pivot {pivot}): \
+         the rows were not all added before, or they carry nearly all of some direction of A so that λ is \
+         lost in the cancellation; nothing was changed: refit on the rows that remain, or use a larger λ"
+    )]
+    ForgetNotPositiveDefinite {
+        /// The rows asked to forget.
+        rows: usize,
+        /// 1-based pivot at which the factorization broke down.
+        pivot: usize,
+    },
     /// A fit over several processes failed on one or more of them, or
     /// their communication did ([`collective`](crate::collective)).
     #[error("{problem}")]

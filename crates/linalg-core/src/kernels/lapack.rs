@@ -141,6 +141,52 @@ const QR_BLOCK_ROWS: usize = 2048;
 /// Panel width of DTPQRT (its `NB`).
 const QR_PANEL: usize = 64;
 
+/// The QR factorization of `[R; B]` with `R` upper triangular (q×q) and `B`
+/// a general m×q block (DTPQRT with `L = 0`, blocked in panels of 64
+/// columns, `2mq²` flops counted): on return `R` holds the triangular factor
+/// `R'` of `[R; B]`, so `R'ᵀR' = RᵀR + BᵀB` — a rank-m update of a Cholesky
+/// factor by orthogonal transformations, without forming `RᵀR`. `B` is
+/// overwritten by the Householder vectors; `R`'s strict lower triangle is
+/// not referenced. `Err(info)` if DTPQRT reports an illegal argument.
+pub fn triangle_qr_update(fl: &mut Flops, mut r: MatMut<'_>, mut b: MatMut<'_>) -> Result<(), i32> {
+    let (m, q) = (b.rows, b.cols);
+    assert!(
+        r.rows == q && r.cols == q,
+        "triangle_qr_update: R must be q×q for a block of q columns"
+    );
+    if m == 0 || q == 0 {
+        return Ok(());
+    }
+    let nb = QR_PANEL.min(q);
+    let mut t = vec![0.0; nb * q];
+    let mut work = vec![0.0; nb * q];
+    let (mm, nn, l, nbb, ldr, ldb, ldt) = (ci(m), ci(q), 0, ci(nb), ci(r.ld), ci(b.ld), ci(nb));
+    let mut info: c_int = 0;
+    // SAFETY: R is q×q (ld ≥ q), B m×q (ld ≥ m), T nb×q (ld nb) and work
+    // nb×q, the sizes DTPQRT documents for L = 0.
+    unsafe {
+        ffi::dtpqrt_(
+            &mm,
+            &nn,
+            &l,
+            &nbb,
+            r.ptr(),
+            &ldr,
+            b.ptr(),
+            &ldb,
+            t.as_mut_ptr(),
+            &ldt,
+            work.as_mut_ptr(),
+            &mut info,
+        );
+    }
+    if info != 0 {
+        return Err(info);
+    }
+    fl.add(2 * m * q * q);
+    Ok(())
+}
+
 /// The singular values and right singular vectors of the `K × q` matrix `c`
 /// (`K ≥ q`), accurate to the SVD's backward error `O(ε‖C‖)` — unlike those
 /// of `CᵀC`, which lose every singular value below `√ε·σ₁`.
@@ -161,39 +207,13 @@ pub fn tall_svd(fl: &mut Flops, c: MatRef<'_>) -> Result<TallSvd, i32> {
     }
     let mut r = Owned::zeros(q, q);
     let rows_per_block = QR_BLOCK_ROWS.max(q).min(k);
-    let nb = QR_PANEL.min(q);
     let mut block = Owned::zeros(rows_per_block, q);
-    let mut t = vec![0.0; nb * q];
-    let mut work = vec![0.0; nb * q];
     let mut r0 = 0;
     while r0 < k {
         let m = rows_per_block.min(k - r0);
         let mut b = MatMut::new(&mut block.data, m, q, m);
         b.copy_from(c.sub(r0, 0, m, q));
-        let (mm, nn, l, nbb, ldr, ldb, ldt) = (ci(m), ci(q), 0, ci(nb), ci(q), ci(m), ci(nb));
-        let mut info: c_int = 0;
-        // SAFETY: R is q×q (ld q), the block m×q (ld m), T nb×q (ld nb) and
-        // work nb×q, the sizes DTPQRT documents for L = 0.
-        unsafe {
-            ffi::dtpqrt_(
-                &mm,
-                &nn,
-                &l,
-                &nbb,
-                r.data.as_mut_ptr(),
-                &ldr,
-                block.data.as_mut_ptr(),
-                &ldb,
-                t.as_mut_ptr(),
-                &ldt,
-                work.as_mut_ptr(),
-                &mut info,
-            );
-        }
-        if info != 0 {
-            return Err(info);
-        }
-        fl.add(2 * m * q * q);
+        triangle_qr_update(fl, r.as_mut(), b)?;
         r0 += m;
     }
     drop(block);

@@ -48,6 +48,37 @@ impl GramAccumulator {
         }
     }
 
+    /// Sums given as matrices — `gram` = `AᵀA` (n×n; its upper triangle is
+    /// read), `rhs` = `AᵀY` (n×M) — over `rows` rows: a saved state restored
+    /// ([`gram`](Self::gram), [`rhs`](Self::rhs) and [`rows`](Self::rows)
+    /// save it).
+    ///
+    /// # Errors
+    /// [`Error::Shape`] unless `gram` is square with as many rows as `rhs`;
+    /// [`Error::NonFinite`] for NaN or ±∞.
+    pub fn from_sums(gram: ArrayView2<'_, f64>, rhs: ArrayView2<'_, f64>, rows: usize) -> Result<Self> {
+        validate::cols("Gram matrix AᵀA", &gram, gram.nrows())?;
+        validate::rows("AᵀY", &rhs, gram.nrows())?;
+        validate::finite("Gram matrix AᵀA", &gram)?;
+        validate::finite("AᵀY", &rhs)?;
+        Ok(Self::from_owned(Owned::from_view(gram), Owned::from_view(rhs), rows))
+    }
+
+    /// The accumulator of the sums given (shapes already agreeing).
+    pub(super) fn from_owned(gram: Owned, rhs: Owned, rows: usize) -> Self {
+        Self {
+            gram,
+            rhs,
+            rows,
+            flops: 0,
+        }
+    }
+
+    /// The sums: `AᵀA` (upper triangle), `AᵀY`, rows.
+    pub(super) fn sums(&self) -> (&Owned, &Owned, usize) {
+        (&self.gram, &self.rhs, self.rows)
+    }
+
     /// Columns of `A`.
     pub fn n(&self) -> usize {
         self.gram.rows()

@@ -56,6 +56,7 @@ mod greville;
 mod inverse_cholesky_ridge;
 mod inverse_t;
 mod li_et_al;
+mod online;
 mod problem;
 mod r_inv;
 mod solver;
@@ -70,6 +71,7 @@ use ndarray::{Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 
 pub use batch::{ridge_solve, ridge_solve_with_intercept, RidgeSolution};
 pub use gram::GramAccumulator;
+pub use online::OnlineRidge;
 
 use crate::error::Result;
 use crate::hidden_store::Precision;
