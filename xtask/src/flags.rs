@@ -10,12 +10,18 @@ use std::ffi::OsString;
 pub enum Command {
     /// `cargo xtask`, `cargo xtask --help`, `cargo xtask help`: print usage.
     Help,
-    /// `cargo xtask setup`: make sure system libraries and cargo components exist.
-    Setup,
-    /// `cargo xtask test [-- ARGS…]`: fmt check, clippy, tests, doc tests.
+    /// `cargo xtask setup [--mpi]`: make sure system libraries and cargo components exist.
+    Setup {
+        /// Also Open MPI and libclang, for the `mpi` feature of `experiments`.
+        mpi: bool,
+    },
+    /// `cargo xtask test [--mpi-only] [-- ARGS…]`: fmt check, clippy, tests,
+    /// doc tests, then the MPI tests when `mpirun` is there.
     Test {
         /// Arguments after `--`, passed to both `cargo test` runs (after their own `--`).
         test_args: Vec<String>,
+        /// Only the MPI stage (clippy with `--features mpi`, the `mpirun` runs).
+        mpi_only: bool,
     },
     /// `cargo xtask reproduce [PAPER] [--quick] [--list] [-- ARGS…]`: rerun the
     /// papers' experiments (ARGS go to the reproduction, e.g. `--seeds 2`).
@@ -64,14 +70,23 @@ USAGE:
     cargo xtask <COMMAND> [OPTIONS]
 
 COMMANDS:
-    setup                       Make sure the system OpenBLAS (libopenblas-dev) and the
+    setup [--mpi]               Make sure the system OpenBLAS (libopenblas-dev) and the
                                 rustfmt/clippy components are installed; installs them
                                 with apt-get / rustup when possible. No-op if present.
-    test [-- ARGS…]             setup, then stop at the first failure of:
+                                --mpi: also Open MPI and libclang (libopenmpi-dev
+                                openmpi-bin libclang-dev), for `--features mpi`.
+    test [--mpi-only] [-- ARGS…]
+                                setup (with --mpi when $CI is set), then stop at the
+                                first failure of:
                                   cargo fmt --all --check
                                   cargo clippy --workspace --all-targets -- -D warnings
                                   cargo test --workspace --all-targets [-- ARGS…]
                                   cargo test --workspace --doc [-- ARGS…]
+                                  MPI, when mpirun is on $PATH (skipped otherwise):
+                                  cargo clippy -p experiments --features mpi --all-targets,
+                                  the mpi_fit example under mpirun -np 1, 2, 4 and its
+                                  failure cases (120 s timeout each).
+                                --mpi-only: setup, then only the MPI stage.
     reproduce [PAPER] [--quick] [-- ARGS…]
                                 setup, then reproduce one paper (or all of them); ARGS
                                 go to the reproduction (`-- --help` lists them).
@@ -94,7 +109,9 @@ COMMANDS:
 
 EXAMPLES:
     cargo xtask setup
+    cargo xtask setup --mpi
     cargo xtask test -- --nocapture
+    cargo xtask test --mpi-only
     cargo xtask reproduce bls-ridge --quick
     cargo xtask bench --quick --no-criterion
 ",
@@ -130,8 +147,8 @@ where
             if wants_help(&rest) {
                 return Ok(Command::Help);
             }
-            no_more("setup", &rest)?;
-            Ok(Command::Setup)
+            let [mpi] = switches("setup", &rest, ["--mpi"])?;
+            Ok(Command::Setup { mpi })
         }
         "test" => {
             let (own, passed) = match rest.iter().position(|arg| arg == "--") {
@@ -141,10 +158,13 @@ where
             if wants_help(own) {
                 return Ok(Command::Help);
             }
-            no_more("test", own).map_err(|e| {
+            let [mpi_only] = switches("test", own, ["--mpi-only"]).map_err(|e| {
                 format!("{e} (pass arguments to the test binaries after `--`, e.g. `cargo xtask test -- --nocapture`)")
             })?;
-            Ok(Command::Test { test_args: passed })
+            Ok(Command::Test {
+                test_args: passed,
+                mpi_only,
+            })
         }
         "reproduce" => {
             let (own, extra) = match rest.iter().position(|arg| arg == "--") {
@@ -218,14 +238,6 @@ fn switches<const N: usize>(command: &str, args: &[String], names: [&str; N]) ->
     Ok(on)
 }
 
-/// Errors if a command that takes no arguments was given some.
-fn no_more(command: &str, args: &[String]) -> Result<(), String> {
-    match args.first() {
-        None => Ok(()),
-        Some(arg) => Err(format!("unexpected argument `{arg}` for `{command}`")),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -246,10 +258,21 @@ mod tests {
         assert_eq!(
             parse_strs(&["test", "--", "--nocapture", "--", "x"]),
             Ok(Command::Test {
-                test_args: vec!["--nocapture".into(), "--".into(), "x".into()]
+                test_args: vec!["--nocapture".into(), "--".into(), "x".into()],
+                mpi_only: false,
             })
         );
         assert!(parse_strs(&["test", "--nocapture"]).is_err());
+        assert_eq!(
+            parse_strs(&["test", "--mpi-only"]),
+            Ok(Command::Test {
+                test_args: vec![],
+                mpi_only: true,
+            })
+        );
+        assert_eq!(parse_strs(&["setup", "--mpi"]), Ok(Command::Setup { mpi: true }));
+        assert_eq!(parse_strs(&["setup"]), Ok(Command::Setup { mpi: false }));
+        assert!(parse_strs(&["setup", "--mpich"]).is_err());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! matklad's xtask convention (<https://github.com/matklad/cargo-xtask>).
 //!
 //! Run it through the alias in `.cargo/config.toml`:
-//! `cargo xtask setup | test | reproduce | bench | fmt`. The commands are
+//! `cargo xtask setup [--mpi] | test | reproduce | bench | fmt`. The commands are
 //! declared in [`flags`]; each one has its own module. xtask depends on the
 //! standard library only and links no BLAS, so it builds in seconds even on a
 //! machine where OpenBLAS is not installed yet (`cargo xtask setup` installs it).
@@ -51,8 +51,14 @@ fn try_main() -> Result<ExitCode, String> {
 fn run(root: &std::path::Path, command: Command) -> Result<(), String> {
     match command {
         Command::Help => Ok(()),
-        Command::Setup => setup::run(root, setup::Tools::Required),
-        Command::Test { test_args } => test::run(root, &test_args),
+        Command::Setup { mpi } => {
+            setup::run(root, setup::Tools::Required)?;
+            if mpi {
+                setup::ensure_mpi()?;
+            }
+            Ok(())
+        }
+        Command::Test { test_args, mpi_only } => test::run(root, &test_args, mpi_only),
         Command::Reproduce {
             paper,
             quick,

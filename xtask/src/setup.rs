@@ -8,6 +8,14 @@
 //! through password-less `sudo`), it is installed; otherwise the error says
 //! which command to run. Running setup when everything is present changes
 //! nothing. The `rustfmt` and `clippy` components are checked too.
+//!
+//! `cargo xtask setup --mpi` ([`ensure_mpi`]) also makes sure of what the
+//! `mpi` feature of the `experiments` crate needs (rsmpi, issue 21's
+//! data-parallel fits): Open MPI's `mpirun` and `mpicc` (packages
+//! `openmpi-bin`, `libopenmpi-dev`) and libclang for rsmpi's bindgen
+//! (`libclang-dev`), installed with apt-get under the same rules as
+//! OpenBLAS. `cargo xtask test` calls it when the environment variable `CI`
+//! is set, so CI runs the MPI tests.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,6 +46,14 @@ const LIB_FILE: &str = "libopenblas.so";
 
 /// The command a user without root rights should run.
 const MANUAL_INSTALL: &str = "sudo apt-get update && sudo apt-get install -y libopenblas-dev pkg-config";
+
+/// The command a user without root rights should run for `--mpi`.
+const MANUAL_INSTALL_MPI: &str =
+    "sudo apt-get update && sudo apt-get install -y libopenmpi-dev openmpi-bin libclang-dev";
+
+/// The MPI packages `setup --mpi` installs (Open MPI's launcher and wrapper
+/// compiler, libclang and its headers for bindgen).
+const MPI_PACKAGES: &[&str] = &["libopenmpi-dev", "openmpi-bin", "libclang-dev"];
 
 /// How the commands that build the workspace need the optional cargo components.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,6 +198,137 @@ fn ensure_openblas() -> Result<(), String> {
             LIB_DIRS.join(", ")
         )),
     }
+}
+
+/// What the MPI detection found: `mpirun`, `mpicc` and libclang.
+#[derive(Debug, Default)]
+struct MpiDetection {
+    mpirun: Option<PathBuf>,
+    mpicc: Option<PathBuf>,
+    libclang: Option<PathBuf>,
+}
+
+impl MpiDetection {
+    /// The names of what is missing, e.g. `["mpicc", "libclang"]`.
+    fn missing(&self) -> Vec<&'static str> {
+        let mut missing = Vec::new();
+        if self.mpirun.is_none() {
+            missing.push("mpirun");
+        }
+        if self.mpicc.is_none() {
+            missing.push("mpicc");
+        }
+        if self.libclang.is_none() {
+            missing.push("libclang (libclang.so)");
+        }
+        missing
+    }
+}
+
+/// Looks for `mpirun`, `mpicc` (on `$PATH`) and libclang without changing
+/// anything.
+fn detect_mpi() -> MpiDetection {
+    MpiDetection {
+        mpirun: util::find_on_path("mpirun"),
+        mpicc: util::find_on_path("mpicc"),
+        libclang: find_libclang(),
+    }
+}
+
+/// The library bindgen loads: in `$LIBCLANG_PATH` (as bindgen reads it)
+/// any `libclang*.so*` but `libclang-cpp`; otherwise the unversioned
+/// `libclang.so` of `libclang-dev` (which brings clang's own headers, which
+/// bindgen needs too) in an LLVM directory or a system library directory.
+fn find_libclang() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("LIBCLANG_PATH") {
+        let dir = PathBuf::from(dir);
+        if dir.is_file() {
+            return Some(dir);
+        }
+        let found = std::fs::read_dir(&dir).ok().and_then(|entries| {
+            entries.flatten().map(|e| e.path()).find(|p| {
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                name.starts_with("libclang") && !name.starts_with("libclang-cpp") && name.contains(".so")
+            })
+        });
+        if found.is_some() {
+            return found;
+        }
+    }
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(libdir) = util::capture(Command::new("llvm-config").arg("--libdir")) {
+        dirs.push(PathBuf::from(libdir.trim()));
+    }
+    // /usr/lib/llvm-N/lib, newest first.
+    let mut llvm: Vec<PathBuf> = std::fs::read_dir("/usr/lib")
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("llvm-")))
+                .map(|p| p.join("lib"))
+                .collect()
+        })
+        .unwrap_or_default();
+    llvm.sort();
+    dirs.extend(llvm.into_iter().rev());
+    dirs.extend(LIB_DIRS.iter().map(PathBuf::from));
+    dirs.iter()
+        .map(|dir| dir.join("libclang.so"))
+        .find(|file| file.exists())
+}
+
+/// Reports Open MPI and libclang if present, otherwise installs them
+/// (`libopenmpi-dev openmpi-bin libclang-dev`) with apt-get or explains how
+/// to, under the same rules as OpenBLAS (root or password-less `sudo`).
+pub fn ensure_mpi() -> Result<(), String> {
+    let detection = detect_mpi();
+    let missing = detection.missing();
+    if missing.is_empty() {
+        report_mpi(&detection);
+        return Ok(());
+    }
+    let why = format!("MPI tools for the `mpi` feature not found: {}", missing.join(", "));
+    eprintln!("setup: {why}");
+    let sudo = install_rights().map_err(|reason| {
+        format!(
+            "{why} and cannot be installed automatically ({reason}); install them with: \
+             {MANUAL_INSTALL_MPI}  (Fedora: sudo dnf install openmpi-devel clang-devel, then `module load mpi`)"
+        )
+    })?;
+    eprintln!("setup: installing {} with apt-get", MPI_PACKAGES.join(" "));
+    util::run(&mut apt_get(sudo, &["update"]))?;
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend_from_slice(MPI_PACKAGES);
+    util::run(&mut apt_get(sudo, &install))?;
+    let detection = detect_mpi();
+    let missing = detection.missing();
+    if missing.is_empty() {
+        report_mpi(&detection);
+        Ok(())
+    } else {
+        Err(format!(
+            "apt-get installed {} but {} still not found (mpirun and mpicc on $PATH, \
+             libclang.so in /usr/lib/llvm-*/lib or {}, or set LIBCLANG_PATH)",
+            MPI_PACKAGES.join(" "),
+            missing.join(", "),
+            LIB_DIRS.join(", ")
+        ))
+    }
+}
+
+/// Prints `setup: MPI found: mpirun at …, mpicc at …, libclang at …`.
+fn report_mpi(detection: &MpiDetection) {
+    let show = |p: &Option<PathBuf>| p.as_ref().map_or_else(String::new, |p| p.display().to_string());
+    eprintln!(
+        "setup: MPI found: mpirun at {}, mpicc at {}, libclang at {}",
+        show(&detection.mpirun),
+        show(&detection.mpicc),
+        show(&detection.libclang)
+    );
 }
 
 /// Prints `setup: OpenBLAS found at …`.

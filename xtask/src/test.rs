@@ -14,7 +14,8 @@ use crate::util;
 
 /// Runs setup and the four stages; `test_args` go after `--` of both
 /// `cargo test` runs.
-pub fn run(root: &Path, test_args: &[String]) -> Result<(), String> {
+pub fn run(root: &Path, test_args: &[String], mpi_only: bool) -> Result<(), String> {
+    let _ = mpi_only;
     setup::run(root, Tools::Required)?;
 
     let stages: Vec<(&str, Vec<String>)> = vec![
