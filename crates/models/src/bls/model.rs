@@ -61,6 +61,12 @@ impl Bls {
         Ok(bls)
     }
 
+    /// Replace the output weights by others of the same shape (the online
+    /// updates of [`OnlineFit`](crate::OnlineFit), which check them).
+    pub(crate) fn replace_output_weights(&mut self, weights: Array2<f64>) {
+        self.output_weights = weights;
+    }
+
     /// A model from parts known to be consistent (no check).
     pub(crate) fn from_raw(expansion: Expansion, output_weights: Array2<f64>, lambda: f64, strategy: Strategy) -> Self {
         Self {

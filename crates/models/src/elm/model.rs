@@ -60,6 +60,12 @@ impl Elm {
         Ok(elm)
     }
 
+    /// Replace the output weights by others of the same shape (the online
+    /// updates of [`OnlineFit`](crate::OnlineFit), which check them).
+    pub(crate) fn replace_output_weights(&mut self, weights: Array2<f64>) {
+        self.output_weights = weights;
+    }
+
     /// An ELM from parts known to be consistent (no check).
     pub(crate) fn from_raw(
         hidden: HiddenLayer,
