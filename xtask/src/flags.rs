@@ -53,6 +53,12 @@ pub enum Command {
         /// Everything after `predict`.
         args: Vec<String>,
     },
+    /// `cargo xtask update ARGS…`: add rows to and forget rows from a model
+    /// saved with `--updatable`.
+    Update {
+        /// Everything after `update`.
+        args: Vec<String>,
+    },
     /// `cargo xtask fmt [--check]`: format the whole workspace.
     Fmt {
         /// Only check formatting (`cargo fmt --all --check`).
@@ -104,6 +110,9 @@ COMMANDS:
     predict --model-file FILE --data DATA [FLAGS]
                                 setup, then print the saved model's predictions (DATA may
                                 hold features only); `cargo xtask predict --help` lists the flags.
+    update --model-file FILE [--add DATA]… [--forget DATA]… [FLAGS]
+                                setup, then add rows to / remove rows from a model saved by
+                                `fit … --updatable --save FILE` (exact ridge update); prints JSON.
     fmt [--check]               cargo fmt --all [--check]
     help                        Print this message (also -h, --help).
 
@@ -207,6 +216,7 @@ where
         }
         "fit" => Ok(Command::Fit { args: rest }),
         "predict" => Ok(Command::Predict { args: rest }),
+        "update" => Ok(Command::Update { args: rest }),
         "fmt" => {
             if wants_help(&rest) {
                 return Ok(Command::Help);

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use flags::Command;
 
 /// Runs the command and turns an error into `xtask: error: …` and exit code
-/// 1; `fit` and `predict` exit with `nn`'s status.
+/// 1; `fit`, `predict` and `update` exit with `nn`'s status.
 fn main() -> ExitCode {
     match try_main() {
         Ok(code) => code,
@@ -43,6 +43,7 @@ fn try_main() -> Result<ExitCode, String> {
     match command {
         Command::Fit { args } => fit::run(&root, "fit", &args),
         Command::Predict { args } => fit::run(&root, "predict", &args),
+        Command::Update { args } => fit::run(&root, "update", &args),
         other => run(&root, other).map(|()| ExitCode::SUCCESS),
     }
 }
@@ -66,7 +67,7 @@ fn run(root: &std::path::Path, command: Command) -> Result<(), String> {
             extra,
         } => reproduce::run(root, paper.as_deref(), quick, list, &extra),
         Command::Bench { quick, criterion } => bench::run(root, quick, criterion),
-        Command::Fit { .. } | Command::Predict { .. } => Ok(()),
+        Command::Fit { .. } | Command::Predict { .. } | Command::Update { .. } => Ok(()),
         Command::Fmt { check } => {
             let mut args = vec!["fmt", "--all"];
             if check {
