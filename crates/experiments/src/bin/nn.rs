@@ -1,4 +1,4 @@
-//! `nn` — the user's command line (run through `cargo xtask fit|predict`).
+//! `nn` — the user's command line (run through `cargo xtask fit|predict|update`).
 //! See [`experiments::cli`] for the commands and `nn fit --help` for the flags.
 //!
 //! Every error — a bad flag, an unreadable file, a failed fit — is one line
@@ -22,6 +22,14 @@ fn main() -> ExitCode {
         Ok(Cli {
             command: Command::Fit(flags),
         }) => run_fit(*flags, &matches),
+        Ok(Cli {
+            command: Command::Update(flags),
+        }) => {
+            set_blas_threads(cli::args::threads_or_all(flags.threads));
+            cli::update(&flags)
+                .and_then(|report| serde_json::to_string(&report).map_err(CliError::from))
+                .map(|json| println!("{json}"))
+        }
         Ok(Cli {
             command: Command::Predict(flags),
         }) => {

@@ -22,6 +22,8 @@ use serde::{Deserialize, Serialize};
 use super::bls::{self, BlsArgs};
 use super::bpls::{self, BplsArgs, BplsFlags};
 use super::dfnn::{self, DfnnArgs, DfnnFlags};
+pub use super::saved::{PredictFlags, UpdateFlags};
+use super::scale_out::{ScaleOut, ScaleOutFlags};
 pub use super::trainer::TrainerArg;
 use super::{trainer, CliError};
 use crate::datasets::HeaderMode;
@@ -72,6 +74,8 @@ pub enum Command {
     Fit(Box<FitFlags>),
     /// Print the predictions of a saved model on DATA, one per line.
     Predict(PredictFlags),
+    /// Add rows to and forget rows from a model saved with --updatable.
+    Update(UpdateFlags),
 }
 
 /// The flags of `nn fit`, as typed on the command line (see [`FitArgs`]
@@ -184,26 +188,9 @@ pub struct FitFlags {
     /// The BPLS model's flags (`--iterations`, `--output-activation`, …).
     #[command(flatten)]
     pub bpls: BplsFlags,
-}
-
-/// The flags of `nn predict`.
-#[derive(Clone, Debug, Args)]
-pub struct PredictFlags {
-    /// A model saved by `nn fit --save`.
-    #[arg(long, value_name = "FILE")]
-    pub model_file: PathBuf,
-    /// The samples to predict (same formats as `nn fit --train`): a CSV of
-    /// the model's features, optionally followed by a target column (read
-    /// and ignored); IDX images with or without a labels file; LIBSVM text
-    /// (read with the model's width).
-    #[arg(long, value_name = "FILE")]
-    pub data: PathBuf,
-    /// How the first row of a CSV file is read.
+    /// `--updatable` (and the other flags for data beyond one fit).
     #[command(flatten)]
-    pub header: HeaderFlags,
-    /// BLAS threads (default: every core).
-    #[arg(long, value_name = "N", value_parser = at_least_one, help = threads_help(), long_help = threads_help())]
-    pub threads: Option<usize>,
+    pub scale_out: ScaleOutFlags,
 }
 
 /// `--header` / `--no-header`: how the first row of a CSV file is read.
@@ -263,7 +250,7 @@ fn scale_help() -> String {
     )
 }
 
-fn threads_help() -> String {
+pub(crate) fn threads_help() -> String {
     format!("BLAS threads [default: every core, {} here]", threads_or_all(None))
 }
 
@@ -531,6 +518,8 @@ pub struct FitArgs {
     pub dfnn: Option<DfnnArgs>,
     /// The BPLS model's settings (`Some` with `--model bpls`).
     pub bpls: Option<BplsArgs>,
+    /// `--updatable` and the other flags for data beyond one fit.
+    pub scale_out: ScaleOut,
 }
 
 impl FitArgs {
@@ -655,6 +644,10 @@ impl FitArgs {
             tau_w: flags.tau_w,
             dfnn,
             bpls,
+            scale_out: flags.scale_out.resolve(
+                flags.model,
+                flags.model != ModelKind::Elm || flags.solver.0.uses_lambda(),
+            )?,
         })
     }
 }

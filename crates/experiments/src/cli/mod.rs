@@ -71,6 +71,8 @@ pub mod budget;
 pub mod dfnn;
 pub mod pipeline;
 mod progress;
+pub mod saved;
+pub mod scale_out;
 mod train;
 pub mod trainer;
 
@@ -81,9 +83,10 @@ use models::Activation;
 use ndarray::{Array1, Array2, Axis};
 use serde::{Deserialize, Serialize};
 
-pub use self::args::{Cli, Command, FitArgs, FitFlags, ModelKind, PredictFlags, Scale, TaskKind};
+pub use self::args::{Cli, Command, FitArgs, FitFlags, ModelKind, PredictFlags, Scale, TaskKind, UpdateFlags};
 use self::bpls::BplsArgs;
 pub use self::pipeline::{FittedModel, FittedPipeline, InputScaler};
+pub use self::saved::{update, UpdateReport};
 use crate::datasets::{self, one_hot, ClassLabels, ReadOptions, Table, Targets};
 use crate::metrics;
 
@@ -466,12 +469,18 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     }
     let started = Instant::now();
     let (model, info) = train::train(args, &x_train, &y_train)?;
+    let model = if args.scale_out.updatable {
+        model.into_updatable(x_train, y_train)?
+    } else {
+        model
+    };
     let (updates, slfn, dfnn) = (info.updates, info.slfn.as_ref(), info.dfnn.as_ref());
     let mlp = info.bpls;
     let train_seconds = started.elapsed().as_secs_f64();
     let (feature_nodes, enhancement_nodes) = match &model {
         FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
-        FittedModel::Elm(_) | FittedModel::Slfn(_) | FittedModel::Dfnn(_) | FittedModel::Mlp(_) => (None, None),
+        FittedModel::OnlineBls(m) => (Some(m.model().feature_nodes()), Some(m.model().enhancement_nodes())),
+        _ => (None, None),
     };
     eprintln!("nn fit: fitted in {train_seconds:.2} s");
     let layers = match &model {

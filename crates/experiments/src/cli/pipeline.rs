@@ -29,7 +29,7 @@ use std::path::Path;
 use models::bls::Bls;
 use models::dfnn::Dfnn;
 use models::mlp::Mlp;
-use models::{Elm, Predict, Slfn};
+use models::{Elm, OnlineFit, Predict, Slfn};
 use ndarray::{Array2, ArrayView2};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -103,6 +103,12 @@ pub enum FittedModel {
     /// The fully connected network of Tomic et al. (BPLS or backprop). Its
     /// shapes are checked on load ([`FittedPipeline::validate`]).
     Mlp(Mlp),
+    /// An ELM saved with the sums of the rows it is fitted on
+    /// (`nn fit --updatable`), to which `nn update` adds rows and from which
+    /// it forgets them.
+    OnlineElm(OnlineFit<Elm>),
+    /// A BLS saved with the sums of its rows (`nn fit --updatable`).
+    OnlineBls(OnlineFit<Bls>),
 }
 
 impl FittedModel {
@@ -114,7 +120,30 @@ impl FittedModel {
             FittedModel::Slfn(m) => m.n_inputs(),
             FittedModel::Dfnn(m) => m.n_inputs(),
             FittedModel::Mlp(m) => m.n_inputs(),
+            FittedModel::OnlineElm(m) => m.model().n_inputs(),
+            FittedModel::OnlineBls(m) => m.model().n_inputs(),
         }
+    }
+
+    /// The same model with the sums of its training rows `x`, `y` (scaled
+    /// features and the targets it was fitted to), for `nn update`; its
+    /// weights are re-solved from them.
+    ///
+    /// # Errors
+    /// [`CliError::Usage`] for a model that is not a ridge readout (only the
+    /// ELM and the BLS are); the errors of [`OnlineFit::new`].
+    pub fn into_updatable(self, x: Array2<f64>, y: Array2<f64>) -> Result<Self, CliError> {
+        Ok(match self {
+            FittedModel::Elm(m) => FittedModel::OnlineElm(OnlineFit::new(m, [Ok((x, y))])?),
+            FittedModel::Bls(m) => FittedModel::OnlineBls(OnlineFit::new(m, [Ok((x, y))])?),
+            m @ (FittedModel::OnlineElm(_) | FittedModel::OnlineBls(_)) => m,
+            FittedModel::Slfn(_) | FittedModel::Dfnn(_) | FittedModel::Mlp(_) => {
+                return Err(CliError::Usage(
+                    "--updatable applies to --model elm and --model bls (a ridge readout of fixed hidden outputs)"
+                        .into(),
+                ))
+            }
+        })
     }
 
     fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>, CliError> {
@@ -124,6 +153,8 @@ impl FittedModel {
             FittedModel::Slfn(m) => m.predict(x)?,
             FittedModel::Dfnn(m) => m.predict(x)?,
             FittedModel::Mlp(m) => m.predict(x)?,
+            FittedModel::OnlineElm(m) => m.model().predict(x)?,
+            FittedModel::OnlineBls(m) => m.model().predict(x)?,
         })
     }
 }
@@ -440,6 +471,8 @@ impl FittedPipeline {
             FittedModel::Slfn(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Dfnn(m) => super::dfnn::check_network(m)?,
             FittedModel::Mlp(m) => super::bpls::check_network(m)?,
+            FittedModel::OnlineElm(m) => (m.model().n_inputs(), m.model().n_outputs()),
+            FittedModel::OnlineBls(m) => (m.model().n_inputs(), m.model().n_outputs()),
         };
         let columns = |what: &str, a: usize, b: usize| -> Result<(), String> {
             if a != n_inputs || b != n_inputs {

@@ -1,0 +1,277 @@
+//! Commands on a saved model: the flags of `nn predict`, and `nn update`,
+//! which adds rows to and forgets rows from a model saved with
+//! `nn fit … --updatable --save FILE` (issue 21, part 2).
+//!
+//! ```text
+//! nn update --model-file FILE [--add DATA]… [--forget DATA]… [--test DATA] [--save OUT]
+//!           [--no-header | --header] [--threads T]
+//! ```
+//!
+//! The rows of every `--add` file are added to the fit, then those of every
+//! `--forget` file removed, each as one block: the output weights become
+//! exactly those of a ridge fit on the rows kept, with the saved hidden
+//! layer, input scaling and target scaling. The model is written back to
+//! FILE (or to `--save OUT`) only when every step succeeded; one JSON object
+//! reports the rows, the time of the updates and, with `--test`, the metric.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::Args;
+use ndarray::{Array2, Axis};
+use serde::{Deserialize, Serialize};
+
+use super::args::{at_least_one, threads_help, HeaderFlags, TaskKind};
+use super::pipeline::{FittedModel, FittedPipeline};
+use super::{finite_metric, CliError};
+use crate::datasets::{self, one_hot, ReadOptions, Table};
+
+/// The flags of `nn predict`.
+#[derive(Clone, Debug, Args)]
+pub struct PredictFlags {
+    /// A model saved by `nn fit --save`.
+    #[arg(long, value_name = "FILE")]
+    pub model_file: PathBuf,
+    /// The samples to predict (same formats as `nn fit --train`): a CSV of
+    /// the model's features, optionally followed by a target column (read
+    /// and ignored); IDX images with or without a labels file; LIBSVM text
+    /// (read with the model's width).
+    #[arg(long, value_name = "FILE")]
+    pub data: PathBuf,
+    /// How the first row of a CSV file is read.
+    #[command(flatten)]
+    pub header: HeaderFlags,
+    /// BLAS threads (default: every core).
+    #[arg(long, value_name = "N", value_parser = at_least_one, help = threads_help(), long_help = threads_help())]
+    pub threads: Option<usize>,
+}
+
+/// The flags of `nn update`.
+#[derive(Clone, Debug, Args)]
+pub struct UpdateFlags {
+    /// A model saved by `nn fit --updatable --save FILE` (ELM or BLS).
+    #[arg(long, value_name = "FILE")]
+    pub model_file: PathBuf,
+    /// Rows to add to the fit (same formats as `nn fit --train`, with
+    /// targets); may be repeated.
+    #[arg(long, value_name = "DATA")]
+    pub add: Vec<PathBuf>,
+    /// Rows to remove from the fit (they must have been added: by the first
+    /// fit or an earlier update); may be repeated. Applied after --add.
+    #[arg(long, value_name = "DATA")]
+    pub forget: Vec<PathBuf>,
+    /// Evaluate the updated model on DATA (accuracy or RMSE in the report).
+    #[arg(long, value_name = "DATA")]
+    pub test: Option<PathBuf>,
+    /// Write the updated model to OUT instead of back to --model-file.
+    #[arg(long, value_name = "OUT")]
+    pub save: Option<PathBuf>,
+    /// How the first row of a CSV file is read.
+    #[command(flatten)]
+    pub header: HeaderFlags,
+    /// BLAS threads (default: every core).
+    #[arg(long, value_name = "N", value_parser = at_least_one, help = threads_help(), long_help = threads_help())]
+    pub threads: Option<usize>,
+}
+
+/// One file's block of rows added or forgotten.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct UpdateStep {
+    /// `add` or `forget`.
+    pub action: String,
+    /// The data file.
+    pub file: String,
+    /// Rows in it.
+    pub rows: usize,
+    /// Seconds of the update (hidden outputs, factor, weights; reading and
+    /// scaling the file not counted).
+    pub seconds: f64,
+    /// Flops of the factor and sums' update (the papers' counting rule).
+    pub flops: u64,
+}
+
+/// What `nn update` prints: one JSON object.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct UpdateReport {
+    /// `elm` or `bls`.
+    pub model: String,
+    /// The task of the model.
+    pub task: String,
+    /// Hidden nodes (rows of the output weights).
+    pub nodes: usize,
+    /// Rows in the fit before the update.
+    pub rows_before: usize,
+    /// Rows in the fit after it.
+    pub rows_after: usize,
+    /// Each file's update, in the order applied.
+    pub steps: Vec<UpdateStep>,
+    /// `accuracy` or `rmse`, with --test.
+    pub test_metric_name: Option<String>,
+    /// The updated model's metric on --test.
+    pub test_metric: Option<f64>,
+    /// Where the updated model was written.
+    pub saved_to: String,
+    /// BLAS threads in use.
+    pub threads: usize,
+}
+
+/// Run `update`: load the model, add and forget the rows of the files,
+/// evaluate, save.
+///
+/// # Errors
+/// [`CliError::Usage`] when there is nothing to do or the model was not
+/// saved with `--updatable`; any error of reading the files (a width other
+/// than the model's, a class label it does not know, a feature that is not
+/// finite after scaling), and [`models::ModelError`]s of the update (a
+/// forget that leaves the system indefinite: nothing is saved then).
+pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
+    if flags.add.is_empty() && flags.forget.is_empty() {
+        return Err(CliError::Usage(
+            "nothing to update: give --add DATA (rows to add) and/or --forget DATA (rows to remove)".into(),
+        ));
+    }
+    let out = flags.save.clone().unwrap_or_else(|| flags.model_file.clone());
+    let mut pipeline = FittedPipeline::load(&flags.model_file)?;
+    let (model, nodes, rows_before) = match &pipeline.model {
+        FittedModel::OnlineElm(m) => ("elm", m.model().nodes(), m.rows()),
+        FittedModel::OnlineBls(m) => ("bls", m.model().nodes(), m.rows()),
+        _ => {
+            return Err(CliError::Usage(format!(
+                "{} was not saved with --updatable: refit with `nn fit … --updatable --save FILE` (ELM or BLS) to \
+                 keep the sums that updates need",
+                flags.model_file.display()
+            )))
+        }
+    };
+    let options = ReadOptions {
+        header: flags.header.mode(),
+        n_features: Some(pipeline.n_inputs()),
+        labels_optional: false,
+    };
+    let mut steps = Vec::new();
+    let files = flags
+        .add
+        .iter()
+        .map(|f| ("add", f))
+        .chain(flags.forget.iter().map(|f| ("forget", f)));
+    for (action, file) in files {
+        eprintln!("nn update: {action} the rows of {}", file.display());
+        let table = datasets::read_table(file, &options)?;
+        let (x, y) = fit_rows(&pipeline, &table, &flags.model_file)?;
+        let started = Instant::now();
+        let flops = apply(&mut pipeline.model, action, &x, &y)?;
+        steps.push(UpdateStep {
+            action: action.into(),
+            file: file.display().to_string(),
+            rows: x.nrows(),
+            seconds: started.elapsed().as_secs_f64(),
+            flops,
+        });
+    }
+    let rows_after = match &pipeline.model {
+        FittedModel::OnlineElm(m) => m.rows(),
+        FittedModel::OnlineBls(m) => m.rows(),
+        _ => rows_before,
+    };
+    let (test_metric_name, test_metric) = match &flags.test {
+        Some(path) => {
+            let test = datasets::read_table(path, &options)?;
+            let truth = match (pipeline.task, &pipeline.labels) {
+                (TaskKind::Classification, Some(labels)) => labels.encode(&test, None)?,
+                _ => test.numeric_targets()?,
+            };
+            let value = finite_metric(pipeline.task, &truth, path, &pipeline.predict_data(&test)?)?;
+            let name = match pipeline.task {
+                TaskKind::Classification => "accuracy",
+                TaskKind::Regression => "rmse",
+            };
+            (Some(name.to_string()), Some(value))
+        }
+        None => (None, None),
+    };
+    save_replacing(&pipeline, &out)?;
+    Ok(UpdateReport {
+        model: model.into(),
+        task: pipeline.task.name().into(),
+        nodes,
+        rows_before,
+        rows_after,
+        steps,
+        test_metric_name,
+        test_metric,
+        saved_to: out.display().to_string(),
+        threads: linalg_core::threads::blas_threads(),
+    })
+}
+
+/// Add (`action` = `add`) or forget the rows; the flops of the update.
+fn apply(model: &mut FittedModel, action: &str, x: &Array2<f64>, y: &Array2<f64>) -> Result<u64, CliError> {
+    Ok(match model {
+        FittedModel::OnlineElm(m) => {
+            if action == "add" {
+                m.partial_fit(x.view(), y.view())?;
+            } else {
+                m.forget(x.view(), y.view())?;
+            }
+            m.last_flops()
+        }
+        FittedModel::OnlineBls(m) => {
+            if action == "add" {
+                m.partial_fit(x.view(), y.view())?;
+            } else {
+                m.forget(x.view(), y.view())?;
+            }
+            m.last_flops()
+        }
+        _ => 0,
+    })
+}
+
+/// The rows of `table` as the model was fitted on them: features scaled
+/// with the saved scaler (a value that is not finite afterwards is an error
+/// naming the line), targets one-hot (classification, the saved labels) or
+/// standardized with the saved target scale (regression).
+fn fit_rows(
+    pipeline: &FittedPipeline,
+    table: &Table,
+    model_file: &Path,
+) -> Result<(Array2<f64>, Array2<f64>), CliError> {
+    let x = pipeline.scaler.transform(&table.x)?;
+    if let Some(((row, col), value)) = x.indexed_iter().find(|(_, v)| !v.is_finite()) {
+        return Err(table
+            .target_error(
+                row,
+                format!(
+                    "feature {} ({:e}) becomes {value} (not finite) after the model's {} scaling",
+                    col + 1,
+                    table.x[[row, col]],
+                    pipeline.scaler.scale().name()
+                ),
+            )
+            .into());
+    }
+    let y = match (pipeline.task, pipeline.classes, &pipeline.labels) {
+        (TaskKind::Classification, Some(classes), Some(labels)) => {
+            one_hot(&labels.encode(table, Some(model_file))?, classes)?
+        }
+        (TaskKind::Classification, Some(classes), None) => one_hot(&table.numeric_targets()?, classes)?,
+        _ => {
+            let (mean, std) = pipeline.target_scale.unwrap_or((0.0, 1.0));
+            table.numeric_targets()?.mapv(|v| (v - mean) / std).insert_axis(Axis(1))
+        }
+    };
+    Ok((x, y))
+}
+
+/// Write the model to `path` through a temporary file beside it, renamed
+/// over it: a failed write never leaves a half-written model.
+fn save_replacing(pipeline: &FittedPipeline, path: &Path) -> Result<(), CliError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    pipeline.save(&tmp)?;
+    std::fs::rename(&tmp, path).map_err(|e| CliError::File {
+        path: path.to_path_buf(),
+        problem: format!("cannot replace it with the updated model: {e}"),
+    })
+}
