@@ -157,6 +157,7 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
     for (action, file) in files {
         eprintln!("nn update: {action} the rows of {}", file.display());
         let table = datasets::read_table(file, &options)?;
+        check_width(&table, pipeline.n_inputs(), &flags.model_file)?;
         let (x, y) = fit_rows(&pipeline, &table, &flags.model_file)?;
         let started = Instant::now();
         let flops = apply(&mut pipeline.model, action, &x, &y)?;
@@ -176,6 +177,7 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
     let (test_metric_name, test_metric) = match &flags.test {
         Some(path) => {
             let test = datasets::read_table(path, &options)?;
+            check_width(&test, pipeline.n_inputs(), &flags.model_file)?;
             let truth = match (pipeline.task, &pipeline.labels) {
                 (TaskKind::Classification, Some(labels)) => labels.encode(&test, None)?,
                 _ => test.numeric_targets()?,
@@ -202,6 +204,19 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
         saved_to: out.display().to_string(),
         threads: linalg_core::threads::blas_threads(),
     })
+}
+
+/// The file's rows have the model's width.
+fn check_width(table: &Table, width: usize, model_file: &Path) -> Result<(), CliError> {
+    if table.n_features() != width {
+        return Err(CliError::Usage(format!(
+            "{}: {} features per sample, but the model {} has {width} inputs",
+            table.source.display(),
+            table.n_features(),
+            model_file.display()
+        )));
+    }
+    Ok(())
 }
 
 /// Add (`action` = `add`) or forget the rows; the flops of the update.
