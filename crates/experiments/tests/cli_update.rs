@@ -18,6 +18,11 @@ use ndarray::{concatenate, Array2, Axis};
 /// The first `n` data lines of a shipped CSV after `skip`, with its header,
 /// written to `dir/name`.
 fn part(dir: &Path, source: &str, name: &str, skip: usize, n: usize) -> PathBuf {
+    part_labelled(dir, source, name, skip, n, |v| format!("{v:e}"))
+}
+
+/// [`part`] with each target written as `label` says (names for classes).
+fn part_labelled(dir: &Path, source: &str, name: &str, skip: usize, n: usize, label: fn(f64) -> String) -> PathBuf {
     let table = load_any(Path::new(source)).expect("shipped file");
     let header: Vec<String> = table
         .feature_names
@@ -29,7 +34,7 @@ fn part(dir: &Path, source: &str, name: &str, skip: usize, n: usize) -> PathBuf 
     let mut text = header.join(",") + "\n";
     for i in skip..skip + n {
         let row: Vec<String> = table.x.row(i).iter().map(|v| format!("{v:e}")).collect();
-        text += &format!("{},{:e}\n", row.join(","), table.y[i]);
+        text += &format!("{},{}\n", row.join(","), label(table.y[i]));
     }
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write part");
@@ -207,9 +212,16 @@ fn elm_regression_rows_added_then_forgotten() {
 fn bls_and_labelled_classification_update() {
     let dir = temp_dir("update-bls");
     let src = data("pima/pima.csv.gz");
-    let first = part(dir.path(), &src, "first.csv", 0, 400);
-    let more = part(dir.path(), &src, "more.csv", 400, 200);
-    let test = part(dir.path(), &src, "test.csv", 600, 160);
+    let name = |v: f64| {
+        if v > 0.5 {
+            "diabetic".to_string()
+        } else {
+            "healthy".to_string()
+        }
+    };
+    let first = part_labelled(dir.path(), &src, "first.csv", 0, 400, name);
+    let more = part_labelled(dir.path(), &src, "more.csv", 400, 200, name);
+    let test = part_labelled(dir.path(), &src, "test.csv", 600, 160, name);
     let model = dir.path().join("m.bin");
     let out2 = dir.path().join("m2.bin");
     let (f, m, t, mo, o2) = (
@@ -250,6 +262,16 @@ fn bls_and_labelled_classification_update() {
         "--save leaves --model-file alone"
     );
     check_solves(&out2, &[&first, &more], "BLS after --add");
+    let p = FittedPipeline::load(&out2).expect("load");
+    assert_eq!(p.labels.as_ref().and_then(|l| l.label(0)).as_deref(), Some("diabetic"));
+    // A label the model does not know is named with its line.
+    let odd = dir.path().join("odd.csv");
+    let text = std::fs::read_to_string(&more)
+        .expect("text")
+        .replacen("healthy", "unknown", 1);
+    std::fs::write(&odd, text).expect("write");
+    let (_, e) = fails(&["update", "--model-file", o2, "--add", odd.to_str().unwrap()]);
+    assert!(e.contains("class label \"unknown\"") && e.contains("line"), "{e}");
 }
 
 #[test]
