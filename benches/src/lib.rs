@@ -213,6 +213,40 @@ mod tests {
     }
 }
 
+/// One timed job of a [`round_robin`]: runs once and returns its seconds.
+pub type Job<'a> = Box<dyn FnMut() -> Result<f64, Box<dyn std::error::Error>> + 'a>;
+
+/// Median and best seconds of every job over `reps` rounds, each round
+/// running every job once in turn, after one untimed round. Interleaved
+/// rather than job after job, so that a slow spell of the machine (a
+/// neighbour's burst) costs every job one repetition instead of one job
+/// most of its repetitions.
+pub fn round_robin(reps: usize, jobs: &mut [Job<'_>]) -> Result<Vec<(f64, f64)>, Box<dyn std::error::Error>> {
+    let mut secs = vec![vec![]; jobs.len()];
+    for round in 0..=reps {
+        for (job, s) in jobs.iter_mut().zip(&mut secs) {
+            let t = job()?;
+            if round > 0 {
+                s.push(t);
+            }
+        }
+    }
+    Ok(secs
+        .into_iter()
+        .map(|v| {
+            let best = v.iter().copied().fold(f64::INFINITY, f64::min);
+            (median(v), best)
+        })
+        .collect())
+}
+
+/// The wall time of `f` as a [`Job`]'s result.
+pub fn timed(f: impl FnOnce()) -> Result<f64, Box<dyn std::error::Error>> {
+    let t = std::time::Instant::now();
+    f();
+    Ok(t.elapsed().as_secs_f64())
+}
+
 /// The head of a Markdown report: its `## title`, then the machine, the UTC
 /// date and the command that wrote it (`cargo xtask bench [--quick]`, the
 /// `binary` and what `detail` adds).

@@ -23,13 +23,18 @@ const DFNN_REPORT: &str = "target/dfnn-report.md";
 /// Where the BPLS report (Tomic et al.: one BPLS epoch on MNIST against its
 /// floor, backprop per epoch with each rule, Adam beside scikit-learn) goes.
 const BPLS_REPORT: &str = "target/bpls-report.md";
+/// Where the report on fits beyond one in-memory fit (rows added and
+/// forgotten against their floor, a streamed ELM against in memory, peak
+/// memory as the rows grow) goes.
+const STREAM_REPORT: &str = "target/stream-report.md";
 /// The criterion benchmarks of the `benches` package, run in this order.
 const CRITERION_BENCHES: [&str; 2] = ["ridge_append", "lbfgs_overhead"];
 
 /// Runs setup, writes the performance report with `perf-report`, the ELM
 /// report with `elm-report`, the L-BFGS report with `lbfgs-report` and the
 /// DEC report with `dec-report`, the deep-network report with
-/// `dfnn-report`, the BPLS report with `bpls-report`, then (if `criterion`)
+/// `dfnn-report`, the BPLS report with `bpls-report`, the report on
+/// streamed and updated fits with `stream-report`, then (if `criterion`)
 /// runs the criterion benchmarks `ridge_append` and `lbfgs_overhead`;
 /// `quick` makes all of them shorter. The reports that compare with Python
 /// (`elm-report`: numpy; `dec-report`: scipy; `dfnn-report` and
@@ -50,6 +55,7 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
         ("dec-report", DEC_REPORT, "DEC report"),
         ("dfnn-report", DFNN_REPORT, "deep-network report"),
         ("bpls-report", BPLS_REPORT, "BPLS report"),
+        ("stream-report", STREAM_REPORT, "report on streamed and updated fits"),
     ] {
         let mut args = vec!["run", "--release", "-p", "benches", "--bin", binary, "--"];
         if quick {

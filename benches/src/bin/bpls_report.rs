@@ -44,7 +44,9 @@ use std::hint::black_box;
 use std::ops::ControlFlow;
 use std::time::Instant;
 
-use benches::{json_field, json_number, median, read_once_seconds, report_header, run_python, ReportArgs};
+use benches::{
+    json_field, json_number, median, read_once_seconds, report_header, round_robin, run_python, timed, Job, ReportArgs,
+};
 use experiments::datasets;
 use experiments::machine::{cores, dgemm_peak_gflops, ScopedBlasThreads};
 use experiments::papers::tomic_bpls::mnist::{accuracy, load};
@@ -91,40 +93,6 @@ fn main() {
         eprintln!("bpls-report: {e}");
         std::process::exit(1);
     }
-}
-
-/// One timed job of a [`round_robin`]: runs once and returns its seconds.
-type Job<'a> = Box<dyn FnMut() -> Res<f64> + 'a>;
-
-/// Median and best seconds of every job over `reps` rounds, each round
-/// running every job once in turn, after one untimed round. Interleaved
-/// rather than job after job, so that a slow spell of the machine (a
-/// neighbour's burst) costs every job one repetition instead of one job
-/// most of its repetitions.
-fn round_robin(reps: usize, jobs: &mut [Job<'_>]) -> Res<Vec<(f64, f64)>> {
-    let mut secs = vec![vec![]; jobs.len()];
-    for round in 0..=reps {
-        for (job, s) in jobs.iter_mut().zip(&mut secs) {
-            let t = job()?;
-            if round > 0 {
-                s.push(t);
-            }
-        }
-    }
-    Ok(secs
-        .into_iter()
-        .map(|v| {
-            let best = v.iter().copied().fold(f64::INFINITY, f64::min);
-            (median(v), best)
-        })
-        .collect())
-}
-
-/// The wall time of `f` as a [`Job`]'s result.
-fn timed(f: impl FnOnce()) -> Res<f64> {
-    let t = Instant::now();
-    f();
-    Ok(t.elapsed().as_secs_f64())
 }
 
 /// The starting network (`U[−1, 1]`, the paper's), shared by every method.
