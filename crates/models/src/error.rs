@@ -14,6 +14,10 @@ pub enum ModelError {
     /// [`linalg_core::validate`]) or a ridge solver's update.
     #[error(transparent)]
     Linalg(#[from] linalg_core::Error),
+    /// The caller's source of rows (a chunk reader of a streamed fit)
+    /// failed; its message, passed through.
+    #[error("{0}")]
+    Source(String),
     /// A configuration value or argument is not admissible.
     #[error("{name} = {value} is not admissible: {reason}")]
     InvalidParameter {

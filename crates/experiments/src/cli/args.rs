@@ -624,6 +624,12 @@ impl FitArgs {
         }
         check_save(flags.save.as_deref(), &[&flags.train, &flags.test])?;
         let scale = flags.scale.unwrap_or(flags.model.default_scale_for(&flags.train));
+        let batch = match flags.model {
+            ModelKind::Elm => flags.solver.0 == Solver::Ridge,
+            _ => bls.increments.is_empty() && !flags.f32,
+        };
+        let ridge = flags.model != ModelKind::Elm || flags.solver.0.uses_lambda();
+        let scale_out = flags.scale_out.resolve(flags.model, ridge, batch)?;
         Ok(FitArgs {
             model: flags.model,
             bls,
@@ -644,10 +650,7 @@ impl FitArgs {
             tau_w: flags.tau_w,
             dfnn,
             bpls,
-            scale_out: flags.scale_out.resolve(
-                flags.model,
-                flags.model != ModelKind::Elm || flags.solver.0.uses_lambda(),
-            )?,
+            scale_out,
         })
     }
 }

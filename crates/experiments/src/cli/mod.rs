@@ -73,6 +73,7 @@ pub mod pipeline;
 mod progress;
 pub mod saved;
 pub mod scale_out;
+pub mod stream;
 mod train;
 pub mod trainer;
 
@@ -124,7 +125,7 @@ pub enum CliError {
 }
 
 /// What `fit` prints: one JSON object.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct FitReport {
     /// `elm`, `bls`, `slfn`, `dfnn` or `bpls`.
     pub model: String,
@@ -237,6 +238,12 @@ pub struct FitReport {
     /// accuracy for classification, training MSE, backprop's loss).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub epochs: Option<Vec<bpls::EpochJson>>,
+    /// Streamed fits (`--chunk-rows`): the rows per chunk read.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub chunk_rows: Option<usize>,
+    /// Fits over several processes (`--distributed`): how many.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub processes: Option<usize>,
 }
 
 fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64, CliError> {
@@ -325,6 +332,16 @@ fn non_empty(table: &Table, what: &str) -> Result<(), CliError> {
 /// Any [`CliError`]: unreadable or mismatched files, labels that are not
 /// classes, invalid hyper-parameters, a failed fit or save.
 pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
+    if args.scale_out.chunk_rows.is_some() {
+        if args.scale_out.distributed {
+            return Err(CliError::Usage(
+                "--distributed: this nn was built without MPI; build it with `--features mpi` \
+                 (`cargo xtask setup --mpi` installs Open MPI) and run it under mpirun"
+                    .into(),
+            ));
+        }
+        return stream::fit(args, &linalg_core::collective::Local);
+    }
     eprintln!("nn fit: loading {} and {}", args.train.display(), args.test.display());
     let options = ReadOptions {
         header: args.header,
@@ -577,6 +594,8 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         batch_size: mlp.as_ref().and_then(|m| m.batch_size),
         loss_function: mlp.as_ref().and_then(|m| m.loss_function.map(str::to_string)),
         epochs: mlp.map(|m| m.epochs),
+        chunk_rows: None,
+        processes: None,
     })
 }
 

@@ -22,9 +22,10 @@ use ndarray::{Array2, Axis};
 use serde::{Deserialize, Serialize};
 
 use super::args::{at_least_one, threads_help, HeaderFlags, TaskKind};
-use super::pipeline::{FittedModel, FittedPipeline};
+use super::pipeline::{FittedModel, FittedPipeline, InputScaler};
 use super::{finite_metric, CliError};
-use crate::datasets::{self, one_hot, ReadOptions, Table};
+use crate::datasets::{self, one_hot, ClassLabels, ReadOptions, Table};
+use models::elm::Chunk;
 
 /// The flags of `nn predict`.
 #[derive(Clone, Debug, Args)]
@@ -158,7 +159,7 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
         eprintln!("nn update: {action} the rows of {}", file.display());
         let table = datasets::read_table(file, &options)?;
         check_width(&table, pipeline.n_inputs(), &flags.model_file)?;
-        let (x, y) = fit_rows(&pipeline, &table, &flags.model_file)?;
+        let (x, y) = RowPrep::of(&pipeline).rows(&table, &flags.model_file)?;
         let started = Instant::now();
         let flops = apply(&mut pipeline.model, action, &x, &y)?;
         steps.push(UpdateStep {
@@ -242,40 +243,62 @@ fn apply(model: &mut FittedModel, action: &str, x: &Array2<f64>, y: &Array2<f64>
     })
 }
 
-/// The rows of `table` as the model was fitted on them: features scaled
-/// with the saved scaler (a value that is not finite afterwards is an error
-/// naming the line), targets one-hot (classification, the saved labels) or
-/// standardized with the saved target scale (regression).
-fn fit_rows(
-    pipeline: &FittedPipeline,
-    table: &Table,
-    model_file: &Path,
-) -> Result<(Array2<f64>, Array2<f64>), CliError> {
-    let x = pipeline.scaler.transform(&table.x)?;
-    if let Some(((row, col), value)) = x.indexed_iter().find(|(_, v)| !v.is_finite()) {
-        return Err(table
-            .target_error(
-                row,
-                format!(
-                    "feature {} ({:e}) becomes {value} (not finite) after the model's {} scaling",
-                    col + 1,
-                    table.x[[row, col]],
-                    pipeline.scaler.scale().name()
-                ),
-            )
-            .into());
+/// How a file's rows become the rows a model is fitted on: the scaler, the
+/// task, the classes and their labels, the regression targets' scale
+/// (those of a [`FittedPipeline`], or of a fit being made).
+pub(crate) struct RowPrep<'a> {
+    pub(crate) scaler: &'a InputScaler,
+    pub(crate) task: TaskKind,
+    pub(crate) classes: Option<usize>,
+    pub(crate) labels: Option<&'a ClassLabels>,
+    pub(crate) target_scale: Option<(f64, f64)>,
+}
+
+impl<'a> RowPrep<'a> {
+    /// The preparation of a saved pipeline's rows.
+    pub(crate) fn of(pipeline: &'a FittedPipeline) -> Self {
+        RowPrep {
+            scaler: &pipeline.scaler,
+            task: pipeline.task,
+            classes: pipeline.classes,
+            labels: pipeline.labels.as_ref(),
+            target_scale: pipeline.target_scale,
+        }
     }
-    let y = match (pipeline.task, pipeline.classes, &pipeline.labels) {
-        (TaskKind::Classification, Some(classes), Some(labels)) => {
-            one_hot(&labels.encode(table, Some(model_file))?, classes)?
+
+    /// The rows of `table` as the model is fitted on them: features scaled
+    /// (a value that is not finite afterwards is an error naming the line),
+    /// targets one-hot (classification; a label not among the classes is
+    /// named with its line and `training`, the file that set the classes)
+    /// or standardized (regression).
+    pub(crate) fn rows(&self, table: &Table, training: &Path) -> Result<Chunk, CliError> {
+        let x = self.scaler.transform(&table.x)?;
+        if let Some(((row, col), value)) = x.indexed_iter().find(|(_, v)| !v.is_finite()) {
+            return Err(table
+                .target_error(
+                    row,
+                    format!(
+                        "feature {} ({:e}) becomes {value} (not finite) after {} scaling; rescale the column or \
+                         choose another --scale",
+                        col + 1,
+                        table.x[[row, col]],
+                        self.scaler.scale().name()
+                    ),
+                )
+                .into());
         }
-        (TaskKind::Classification, Some(classes), None) => one_hot(&table.numeric_targets()?, classes)?,
-        _ => {
-            let (mean, std) = pipeline.target_scale.unwrap_or((0.0, 1.0));
-            table.numeric_targets()?.mapv(|v| (v - mean) / std).insert_axis(Axis(1))
-        }
-    };
-    Ok((x, y))
+        let y = match (self.task, self.classes, self.labels) {
+            (TaskKind::Classification, Some(classes), Some(labels)) => {
+                one_hot(&labels.encode(table, Some(training))?, classes)?
+            }
+            (TaskKind::Classification, Some(classes), None) => one_hot(&table.numeric_targets()?, classes)?,
+            _ => {
+                let (mean, std) = self.target_scale.unwrap_or((0.0, 1.0));
+                table.numeric_targets()?.mapv(|v| (v - mean) / std).insert_axis(Axis(1))
+            }
+        };
+        Ok((x, y))
+    }
 }
 
 /// Write the model to `path` through a temporary file beside it, renamed
