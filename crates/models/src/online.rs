@@ -229,6 +229,30 @@ impl<M: LinearReadout> OnlineFit<M> {
         Ok(())
     }
 
+    /// Remove the rows of `chunks` (samples and targets, read once), which
+    /// must have been added: their sums are accumulated chunk by chunk and
+    /// forgotten at once (one refactorization for all of them).
+    ///
+    /// # Errors
+    /// The first error a chunk yields; shape and non-finite errors; as
+    /// [`forget`](Self::forget). On error nothing changes.
+    pub fn forget_chunks(&mut self, chunks: impl IntoIterator<Item = Result<Chunk>>) -> Result<()> {
+        let mut sums = GramAccumulator::new(self.model.nodes(), self.model.n_outputs());
+        for chunk in chunks {
+            let (x, y) = chunk?;
+            if x.nrows() == 0 && y.nrows() == 0 {
+                continue;
+            }
+            sums.add(self.model.hidden_outputs(x.view())?.view(), y.view())?;
+        }
+        let mut next = self.ridge.clone();
+        next.forget_sums(&sums)?;
+        let w = next.weights()?;
+        self.ridge = next;
+        self.model.set_output_weights(w);
+        Ok(())
+    }
+
     /// The model with the weights of the rows kept.
     pub fn model(&self) -> &M {
         &self.model

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::Args;
-use ndarray::{Array2, Axis};
+use ndarray::Axis;
 use serde::{Deserialize, Serialize};
 
 use super::args::{at_least_one, threads_help, HeaderFlags, TaskKind};
@@ -26,6 +26,7 @@ use super::pipeline::{FittedModel, FittedPipeline, InputScaler};
 use super::{finite_metric, CliError};
 use crate::datasets::{self, one_hot, ClassLabels, ReadOptions, Table};
 use models::elm::Chunk;
+use models::{LinearReadout, ModelError, OnlineFit};
 
 /// The flags of `nn predict`.
 #[derive(Clone, Debug, Args)]
@@ -67,6 +68,11 @@ pub struct UpdateFlags {
     /// Write the updated model to OUT instead of back to --model-file.
     #[arg(long, value_name = "OUT")]
     pub save: Option<PathBuf>,
+    /// Read the files R rows at a time: each chunk of an --add file is one
+    /// rank-R update; a --forget file's chunks are summed and forgotten at
+    /// once. Memory: one chunk and the model's sums.
+    #[arg(long, value_name = "R", value_parser = at_least_one, default_value_t = super::scale_out::DEFAULT_CHUNK_ROWS)]
+    pub chunk_rows: usize,
     /// How the first row of a CSV file is read.
     #[command(flatten)]
     pub header: HeaderFlags,
@@ -76,7 +82,7 @@ pub struct UpdateFlags {
 }
 
 /// One file's block of rows added or forgotten.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct UpdateStep {
     /// `add` or `forget`.
     pub action: String,
@@ -157,18 +163,47 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
         .chain(flags.forget.iter().map(|f| ("forget", f)));
     for (action, file) in files {
         eprintln!("nn update: {action} the rows of {}", file.display());
-        let table = datasets::read_table(file, &options)?;
-        check_width(&table, pipeline.n_inputs(), &flags.model_file)?;
-        let (x, y) = RowPrep::of(&pipeline).rows(&table, &flags.model_file)?;
-        let started = Instant::now();
-        let flops = apply(&mut pipeline.model, action, &x, &y)?;
-        steps.push(UpdateStep {
+        let width = pipeline.n_inputs();
+        let (scaler, labels) = (pipeline.scaler.clone(), pipeline.labels.clone());
+        let prep = RowPrep {
+            scaler: &scaler,
+            labels: labels.as_ref(),
+            ..RowPrep::of(&pipeline)
+        };
+        let mut step = UpdateStep {
             action: action.into(),
             file: file.display().to_string(),
-            rows: x.nrows(),
-            seconds: started.elapsed().as_secs_f64(),
-            flops,
+            ..UpdateStep::default()
+        };
+        let mut rows = 0;
+        let mut chunks = datasets::read_table_chunks(file, &options, flags.chunk_rows)?.map(|table| {
+            let table = table?;
+            check_width(&table, width, &flags.model_file)?;
+            let chunk = prep.rows(&table, &flags.model_file)?;
+            rows += chunk.0.nrows();
+            Ok::<_, CliError>(chunk)
         });
+        let started = Instant::now();
+        let mut read_seconds = 0.0;
+        if action == "add" {
+            loop {
+                let t = Instant::now();
+                let Some(chunk) = chunks.next() else { break };
+                read_seconds += t.elapsed().as_secs_f64();
+                step.flops += apply(&mut pipeline.model, Some(chunk?), None)?;
+            }
+        } else {
+            let mut sourced = chunks
+                .by_ref()
+                .map(|c| c.map_err(|e| ModelError::Source(e.to_string())));
+            step.flops += apply(&mut pipeline.model, None, Some(&mut sourced))?;
+        }
+        drop(chunks);
+        step.rows = rows;
+        // Reading and scaling are not the update's time for --add; for
+        // --forget they are interleaved with the sums and counted.
+        step.seconds = started.elapsed().as_secs_f64() - read_seconds;
+        steps.push(step);
     }
     let rows_after = match &pipeline.model {
         FittedModel::OnlineElm(m) => m.rows(),
@@ -220,27 +255,31 @@ fn check_width(table: &Table, width: usize, model_file: &Path) -> Result<(), Cli
     Ok(())
 }
 
-/// Add (`action` = `add`) or forget the rows; the flops of the update.
-fn apply(model: &mut FittedModel, action: &str, x: &Array2<f64>, y: &Array2<f64>) -> Result<u64, CliError> {
-    Ok(match model {
-        FittedModel::OnlineElm(m) => {
-            if action == "add" {
-                m.partial_fit(x.view(), y.view())?;
-            } else {
-                m.forget(x.view(), y.view())?;
-            }
-            m.last_flops()
+/// Add the rows of `add`, or forget those of `forget` (their sums at once);
+/// the flops of the update.
+fn apply(
+    model: &mut FittedModel,
+    add: Option<Chunk>,
+    forget: Option<&mut dyn Iterator<Item = models::Result<Chunk>>>,
+) -> Result<u64, CliError> {
+    fn on<M: LinearReadout>(
+        m: &mut OnlineFit<M>,
+        add: Option<Chunk>,
+        forget: Option<&mut dyn Iterator<Item = models::Result<Chunk>>>,
+    ) -> Result<u64, CliError> {
+        if let Some((x, y)) = add {
+            m.partial_fit(x.view(), y.view())?;
         }
-        FittedModel::OnlineBls(m) => {
-            if action == "add" {
-                m.partial_fit(x.view(), y.view())?;
-            } else {
-                m.forget(x.view(), y.view())?;
-            }
-            m.last_flops()
+        if let Some(chunks) = forget {
+            m.forget_chunks(chunks)?;
         }
-        _ => 0,
-    })
+        Ok(m.last_flops())
+    }
+    match model {
+        FittedModel::OnlineElm(m) => on(m, add, forget),
+        FittedModel::OnlineBls(m) => on(m, add, forget),
+        _ => Ok(0),
+    }
 }
 
 /// How a file's rows become the rows a model is fitted on: the scaler, the

@@ -194,17 +194,36 @@ impl OnlineRidge {
 
     /// Forget the rows `a` (k×n) with targets `y` (k×M), which must have
     /// been added before: `G −= aᵀa`, `B −= aᵀy`, and the factor of the new
-    /// `G + λI`.
+    /// `G + λI` ([`forget_sums`](Self::forget_sums) of their sums).
     ///
     /// # Errors
     /// [`Error::Shape`] and [`Error::NonFinite`] as [`add`](Self::add), and
-    /// [`Error::Shape`] for more rows than are left;
-    /// [`Error::ForgetNotPositiveDefinite`] when the remaining
-    /// `AᵀA + λI` is not positive definite in floating point. On error
-    /// nothing changes.
+    /// as [`forget_sums`](Self::forget_sums). On error nothing changes.
     pub fn forget(&mut self, a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<()> {
         self.check(a, y)?;
-        let k = a.nrows();
+        let mut sums = GramAccumulator::new(self.n(), self.m());
+        sums.add(a, y)?;
+        self.forget_sums(&sums)
+    }
+
+    /// Forget rows given by their sums (`Σ aᵀa`, `Σ aᵀy` and their count,
+    /// accumulated in chunks by a [`GramAccumulator`]): one downdate and one
+    /// refactorization for all of them, however many chunks they came in.
+    ///
+    /// # Errors
+    /// [`Error::Shape`] if the sums are for another `n` or `M`, or count
+    /// more rows than are left; [`Error::ForgetNotPositiveDefinite`] when
+    /// the remaining `AᵀA + λI` is not positive definite in floating point.
+    /// On error nothing changes.
+    pub fn forget_sums(&mut self, sums: &GramAccumulator) -> Result<()> {
+        let (gram_h, rhs_h, k) = sums.sums();
+        if (sums.n(), sums.m()) != (self.n(), self.m()) {
+            return Err(Error::Shape {
+                what: "sums of the rows to forget",
+                expected: format!("{} columns of A and {} targets", self.n(), self.m()),
+                found: format!("{} and {}", sums.n(), sums.m()),
+            });
+        }
         if k > self.rows {
             return Err(Error::Shape {
                 what: "rows to forget",
@@ -215,24 +234,19 @@ impl OnlineRidge {
         let mut fl = Flops::default();
         let mut gram = self.gram.clone();
         let mut rhs = self.rhs.clone();
-        let block = Owned::from_view(a);
-        let block_y = Owned::from_view(y);
-        kernels::syrk(&mut fl, -1.0, block.as_ref(), Op::T, 1.0, gram.as_mut());
-        kernels::gemm(
-            &mut fl,
-            -1.0,
-            block.as_ref(),
-            Op::T,
-            block_y.as_ref(),
-            Op::N,
-            1.0,
-            rhs.as_mut(),
-        );
+        // Upper triangles only (the lower ones are never written).
+        for (g, h) in gram.data_mut().iter_mut().zip(gram_h.data()) {
+            *g -= h;
+        }
+        for (b, h) in rhs.data_mut().iter_mut().zip(rhs_h.data()) {
+            *b -= h;
+        }
+        fl.add(self.n() * (self.n() + self.m()));
         let factor = factor_of(&mut fl, &gram, self.lambda)
             .map_err(|pivot| Error::ForgetNotPositiveDefinite { rows: k, pivot })?;
         (self.factor, self.gram, self.rhs) = (factor, gram, rhs);
         self.rows -= k;
-        self.last_flops = fl.0;
+        self.last_flops = fl.0 + sums.flops();
         Ok(())
     }
 
