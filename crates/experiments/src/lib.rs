@@ -17,6 +17,8 @@ pub use models;
 
 pub mod cli;
 pub mod datasets;
+#[cfg(feature = "mpi")]
+pub mod distributed;
 pub mod machine;
 pub mod metrics;
 pub mod papers;
