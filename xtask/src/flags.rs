@@ -85,14 +85,15 @@ COMMANDS:
                                 setup (with --mpi when $CI is set), then stop at the
                                 first failure of:
                                   cargo fmt --all --check
-                                  cargo clippy --workspace --all-targets -- -D warnings
-                                  cargo test --workspace --all-targets [-- ARGS…]
-                                  cargo test --workspace --doc [-- ARGS…]
-                                  MPI, when mpirun is on $PATH (skipped otherwise):
-                                  cargo clippy -p experiments --features mpi --all-targets,
+                                  cargo clippy --workspace --all-targets [F] -- -D warnings
+                                  cargo test --workspace --all-targets [F] [-- ARGS…]
+                                  cargo test --workspace --doc [F] [-- ARGS…]
                                   the mpi_fit example under mpirun -np 1, 2, 4 and its
-                                  failure cases (120 s timeout each).
-                                --mpi-only: setup, then only the MPI stage.
+                                  failure cases (120 s timeout each)
+                                where, when mpirun, mpicc and libclang are there, F is
+                                `--features experiments/mpi`; otherwise F is empty and the
+                                mpirun runs are skipped (with a message).
+                                --mpi-only: setup, clippy [F], then the mpirun runs.
     reproduce [PAPER] [--quick] [-- ARGS…]
                                 setup, then reproduce one paper (or all of them); ARGS
                                 go to the reproduction (`-- --help` lists them).

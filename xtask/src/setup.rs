@@ -281,6 +281,17 @@ fn find_libclang() -> Option<PathBuf> {
         .find(|file| file.exists())
 }
 
+/// `Ok(())` when `mpirun`, `mpicc` and libclang are all there (the `mpi`
+/// feature builds and its tests can run), otherwise what is missing.
+pub fn mpi_ready() -> Result<(), String> {
+    let missing = detect_mpi().missing();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(missing.join(", "))
+    }
+}
+
 /// Reports Open MPI and libclang if present, otherwise installs them
 /// (`libopenmpi-dev openmpi-bin libclang-dev`) with apt-get or explains how
 /// to, under the same rules as OpenBLAS (root or password-less `sudo`).
@@ -347,8 +358,7 @@ fn install_rights() -> Result<bool, String> {
     if util::find_on_path("apt-get").is_none() {
         return Err("apt-get is not available".to_string());
     }
-    let uid = util::capture(Command::new("id").arg("-u")).map(|out| out.trim().to_string());
-    if uid.as_deref() == Some("0") {
+    if util::is_root() {
         return Ok(false);
     }
     if util::find_on_path("sudo").is_some() && util::succeeds(Command::new("sudo").args(["-n", "true"])) {

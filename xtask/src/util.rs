@@ -91,6 +91,11 @@ pub fn capture(cmd: &mut Command) -> Option<String> {
     }
 }
 
+/// Whether this process runs as root (`id -u` prints 0).
+pub fn is_root() -> bool {
+    capture(Command::new("id").arg("-u")).is_some_and(|uid| uid.trim() == "0")
+}
+
 /// The first executable file called `name` in the directories of `$PATH`.
 pub fn find_on_path(name: &str) -> Option<PathBuf> {
     let path = env::var_os("PATH")?;
