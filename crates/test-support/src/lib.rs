@@ -7,6 +7,14 @@
 //! streams may change between versions) or from `models::rng` (the code
 //! under test): a seed gives the same test data on every machine and in
 //! every release.
+//!
+//! [`run_on_threads`] runs a closure on threads joined by a
+//! [`Collective`](linalg_core::collective::Collective) of shared buffers and
+//! barriers: the multi-process logic of sharded fits, tested without MPI.
+
+mod threads_world;
+
+pub use threads_world::run_on_threads;
 
 use ndarray::{Array2, ArrayView2};
 
