@@ -29,7 +29,10 @@
 //!   save/load ([`Persist`](crate::Persist), [`io`]);
 //! - [`Expansion`], [`FeatureGroup`], [`EnhancementGroup`], [`Block`] — the
 //!   node maps and the column order of `A`;
-//! - [`lasso_admm`] — the sparse autoencoder's ADMM (Chen's `sparse_bls`).
+//! - [`lasso_admm`] — the sparse autoencoder's ADMM (Chen's `sparse_bls`);
+//! - [`BlsValidParams::fit_chunks`], [`BlsValidParams::fit_shards`] — the
+//!   initial network fitted from chunks of rows ([`Chunk`]), on one process
+//!   or on shards over several, without holding all the rows.
 //!
 //! Construction details follow Chen's reference MATLAB code (`bls_train.m`
 //! and its incremental variants), with these documented choices: the random
@@ -46,9 +49,11 @@ mod model;
 mod nodes;
 mod params;
 mod sparse;
+mod stream;
 
 pub use incremental::{Increment, IncrementalBls, UpdateReport};
 pub use model::Bls;
 pub use nodes::{Block, EnhancementGroup, Expansion, FeatureGroup, BIAS_INPUT};
 pub use params::{BlsParams, BlsValidParams};
 pub use sparse::{lasso_admm, soft_threshold};
+pub use stream::Chunk;

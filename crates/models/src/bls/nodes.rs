@@ -9,7 +9,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMu
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::sparse::lasso_admm_gram;
+use super::sparse::{autoencoder_sums, lasso_admm_gram};
 use crate::activation::PARALLEL_THRESHOLD;
 use crate::error::{ModelError, Result};
 use crate::rng::{mix64, node_stream, SplitMix64};
@@ -35,7 +35,7 @@ pub(crate) fn enhancement_stream(seed: u64, index: usize) -> SplitMix64 {
 
 /// A `rows×cols` matrix i.i.d. uniform on `[−1, 1)` (MATLAB's `2*rand-1`),
 /// filled row by row from `rng`.
-fn draw_uniform(rows: usize, cols: usize, rng: &mut SplitMix64) -> Array2<f64> {
+pub(crate) fn draw_uniform(rows: usize, cols: usize, rng: &mut SplitMix64) -> Array2<f64> {
     let mut w = Array2::zeros((rows, cols));
     for i in 0..rows {
         for j in 0..cols {
@@ -54,6 +54,56 @@ fn minmax_gain(lo: f64, hi: f64, span: f64) -> f64 {
         g
     } else {
         1.0
+    }
+}
+
+/// The target interval of a min–max scaling as `(span, shift)`: column
+/// values become `(v − min)·span/(max − min) − shift`.
+pub(crate) type MinMaxTarget = (f64, f64);
+/// A feature group's random map `A1` is scaled onto [−1, 1].
+pub(crate) const A1_TARGET: MinMaxTarget = (2.0, 1.0);
+/// A feature group's outputs `Z` are scaled onto [0, 1].
+const Z_TARGET: MinMaxTarget = (1.0, 0.0);
+
+/// Column extremes over the training rows seen so far: the statistics of
+/// MATLAB `mapminmax` (of a feature group's `A1` and of its `X̃β`). They
+/// combine over chunks of rows and over processes by min and max, which are
+/// exact and independent of the order: of the same values, a fit from chunks
+/// records the extremes that a fit on all the rows does.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Extremes {
+    /// Column minima.
+    pub(crate) lo: Vec<f64>,
+    /// Column maxima.
+    pub(crate) hi: Vec<f64>,
+}
+
+impl Extremes {
+    /// No rows yet, for `n` columns.
+    pub(crate) fn none(n: usize) -> Self {
+        Self {
+            lo: vec![f64::INFINITY; n],
+            hi: vec![f64::NEG_INFINITY; n],
+        }
+    }
+
+    /// Fold in the extremes of other rows.
+    pub(crate) fn merge(&mut self, other: &Extremes) {
+        for (a, &b) in self.lo.iter_mut().zip(&other.lo) {
+            *a = a.min(b);
+        }
+        for (a, &b) in self.hi.iter_mut().zip(&other.hi) {
+            *a = a.max(b);
+        }
+    }
+
+    /// `out ← (out − min)·g − shift`, column by column, with the gains
+    /// [`minmax_gain`] of `target`'s span.
+    pub(crate) fn apply(&self, out: ArrayViewMut2<'_, f64>, (span, shift): MinMaxTarget) {
+        map_columns(out, |j, mut c| {
+            let (lo, g) = (self.lo[j], minmax_gain(self.lo[j], self.hi[j], span));
+            c.mapv_inplace(|v| (v - lo) * g - shift);
+        });
     }
 }
 
@@ -86,6 +136,44 @@ fn product_with_bias_row(
     let m = u.ncols();
     general_mat_mul(1.0, &u, &w.slice_axis(Axis(0), Slice::from(..m)), 0.0, out);
     w.row(m).mapv(|v| BIAS_INPUT * v)
+}
+
+/// `out ← Ũ W` ([`product_with_bias_row`], the bias added column by column)
+/// and, per column, the fold `stat` of its entries from `init`: the one pass
+/// each random map of the BLS makes over its products, the same in training
+/// on all rows and in every pass of a fit from chunks.
+fn biased_product<T, F>(
+    u: ArrayView2<'_, f64>,
+    w: ArrayView2<'_, f64>,
+    mut out: ArrayViewMut2<'_, f64>,
+    init: T,
+    stat: F,
+) -> Vec<T>
+where
+    T: Copy + Send + Sync,
+    F: Fn(T, f64) -> T + Sync + Send,
+{
+    let bias = product_with_bias_row(u, w, &mut out);
+    map_columns(out, |j, mut c| {
+        let b = bias[j];
+        let mut s = init;
+        for v in c.iter_mut() {
+            *v += b;
+            s = stat(s, *v);
+        }
+        s
+    })
+}
+
+/// `out ← Ũ W` and its column extremes (a feature group's `A1` and `X̃β`).
+pub(crate) fn biased_extremes(u: ArrayView2<'_, f64>, w: ArrayView2<'_, f64>, out: ArrayViewMut2<'_, f64>) -> Extremes {
+    let r = biased_product(u, w, out, (f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+        (lo.min(v), hi.max(v))
+    });
+    Extremes {
+        lo: r.iter().map(|r| r.0).collect(),
+        hi: r.iter().map(|r| r.1).collect(),
+    }
 }
 
 /// One group of feature nodes (the BLS paper's eq. (9), `Z_i = φ(X W_ei +
@@ -134,57 +222,45 @@ impl FeatureGroup {
     ) -> Result<Self> {
         let (k, d) = x.dim();
         let we = draw_uniform(d + 1, nodes, &mut rng);
-        // A1 = X̃ W_e, each column scaled to [−1, 1].
+        // A1 = X̃ W_e, each column scaled to [−1, 1]; the lasso's sums.
         let mut a1 = Array2::<f64>::zeros((k, nodes).f());
-        let bias = product_with_bias_row(x, we.view(), &mut a1.view_mut());
-        map_columns(a1.view_mut(), |j, mut c| {
-            let b = bias[j];
-            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-            for v in c.iter_mut() {
-                *v += b;
-                lo = lo.min(*v);
-                hi = hi.max(*v);
-            }
-            let g = minmax_gain(lo, hi, 2.0);
-            c.mapv_inplace(|v| (v - lo) * g - 1.0);
-        });
-        // Normal equations of the lasso: A1ᵀA1 and A1ᵀX̃ = [A1ᵀX, 0.1·A1ᵀ1].
-        let gram = a1.t().dot(&a1);
-        let mut atb = Array2::<f64>::zeros((nodes, d + 1));
-        general_mat_mul(
-            1.0,
-            &a1.t(),
-            &x,
-            0.0,
-            &mut atb.slice_axis_mut(Axis(1), Slice::from(..d)),
-        );
-        atb.column_mut(d).assign(&a1.sum_axis(Axis(0)).mapv(|v| BIAS_INPUT * v));
+        let range = biased_extremes(x, we.view(), a1.view_mut());
+        let (gram, atb) = autoencoder_sums(a1.view_mut(), &range, x);
         drop(a1);
-        let b = lasso_admm_gram(gram, atb.view(), mu, iterations)?;
-        let beta = b.t().as_standard_layout().into_owned();
+        let beta = Self::fine_tune(gram, atb.view(), mu, iterations)?;
         // Z = X̃β, the training extremes recorded, then scaled to [0, 1].
-        let bias = product_with_bias_row(x, beta.view(), &mut out);
-        let ranges = map_columns(out.view_mut(), |j, mut c| {
-            let b = bias[j];
-            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-            for v in c.iter_mut() {
-                *v += b;
-                lo = lo.min(*v);
-                hi = hi.max(*v);
-            }
-            (lo, hi)
-        });
-        let group = Self {
+        let range = biased_extremes(x, beta.view(), out.view_mut());
+        range.apply(out, Z_TARGET);
+        Ok(Self::from_stats(beta, range))
+    }
+
+    /// The random map `W_e` ((d+1)×N, uniform on [−1, 1)) that feature
+    /// group `index` of a network seeded `seed` draws for `n_inputs` inputs
+    /// and `nodes` nodes: the sparse autoencoder fine-tunes `A1 = X̃W_e`.
+    pub fn random_map(seed: u64, index: usize, n_inputs: usize, nodes: usize) -> Array2<f64> {
+        draw_uniform(n_inputs + 1, nodes, &mut feature_stream(seed, index))
+    }
+
+    /// `β` ((d+1)×N) from the sparse autoencoder's sums over all the
+    /// training rows ([`autoencoder_sums`]): the lasso by ADMM, transposed.
+    pub(crate) fn fine_tune(
+        gram: Array2<f64>,
+        atb: ArrayView2<'_, f64>,
+        mu: f64,
+        iterations: usize,
+    ) -> Result<Array2<f64>> {
+        let b = lasso_admm_gram(gram, atb, mu, iterations)?;
+        Ok(b.t().as_standard_layout().into_owned())
+    }
+
+    /// The group of the fine-tuned map `beta` and the column extremes `z`
+    /// of `X̃β` over all the training rows.
+    pub(crate) fn from_stats(beta: Array2<f64>, z: Extremes) -> Self {
+        Self {
             beta,
-            min: ranges.iter().map(|r| r.0).collect(),
-            max: ranges.iter().map(|r| r.1).collect(),
-        };
-        let gains = group.gains();
-        map_columns(out, |j, mut c| {
-            let (lo, g) = (group.min[j], gains[j]);
-            c.mapv_inplace(|v| (v - lo) * g);
-        });
-        Ok(group)
+            min: Array1::from(z.lo),
+            max: Array1::from(z.hi),
+        }
     }
 
     /// Write the group's outputs `Z` (K×N) for samples `x` (K×d) into `out`:
@@ -308,23 +384,31 @@ impl EnhancementGroup {
     ) -> Self {
         debug_assert_eq!(z.ncols(), inputs.len());
         let weights = draw_uniform(z.ncols() + 1, p, &mut rng);
-        let bias = product_with_bias_row(z, weights.view(), &mut out);
-        let col_max = map_columns(out.view_mut(), |j, mut c| {
-            let b = bias[j];
-            let mut m = 0.0f64;
-            for v in c.iter_mut() {
-                *v += b;
-                m = m.max(v.abs());
-            }
-            m
-        });
-        let max = col_max.into_iter().fold(0.0f64, f64::max);
+        let max = Self::input_max(z, weights.view(), out.view_mut());
+        let group = Self::from_stats(inputs, weights, shrink, max);
+        let scale = group.scale;
+        map_columns(out, |_, mut c| c.mapv_inplace(|v| (scale * v).tanh()));
+        group
+    }
+
+    /// The group's input `[Z_F, 0.1·1] W_h` of the feature outputs `z`
+    /// written into `out`, and its largest magnitude over these rows (a fit
+    /// from chunks takes the largest over its chunks).
+    pub(crate) fn input_max(z: ArrayView2<'_, f64>, weights: ArrayView2<'_, f64>, out: ArrayViewMut2<'_, f64>) -> f64 {
+        biased_product(z, weights, out, 0.0f64, |m, v| m.max(v.abs()))
+            .into_iter()
+            .fold(0.0f64, f64::max)
+    }
+
+    /// The group of `weights` fed by the feature nodes `inputs`, whose input
+    /// has the largest magnitude `max` over all the training rows: `s =
+    /// shrink / max` (`shrink` itself for a zero or non-finite max).
+    pub(crate) fn from_stats(inputs: Range<usize>, weights: Array2<f64>, shrink: f64, max: f64) -> Self {
         let scale = if max > 0.0 && max.is_finite() {
             shrink / max
         } else {
             shrink
         };
-        map_columns(out, |_, mut c| c.mapv_inplace(|v| (scale * v).tanh()));
         Self {
             inputs_start: inputs.start,
             inputs_end: inputs.end,

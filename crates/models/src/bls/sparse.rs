@@ -15,7 +15,10 @@
 //! The result is the `o` iterate (sparse), as in Chen's code.
 
 use linalg_core::InverseCholesky;
-use ndarray::{Array2, ArrayView2, Zip};
+use ndarray::linalg::general_mat_mul;
+use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
+
+use super::nodes::{Extremes, A1_TARGET, BIAS_INPUT};
 
 use crate::error::Result;
 use crate::validate;
@@ -97,4 +100,29 @@ pub(crate) fn lasso_admm_gram(
         });
     }
     Ok(o)
+}
+
+/// The sparse autoencoder's sums over the rows `x` (K×d) whose random map
+/// `X̃W_e` is in `a1` (K×N): `a1` is scaled onto [−1, 1] by the extremes
+/// `range` of all the training rows, then the normal equations of the lasso,
+/// `A1ᵀA1` (N×N) and `A1ᵀX̃ = [A1ᵀX, 0.1·A1ᵀ1]` (N×(d+1)), are formed. Both
+/// are sums over rows: a fit from chunks adds those of its chunks.
+pub(crate) fn autoencoder_sums(
+    mut a1: ArrayViewMut2<'_, f64>,
+    range: &Extremes,
+    x: ArrayView2<'_, f64>,
+) -> (Array2<f64>, Array2<f64>) {
+    let (n, d) = (a1.ncols(), x.ncols());
+    range.apply(a1.view_mut(), A1_TARGET);
+    let gram = a1.t().dot(&a1);
+    let mut atb = Array2::<f64>::zeros((n, d + 1));
+    general_mat_mul(
+        1.0,
+        &a1.t(),
+        &x,
+        0.0,
+        &mut atb.slice_axis_mut(Axis(1), Slice::from(..d)),
+    );
+    atb.column_mut(d).assign(&a1.sum_axis(Axis(0)).mapv(|v| BIAS_INPUT * v));
+    (gram, atb)
 }
