@@ -56,10 +56,40 @@ fn run_fit(flags: FitFlags, matches: &clap::ArgMatches) -> Result<(), CliError> 
     let sub = matches
         .subcommand_matches("fit")
         .ok_or_else(|| CliError::Usage("`fit` subcommand expected".into()))?;
+    let requested = flags.threads;
     let args = FitArgs::resolve(flags, sub)?;
     set_blas_threads(threads);
+    #[cfg(feature = "mpi")]
+    if args.scale_out.distributed {
+        return run_distributed(&args, requested);
+    }
+    let _ = requested;
     let report = cli::fit(&args)?;
     println!("{}", serde_json::to_string(&report)?);
+    Ok(())
+}
+
+/// `nn fit --distributed` under `mpirun`: the streamed fit over the
+/// processes of `MPI_COMM_WORLD`; rank 0 prints the report. Without
+/// `--threads`, the cores are shared between the processes on this machine
+/// (Open MPI's `OMPI_COMM_WORLD_LOCAL_SIZE`). Every process prints the
+/// error of a failed fit (they all fail with the same message).
+#[cfg(feature = "mpi")]
+fn run_distributed(args: &FitArgs, requested: Option<usize>) -> Result<(), CliError> {
+    use linalg_core::collective::Collective;
+    let (world, _mpi) = experiments::distributed::MpiWorld::init()?;
+    if requested.is_none() {
+        let local = std::env::var("OMPI_COMM_WORLD_LOCAL_SIZE")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(1)
+            .max(1);
+        set_blas_threads((cli::args::threads_or_all(None) / local).max(1));
+    }
+    let report = cli::stream::fit(args, &world)?;
+    if world.rank() == 0 {
+        println!("{}", serde_json::to_string(&report)?);
+    }
     Ok(())
 }
 

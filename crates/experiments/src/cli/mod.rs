@@ -335,8 +335,8 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     if args.scale_out.chunk_rows.is_some() {
         if args.scale_out.distributed {
             return Err(CliError::Usage(
-                "--distributed: this nn was built without MPI; build it with `--features mpi` \
-                 (`cargo xtask setup --mpi` installs Open MPI) and run it under mpirun"
+                "--distributed: this nn was built without MPI, or not started by its own main; build it with \
+                 `--features experiments/mpi` (`cargo xtask setup --mpi` installs Open MPI) and run it under mpirun"
                     .into(),
             ));
         }
