@@ -1,11 +1,12 @@
-//! The sparse LIBSVM / SVMlight text format: `label index:value index:value …`.
+//! The sparse LIBSVM / SVMlight text format: `label index:value index:value …`, read line by line
+//! ([`LibsvmRows`]) for the whole file or in chunks, with the same checks.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ndarray::Array2;
 
 use super::error::{quote, DataError};
-use super::read::{available_memory_bytes, human_bytes, read_text};
+use super::read::{available_memory_bytes, human_bytes, settle, Input, Lines, Reading};
 use super::table::{Table, Targets};
 use super::Dataset;
 
@@ -17,14 +18,8 @@ use super::Dataset;
 /// `n_features` when given (an index beyond it is an error), else the largest index present.
 /// A gzipped file is recognised by its magic bytes.
 pub fn load_libsvm(path: impl AsRef<Path>, n_features: Option<usize>) -> Result<Dataset, DataError> {
-    let path = path.as_ref();
-    let text = read_text(path)?;
-    parse_libsvm(path, &text, n_features)
-}
-
-/// Parses the text of a LIBSVM file read from `path` (named in errors only) into a dataset.
-pub(crate) fn parse_libsvm(path: &Path, text: &str, n_features: Option<usize>) -> Result<Dataset, DataError> {
-    parse_libsvm_table(path, text, n_features)?.into_dataset()
+    let input = Input::open(path.as_ref(), Reading::Whole)?;
+    LibsvmRows::new(input, n_features, None).whole()?.into_dataset()
 }
 
 /// The most values a dense LIBSVM matrix may have (2³¹, i.e. 16 GiB of `f64`): a larger request comes
@@ -34,93 +29,187 @@ pub const LIBSVM_MAX_DENSE_CELLS: usize = 1 << 31;
 /// One parsed line: its label and its `(0-based index, value)` pairs.
 type Row = (f64, Vec<(usize, f64)>);
 
-/// Parses the text of a LIBSVM file read from `path` (named in errors only): the labels as numbers
-/// and the line of every row.
-///
-/// The dense matrix is allocated only after checking that it fits: at most
-/// [`LIBSVM_MAX_DENSE_CELLS`] values and no more bytes than the machine's available memory.
-pub(crate) fn parse_libsvm_table(path: &Path, text: &str, n_features: Option<usize>) -> Result<Table, DataError> {
-    let mut rows: Vec<Row> = Vec::new();
-    let mut lines: Vec<usize> = Vec::new();
-    let mut max_index = 0usize;
-    let mut max_line = 0usize;
-    for (i, line) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let content = line.split('#').next().unwrap_or("").trim();
-        if content.is_empty() {
+/// The data of a line: what comes before a `#`, trimmed (empty for blank and comment lines).
+fn content(line: &str) -> &str {
+    line.split('#').next().unwrap_or("").trim()
+}
+
+/// Parses line `line_no` of a LIBSVM file read from `path` (named in errors only): `None` for a
+/// blank or comment line. An index beyond `n_features`, when given, is an error.
+fn parse_line(path: &Path, line_no: usize, line: &str, n_features: Option<usize>) -> Result<Option<Row>, DataError> {
+    let content = content(line);
+    if content.is_empty() {
+        return Ok(None);
+    }
+    let err = |problem: String| DataError::format(path, Some(line_no), problem);
+    let mut tokens = content.split_whitespace();
+    let label_text = tokens.next().unwrap_or("");
+    let label = match label_text.parse::<f64>() {
+        Ok(v) if v.is_finite() => v,
+        _ => return Err(err(format!("bad label {}", quote(label_text)))),
+    };
+    let mut features = Vec::new();
+    let mut previous = 0usize;
+    for token in tokens {
+        if token.starts_with("qid:") {
             continue;
         }
-        let err = |problem: String| DataError::format(path, Some(line_no), problem);
-        let mut tokens = content.split_whitespace();
-        let label_text = tokens.next().unwrap_or("");
-        let label = match label_text.parse::<f64>() {
-            Ok(v) if v.is_finite() => v,
-            _ => return Err(err(format!("bad label {}", quote(label_text)))),
+        let bad = || err(format!("bad index:value token {}", quote(token)));
+        let (index_text, value_text) = token.split_once(':').ok_or_else(bad)?;
+        let index = index_text.parse::<usize>().map_err(|_| bad())?;
+        let value = value_text.parse::<f64>().map_err(|_| bad())?;
+        if !value.is_finite() {
+            return Err(err(format!("non-finite value in token {}", quote(token))));
+        }
+        if index == 0 {
+            return Err(err(format!(
+                "feature index 0 in token {} (indices are 1-based)",
+                quote(token)
+            )));
+        }
+        if index <= previous {
+            return Err(err(format!(
+                "feature index {index} in token {} is not greater than the previous index {previous}",
+                quote(token)
+            )));
+        }
+        if let Some(limit) = n_features {
+            if index > limit {
+                return Err(err(format!(
+                    "feature index {index} in token {} is beyond the {limit} features expected \
+                     (the training file's width, or --n-features)",
+                    quote(token)
+                )));
+            }
+        }
+        previous = index;
+        features.push((index - 1, value));
+    }
+    Ok(Some((label, features)))
+}
+
+/// The rows of a LIBSVM file, read in order.
+pub(crate) struct LibsvmRows {
+    path: PathBuf,
+    lines: Lines,
+    /// The width the caller gave (an index beyond it is an error).
+    n_features: Option<usize>,
+    /// The largest index of the file and its line, from a first pass, when chunks must share a width
+    /// the caller did not give.
+    first_pass: Option<(usize, usize)>,
+    /// Rows returned so far.
+    rows: usize,
+}
+
+impl LibsvmRows {
+    /// The rows of `input`; `first_pass` is [`largest_index`] of the same file when it is read in
+    /// chunks without `n_features` (else the width is the largest index of the rows read at once).
+    pub(crate) fn new(input: Input, n_features: Option<usize>, first_pass: Option<(usize, usize)>) -> Self {
+        LibsvmRows {
+            path: input.path().to_path_buf(),
+            lines: Lines::new(input),
+            n_features,
+            first_pass,
+            rows: 0,
+        }
+    }
+
+    /// The number of feature columns, when known before reading rows.
+    pub(crate) fn n_features(&self) -> Option<usize> {
+        self.n_features.or(self.first_pass.map(|(index, _)| index))
+    }
+
+    /// Every row, for the whole-file loaders.
+    pub(crate) fn whole(mut self) -> Result<Table, DataError> {
+        self.next_chunk(usize::MAX)?
+            .ok_or_else(|| DataError::format(&self.path, None, "empty file (no data lines)"))
+    }
+
+    /// The next at most `max_rows` rows (`None` after the last); an error for the chunk holding a
+    /// bad line, for a file without data lines, or when the chunk cannot be held densely.
+    pub(crate) fn next_chunk(&mut self, max_rows: usize) -> Result<Option<Table>, DataError> {
+        self.read_chunk(max_rows).map_err(|e| settle(e, self.lines.input_mut()))
+    }
+
+    fn read_chunk(&mut self, max_rows: usize) -> Result<Option<Table>, DataError> {
+        let mut rows: Vec<Row> = Vec::new();
+        let mut lines: Vec<usize> = Vec::new();
+        let (mut max_index, mut max_line) = (0usize, 0usize);
+        while rows.len() < max_rows {
+            let Some((line_no, line)) = self.lines.next_line()? else {
+                break;
+            };
+            if let Some(row) = parse_line(&self.path, line_no, line, self.n_features)? {
+                if let Some(&(last, _)) = row.1.last() {
+                    if last + 1 > max_index {
+                        (max_index, max_line) = (last + 1, line_no);
+                    }
+                }
+                rows.push(row);
+                lines.push(line_no);
+            }
+        }
+        if rows.is_empty() {
+            if self.rows == 0 {
+                return Err(DataError::format(&self.path, None, "empty file (no data lines)"));
+            }
+            return Ok(None);
+        }
+        let (d, largest) = match (self.n_features, self.first_pass) {
+            (Some(d), _) => (d, None),
+            (None, Some(pass)) => (pass.0, Some(pass)),
+            (None, None) => (max_index, Some((max_index, max_line))),
         };
-        let mut features = Vec::new();
-        let mut previous = 0usize;
-        for token in tokens {
-            if token.starts_with("qid:") {
-                continue;
+        let largest = largest.map_or(String::new(), |(index, line)| {
+            format!(" (the largest feature index, {index}, is on line {line})")
+        });
+        dense_fits(rows.len(), d, available_memory_bytes())
+            .map_err(|problem| DataError::format(&self.path, None, format!("{problem}{largest}")))?;
+        let mut x = Array2::zeros((rows.len(), d));
+        let mut y = Vec::with_capacity(rows.len());
+        for (r, (label, features)) in rows.into_iter().enumerate() {
+            y.push(label);
+            for (j, v) in features {
+                if j >= d {
+                    return Err(DataError::format(
+                        &self.path,
+                        Some(lines[r]),
+                        format!(
+                            "feature index {} is beyond the largest index, {d}, of the first pass over the file: the file changed while it was read",
+                            j + 1
+                        ),
+                    ));
+                }
+                x[[r, j]] = v;
             }
-            let bad = || err(format!("bad index:value token {}", quote(token)));
-            let (index_text, value_text) = token.split_once(':').ok_or_else(bad)?;
-            let index = index_text.parse::<usize>().map_err(|_| bad())?;
-            let value = value_text.parse::<f64>().map_err(|_| bad())?;
-            if !value.is_finite() {
-                return Err(err(format!("non-finite value in token {}", quote(token))));
-            }
-            if index == 0 {
-                return Err(err(format!(
-                    "feature index 0 in token {} (indices are 1-based)",
-                    quote(token)
-                )));
-            }
-            if index <= previous {
-                return Err(err(format!(
-                    "feature index {index} in token {} is not greater than the previous index {previous}",
-                    quote(token)
-                )));
-            }
-            if let Some(limit) = n_features {
-                if index > limit {
-                    return Err(err(format!(
-                        "feature index {index} in token {} is beyond the {limit} features expected \
-                         (the training file's width, or --n-features)",
-                        quote(token)
-                    )));
+        }
+        let mut table = Table::new(&self.path, x, Targets::Numbers(y), Some(lines));
+        table.first_row = self.rows;
+        self.rows += table.n_samples();
+        Ok(Some(table))
+    }
+}
+
+/// The largest feature index of the LIBSVM file `input` and its line, reading up to its first bad
+/// line (which the second pass reports): the width of every chunk when the caller gives none.
+pub(crate) fn largest_index(input: Input) -> (usize, usize) {
+    let path = input.path().to_path_buf();
+    let mut lines = Lines::new(input);
+    let (mut max_index, mut max_line) = (0, 0);
+    while let Ok(Some((line_no, line))) = lines.next_line() {
+        match parse_line(&path, line_no, line, None) {
+            Ok(Some((_, features))) => {
+                if let Some(&(last, _)) = features.last() {
+                    if last + 1 > max_index {
+                        (max_index, max_line) = (last + 1, line_no);
+                    }
                 }
             }
-            previous = index;
-            if index > max_index {
-                max_index = index;
-                max_line = line_no;
-            }
-            features.push((index - 1, value));
-        }
-        rows.push((label, features));
-        lines.push(line_no);
-    }
-    if rows.is_empty() {
-        return Err(DataError::format(path, None, "empty file (no data lines)"));
-    }
-    let d = n_features.unwrap_or(max_index);
-    let largest = if n_features.is_some() {
-        String::new()
-    } else {
-        format!(" (the largest feature index, {max_index}, is on line {max_line})")
-    };
-    dense_fits(rows.len(), d, available_memory_bytes())
-        .map_err(|problem| DataError::format(path, None, format!("{problem}{largest}")))?;
-    let mut x = Array2::zeros((rows.len(), d));
-    let mut y = Vec::with_capacity(rows.len());
-    for (r, (label, features)) in rows.into_iter().enumerate() {
-        y.push(label);
-        for (j, v) in features {
-            x[[r, j]] = v;
+            Ok(None) => {}
+            Err(_) => break,
         }
     }
-    Ok(Table::new(path, x, Targets::Numbers(y), Some(lines)))
+    (max_index, max_line)
 }
 
 /// Whether a dense `rows × d` matrix of `f64` may be allocated: at most [`LIBSVM_MAX_DENSE_CELLS`]
@@ -143,32 +232,71 @@ fn dense_fits(rows: usize, d: usize, available: Option<u64>) -> Result<(), Strin
     }
 }
 
-/// Whether the first data line of `text` carries `index:value` tokens, i.e. looks like LIBSVM.
-pub(crate) fn looks_like_libsvm(text: &str) -> bool {
-    text.lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .find(|l| !l.is_empty())
-        .is_some_and(|l| l.split_whitespace().skip(1).any(|t| t.contains(':')))
+/// Whether the first data line of `input` (blank and comment lines skipped) carries `index:value`
+/// tokens, i.e. looks like LIBSVM. A file that cannot be read that far is given to the LIBSVM
+/// reader, which reports the problem at the same place as the CSV reader would.
+pub(crate) fn looks_like_libsvm(input: Input) -> bool {
+    let mut lines = Lines::new(input);
+    loop {
+        match lines.next_line() {
+            Ok(Some((_, line))) => {
+                let content = content(line);
+                if !content.is_empty() {
+                    return content.split_whitespace().skip(1).any(|t| t.contains(':'));
+                }
+            }
+            Ok(None) => return false,
+            Err(_) => return true,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn input(text: &'static str) -> Input {
+        Input::new(Path::new("t.svm"), Box::new(text.as_bytes()), false, u64::MAX, 0)
+    }
+
+    fn parse(text: &'static str, n_features: Option<usize>) -> Result<Dataset, DataError> {
+        LibsvmRows::new(input(text), n_features, None).whole()?.into_dataset()
+    }
+
     #[test]
     fn sparse_to_dense() -> Result<(), DataError> {
-        let d = parse_libsvm(
-            Path::new("t.svm"),
-            "# header\n+1 1:0.5 3:2 # c\n-1\n\n0 qid:3 2:7\n",
-            None,
-        )?;
+        let d = parse("# header\n+1 1:0.5 3:2 # c\n-1\n\n0 qid:3 2:7\n", None)?;
         assert_eq!(d.x, ndarray::array![[0.5, 0.0, 2.0], [0.0, 0.0, 0.0], [0.0, 7.0, 0.0]]);
         assert_eq!(d.y, ndarray::array![1.0, -1.0, 0.0]);
-        let d = parse_libsvm(Path::new("t.svm"), "1 2:1\n", Some(4))?;
+        let d = parse("1 2:1\n", Some(4))?;
         assert_eq!(d.n_features(), 4);
-        assert!(parse_libsvm(Path::new("t.svm"), "1 5:1\n", Some(4)).is_err());
-        let huge = parse_libsvm(Path::new("t.svm"), "1 1:1\n0 18446744073709551615:1\n", None);
+        assert!(parse("1 5:1\n", Some(4)).is_err());
+        let huge = parse("1 1:1\n0 18446744073709551615:1\n", None);
         assert!(matches!(huge, Err(DataError::Format { line: None, .. })));
+        Ok(())
+    }
+
+    /// In chunks, every chunk has the first pass's width; a file changed since then is an error,
+    /// not a panic.
+    #[test]
+    fn chunks_share_the_first_pass_width() -> Result<(), DataError> {
+        let text = "1 1:1\n# c\n0 3:2\n1 2:5\n";
+        assert_eq!(largest_index(input(text)), (3, 3));
+        let mut rows = LibsvmRows::new(input(text), None, Some(largest_index(input(text))));
+        assert_eq!(rows.n_features(), Some(3));
+        let first = rows.next_chunk(2)?.map(|t| (t.x, t.lines));
+        assert_eq!(
+            first,
+            Some((ndarray::array![[1.0, 0.0, 0.0], [0.0, 0.0, 2.0]], Some(vec![1, 3])))
+        );
+        assert_eq!(rows.next_chunk(2)?.map(|t| (t.n_features(), t.first_row)), Some((3, 2)));
+        assert!(rows.next_chunk(2)?.is_none());
+        let mut changed = LibsvmRows::new(input(text), None, Some((2, 1)));
+        let e = changed.next_chunk(5).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            e.contains("t.svm line 3: feature index 3 is beyond") && e.contains("changed"),
+            "{e}"
+        );
         Ok(())
     }
 
@@ -188,7 +316,10 @@ mod tests {
 
     #[test]
     fn sniffing() {
-        assert!(looks_like_libsvm("# c\n\n1 3:4\n"));
-        assert!(!looks_like_libsvm("a,b\n1,2\n"));
+        assert!(looks_like_libsvm(input("# c\n\n1 3:4\n")));
+        assert!(!looks_like_libsvm(input("a,b\n1,2\n")));
+        assert!(!looks_like_libsvm(input("\n# only\n")));
+        let bad = Input::new(Path::new("t.txt"), Box::new(&b"\n\xff 1:2\n"[..]), false, u64::MAX, 0);
+        assert!(looks_like_libsvm(bad));
     }
 }

@@ -14,7 +14,9 @@
 //!   the labels that occur (integers or names) to classes, and names the file, line and label of
 //!   one training never saw. Its [`ReadOptions`] say how a CSV's first row is read
 //!   ([`HeaderMode`]: a first row of numbers only is refused unless the caller says what it is),
-//!   the width of a LIBSVM file, and whether IDX images may come without labels.
+//!   the width of a LIBSVM file, and whether IDX images may come without labels;
+//! * [`read_table_chunks`] reads the same rows in chunks of a given size, holding one chunk in
+//!   memory at a time (see [`chunks`]).
 //!
 //! All loaders read gzipped files directly (recognised by the gzip magic bytes, not by the name).
 //! Every problem with a file is a [`DataError`] naming the file, the line and what is wrong; nothing
@@ -38,6 +40,7 @@
 //! # Ok::<(), experiments::datasets::DataError>(())
 //! ```
 
+pub mod chunks;
 mod csv;
 mod error;
 mod idx;
@@ -52,6 +55,7 @@ use std::path::Path;
 
 use ndarray::{Array1, Array2, Axis};
 
+pub use self::chunks::{read_table_chunks, TableChunks};
 pub use self::csv::load_csv;
 pub use self::error::DataError;
 pub use self::idx::{load_idx, read_idx_images, read_idx_labels, IdxImages, IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC};
@@ -193,44 +197,12 @@ pub fn is_idx_images(path: impl AsRef<Path>) -> bool {
         .is_some_and(|n| n.to_string_lossy().to_lowercase().contains("idx3-ubyte"))
 }
 
-/// The formats [`read_table`] tells apart.
-enum Format {
-    Idx,
-    Libsvm,
-    Csv,
-}
-
 /// Reads `path` as [`load_any`] chooses its format, without interpreting the targets: a [`Table`]
 /// whose CSV targets are the last column's text (class names or numbers, as the task decides), read
 /// as `options` say (CSV header, LIBSVM width, IDX labels).
+///
+/// The file is read front to back as [`read_table_chunks`] reads it, in one chunk holding every row:
+/// both report the same error for a bad file (the first problem met, see [`chunks`]).
 pub fn read_table(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Table, DataError> {
-    let path = path.as_ref();
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
-    let stem = name.strip_suffix(".gz").unwrap_or(&name);
-    let extension = Path::new(stem)
-        .extension()
-        .map(|e| e.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let format = if is_idx_images(path) {
-        Format::Idx
-    } else if matches!(extension.as_str(), "libsvm" | "svm") {
-        Format::Libsvm
-    } else {
-        Format::Csv
-    };
-    match format {
-        Format::Idx => idx::read_idx_table(path, options.labels_optional),
-        Format::Libsvm => libsvm::parse_libsvm_table(path, &read::read_text(path)?, options.n_features),
-        Format::Csv => {
-            let text = read::read_text(path)?;
-            if extension == "txt" && libsvm::looks_like_libsvm(&text) {
-                libsvm::parse_libsvm_table(path, &text, options.n_features)
-            } else {
-                csv::parse_csv_table(path, &text, options.header)
-            }
-        }
-    }
+    chunks::read_whole(path.as_ref(), options)
 }

@@ -1,49 +1,264 @@
-//! Reading a whole data file into memory, transparently gunzipping it.
+//! Reading a data file front to back, transparently gunzipping it, as bytes ([`Input`]) or as lines
+//! of UTF-8 text ([`Lines`]), and the memory checks of the loaders.
+//!
+//! Nothing here holds more than a buffer and the current line or run of bytes: the whole-file
+//! loaders and the chunked readers are built on the same streams.
 
-use std::io::Read;
-use std::path::Path;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
 
-use flate2::read::MultiGzDecoder;
+use flate2::bufread::MultiGzDecoder;
 
 use super::error::DataError;
 
 /// The two bytes every gzip stream starts with.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
+/// The size of the read buffers (of the file, and of the decompressed stream).
+const BUFFER: usize = 1 << 16;
+
 /// Whether `bytes` start like a gzip stream.
 pub(crate) fn is_gzip(bytes: &[u8]) -> bool {
     bytes.starts_with(&GZIP_MAGIC)
 }
 
-/// The contents of `path`, decompressed when they start with the gzip magic bytes (whatever the name).
-pub(crate) fn read_bytes(path: &Path) -> Result<Vec<u8>, DataError> {
-    let raw = std::fs::read(path).map_err(|e| DataError::io(path, e))?;
-    if !is_gzip(&raw) {
-        return Ok(raw);
-    }
-    // Half the available memory: the decompressed bytes and what is parsed from them must fit.
-    let limit = available_memory_bytes().map_or(u64::MAX, |a| a / 2);
-    gunzip(&raw, limit).map_err(|problem| DataError::format(path, None, problem))
+/// How a file is read: whole into memory ([`read_table`](super::read_table) and the `load_*`
+/// functions), or in chunks of rows ([`read_table_chunks`](super::read_table_chunks)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// The whole file ends up in memory: a gzipped file may decompress to at most half the
+    /// available memory.
+    Whole,
+    /// Only a chunk is in memory at a time: no limit on the decompressed size.
+    Chunks,
 }
 
-/// Decompresses a gzip stream (members one after another) of at most `limit` bytes.
-fn gunzip(raw: &[u8], limit: u64) -> Result<Vec<u8>, String> {
-    let hint = raw
-        .len()
-        .saturating_mul(4)
-        .min(usize::try_from(limit).unwrap_or(usize::MAX));
-    let mut out = Vec::with_capacity(hint);
-    MultiGzDecoder::new(raw)
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut out)
-        .map_err(|e| format!("corrupt gzip data: {e}"))?;
-    if out.len() as u64 > limit {
-        return Err(format!(
-            "the gzip data decompresses to more than {}, half the memory available; decompress it elsewhere or use a larger machine",
-            human_bytes(limit)
-        ));
+/// The decompressed bytes of a data file, read front to back.
+pub(crate) struct Input {
+    path: PathBuf,
+    inner: Box<dyn BufRead + Send>,
+    gzip: bool,
+    /// Decompressed bytes read so far.
+    consumed: u64,
+    /// The most decompressed bytes allowed.
+    limit: u64,
+    /// A guess of the decompressed size, for reserving memory: the file's size, four times it when
+    /// gzipped.
+    size_hint: u64,
+    /// Whether reading has failed (damaged gzip data, an I/O error, the limit).
+    failed: bool,
+}
+
+impl Input {
+    /// Opens `path`, gunzipping it when it starts with the gzip magic bytes (whatever its name).
+    pub(crate) fn open(path: &Path, reading: Reading) -> Result<Self, DataError> {
+        let mut file = File::open(path).map_err(|e| DataError::io(path, e))?;
+        let size = file.metadata().map_or(0, |m| m.len());
+        let mut head = [0u8; 2];
+        let mut got = 0;
+        while got < head.len() {
+            match file.read(&mut head[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(DataError::io(path, e)),
+            }
+        }
+        let raw = BufReader::with_capacity(BUFFER, io::Cursor::new(head[..got].to_vec()).chain(file));
+        let gzip = is_gzip(&head[..got]);
+        let limit = match reading {
+            // Half the available memory: the decompressed bytes and what is parsed from them must fit.
+            Reading::Whole if gzip => available_memory_bytes().map_or(u64::MAX, |a| a / 2),
+            _ => u64::MAX,
+        };
+        let inner: Box<dyn BufRead + Send> = if gzip {
+            Box::new(BufReader::with_capacity(BUFFER, MultiGzDecoder::new(raw)))
+        } else {
+            Box::new(raw)
+        };
+        let size_hint = if gzip { size.saturating_mul(4) } else { size };
+        Ok(Self::new(path, inner, gzip, limit, size_hint))
     }
-    Ok(out)
+
+    /// An input over `inner` (already decompressed), named `path` in errors.
+    pub(crate) fn new(path: &Path, inner: Box<dyn BufRead + Send>, gzip: bool, limit: u64, size_hint: u64) -> Self {
+        Input {
+            path: path.to_path_buf(),
+            inner,
+            gzip,
+            consumed: 0,
+            limit,
+            size_hint,
+            failed: false,
+        }
+    }
+
+    /// The file, as given.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A guess of the decompressed size in bytes (for reserving memory, never more than the limit).
+    pub(crate) fn size_hint(&self) -> usize {
+        usize::try_from(self.size_hint.min(self.limit)).unwrap_or(usize::MAX)
+    }
+
+    /// The error for a failed read: damaged gzip data, or what the operating system said.
+    fn read_error(&mut self, e: io::Error) -> DataError {
+        self.failed = true;
+        if self.gzip {
+            DataError::format(&self.path, None, format!("corrupt gzip data: {e}"))
+        } else {
+            DataError::io(&self.path, e)
+        }
+    }
+
+    /// Counts `n` more decompressed bytes against the limit.
+    fn count(&mut self, n: usize) -> Result<(), DataError> {
+        self.consumed = self.consumed.saturating_add(n as u64);
+        if self.consumed > self.limit {
+            self.failed = true;
+            return Err(DataError::format(
+                &self.path,
+                None,
+                format!(
+                    "the gzip data decompresses to more than {}, half the memory available; decompress it elsewhere or use a larger machine",
+                    human_bytes(self.limit)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// How many more bytes may be read before the limit is exceeded, plus one to notice it.
+    fn allowance(&self) -> u64 {
+        self.limit.saturating_sub(self.consumed).saturating_add(1)
+    }
+
+    /// Appends the next line, its `\n` included, to `buf`; returns its length (0 at the end).
+    pub(crate) fn read_line(&mut self, buf: &mut Vec<u8>) -> Result<usize, DataError> {
+        let allowance = self.allowance();
+        match (&mut self.inner).take(allowance).read_until(b'\n', buf) {
+            Ok(n) => self.count(n).map(|()| n),
+            Err(e) => Err(self.read_error(e)),
+        }
+    }
+
+    /// Appends up to `n` bytes to `buf`, fewer only at the end of the data; returns how many.
+    pub(crate) fn read_up_to(&mut self, n: usize, buf: &mut Vec<u8>) -> Result<usize, DataError> {
+        let want = (n as u64).min(self.allowance());
+        match (&mut self.inner).take(want).read_to_end(buf) {
+            Ok(got) => self.count(got).map(|()| got),
+            Err(e) => Err(self.read_error(e)),
+        }
+    }
+
+    /// Reads the rest of the data without keeping it; returns how many bytes there were.
+    pub(crate) fn skip_to_end(&mut self) -> Result<u64, DataError> {
+        let allowance = self.allowance();
+        match io::copy(&mut (&mut self.inner).take(allowance), &mut io::sink()) {
+            Ok(n) => self.count(usize::try_from(n).unwrap_or(usize::MAX)).map(|()| n),
+            Err(e) => Err(self.read_error(e)),
+        }
+    }
+
+    /// After a problem with the contents of a gzipped file: whether its gzip data are damaged (or
+    /// exceed the limit) further on, which is then the error to report — damage can make good rows
+    /// look bad. Reads the rest of the file; `None` for a plain file or when reading already failed.
+    pub(crate) fn damage(&mut self) -> Option<DataError> {
+        if !self.gzip || self.failed {
+            return None;
+        }
+        self.skip_to_end().err()
+    }
+}
+
+/// The error to report for `problem`, found in the contents of `input`: the damage of its gzip
+/// data if there is any ([`Input::damage`]), else `problem`.
+pub(crate) fn settle(problem: DataError, input: &mut Input) -> DataError {
+    input.damage().unwrap_or(problem)
+}
+
+/// The lines of a text file, checked to be UTF-8, with their 1-based numbers.
+pub(crate) struct Lines {
+    input: Input,
+    buf: Vec<u8>,
+    /// Bytes of a byte-order mark at the start of `buf` (first line only).
+    skip: usize,
+    /// The number of the line in `buf` (0 before the first).
+    number: usize,
+    /// The offset in the decompressed file of the line after the one in `buf`.
+    offset: u64,
+}
+
+impl Lines {
+    /// The lines of `input`.
+    pub(crate) fn new(input: Input) -> Self {
+        Lines {
+            input,
+            buf: Vec::new(),
+            skip: 0,
+            number: 0,
+            offset: 0,
+        }
+    }
+
+    /// The next line's number and text with its line ending (`\n` or `\r\n`), without a
+    /// byte-order mark at the start of the file; `None` at the end. A line that is not UTF-8 is an
+    /// error naming it and the offset of the bad byte in the file.
+    pub(crate) fn next_line(&mut self) -> Result<Option<(usize, &str)>, DataError> {
+        self.buf.clear();
+        self.skip = 0;
+        let n = self.input.read_line(&mut self.buf)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.number += 1;
+        let start = self.offset;
+        self.offset += n as u64;
+        match std::str::from_utf8(&self.buf) {
+            Ok(text) => {
+                if self.number == 1 && text.starts_with('\u{feff}') {
+                    self.skip = '\u{feff}'.len_utf8();
+                }
+                Ok(Some((self.number, &text[self.skip..])))
+            }
+            Err(e) => Err(DataError::format(
+                &self.input.path,
+                Some(self.number),
+                format!(
+                    "not UTF-8 text (invalid byte at offset {})",
+                    start + e.valid_up_to() as u64
+                ),
+            )),
+        }
+    }
+
+    /// The bytes of the line last returned by [`Lines::next_line`].
+    pub(crate) fn current(&self) -> &[u8] {
+        &self.buf[self.skip..]
+    }
+
+    /// The number of the line last returned (0 before the first).
+    pub(crate) fn number(&self) -> usize {
+        self.number
+    }
+
+    /// The file, as given.
+    pub(crate) fn path(&self) -> &Path {
+        self.input.path()
+    }
+
+    /// The bytes underneath.
+    pub(crate) fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// The bytes underneath, to read on.
+    pub(crate) fn input_mut(&mut self) -> &mut Input {
+        &mut self.input
+    }
 }
 
 /// Checks that a dense `rows × cols` matrix of `f64` read from `path` fits in the available memory
@@ -61,29 +276,6 @@ pub(crate) fn check_dense_memory(path: &Path, rows: usize, cols: usize) -> Resul
             ),
         )),
         _ => Ok(()),
-    }
-}
-
-/// The contents of `path` as UTF-8 text (gunzipped if needed), without a leading byte-order mark.
-pub(crate) fn read_text(path: &Path) -> Result<String, DataError> {
-    let bytes = read_bytes(path)?;
-    match String::from_utf8(bytes) {
-        Ok(mut text) => {
-            if text.starts_with('\u{feff}') {
-                text.drain(..'\u{feff}'.len_utf8());
-            }
-            Ok(text)
-        }
-        Err(e) => {
-            let valid = e.utf8_error().valid_up_to();
-            let bytes = e.as_bytes();
-            let line = bytes[..valid].iter().filter(|&&b| b == b'\n').count() + 1;
-            Err(DataError::format(
-                path,
-                Some(line),
-                format!("not UTF-8 text (invalid byte at offset {valid})"),
-            ))
-        }
     }
 }
 
@@ -114,16 +306,50 @@ mod tests {
     use super::*;
     use std::io::Write;
 
-    #[test]
-    fn gunzip_stops_at_the_limit() -> Result<(), Box<dyn std::error::Error>> {
+    /// `bytes` gzipped, as an input with the decompressed-size `limit`.
+    fn gz_input(bytes: &[u8], limit: u64) -> Result<Input, Box<dyn std::error::Error>> {
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        enc.write_all(&[b'0'; 10_000])?;
+        enc.write_all(bytes)?;
         let gz = enc.finish()?;
-        assert_eq!(gunzip(&gz, 10_000).map(|v| v.len()), Ok(10_000));
-        let e = gunzip(&gz, 9_999).err().unwrap_or_default();
-        assert!(e.contains("decompresses to more than 9999 bytes"), "{e}");
-        assert!(gunzip(&gz[..gz.len() - 3], 1 << 20).is_err());
+        let decoder = BufReader::new(MultiGzDecoder::new(io::Cursor::new(gz)));
+        Ok(Input::new(Path::new("t.gz"), Box::new(decoder), true, limit, 0))
+    }
+
+    #[test]
+    fn gunzipping_stops_at_the_limit() -> Result<(), Box<dyn std::error::Error>> {
+        let mut buf = vec![];
+        assert_eq!(gz_input(&[b'0'; 10_000], 10_000)?.read_up_to(20_000, &mut buf)?, 10_000);
+        let e = gz_input(&[b'0'; 10_000], 9_999)?
+            .read_up_to(20_000, &mut buf)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.contains("t.gz: the gzip data decompresses to more than 9999 bytes"),
+            "{e}"
+        );
+        let e = gz_input(&[b'0'; 10_000], 9_999)?
+            .skip_to_end()
+            .err()
+            .map(|e| e.to_string());
+        assert!(e.is_some_and(|e| e.contains("more than 9999 bytes")));
         assert_eq!(human_bytes(2_500_000_000), "2.5 GB");
+        Ok(())
+    }
+
+    #[test]
+    fn lines_keep_their_endings_lose_the_byte_order_mark_and_must_be_utf8() -> Result<(), DataError> {
+        let text: &[u8] = b"\xef\xbb\xbfa,b\r\n\xef\xbb\xbfc\nd\xff\n";
+        let input = Input::new(Path::new("t.csv"), Box::new(text), false, u64::MAX, 0);
+        let mut lines = Lines::new(input);
+        assert_eq!(lines.next_line()?, Some((1, "a,b\r\n")));
+        assert_eq!(lines.current(), b"a,b\r\n");
+        assert_eq!(lines.next_line()?, Some((2, "\u{feff}c\n")));
+        let e = lines.next_line().err().map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("t.csv line 3: not UTF-8 text (invalid byte at offset 14)")
+        );
         Ok(())
     }
 }

@@ -63,6 +63,10 @@ pub struct Table {
     pub source: PathBuf,
     /// The file the targets came from (the labels file for IDX, else [`Table::source`]).
     pub target_source: PathBuf,
+    /// How many rows of the file come before this table's first: 0 for a whole file, the rows of
+    /// the chunks before for a chunk of [`read_table_chunks`](super::read_table_chunks). IDX items
+    /// are counted from it in errors (`item 10001`), as text files name their absolute lines.
+    pub first_row: usize,
 }
 
 impl Table {
@@ -76,15 +80,16 @@ impl Table {
         self.x.ncols()
     }
 
-    /// An error about the target of row `row` (0-based): `file line L: problem` for a text file,
-    /// `file: item I: problem` for IDX.
+    /// An error about the target of row `row` (0-based, in this table): `file line L: problem` for a
+    /// text file, `file: item I: problem` for IDX (`I` counted in the whole file, see
+    /// [`Table::first_row`]).
     pub fn target_error(&self, row: usize, problem: impl Into<String>) -> DataError {
         match self.lines.as_ref().and_then(|l| l.get(row)) {
             Some(&line) => DataError::format(&self.target_source, Some(line), problem),
             None => DataError::format(
                 &self.target_source,
                 None,
-                format!("item {}: {}", row + 1, problem.into()),
+                format!("item {}: {}", self.first_row + row + 1, problem.into()),
             ),
         }
     }
@@ -144,6 +149,7 @@ impl Table {
             lines: self.lines,
             source: self.source,
             target_source: self.target_source,
+            first_row: self.first_row,
         })
     }
 
@@ -168,6 +174,7 @@ impl Table {
             lines,
             source: path.to_path_buf(),
             target_source: path.to_path_buf(),
+            first_row: 0,
         }
     }
 }

@@ -22,9 +22,9 @@
 //! all the rows (BLAS kernels depend on the shape of the product), so the
 //! two fits agree to rounding, not bit for bit.
 
-use linalg_core::collective::{agree, Collective, Local};
+use linalg_core::collective::{Collective, Local};
 use linalg_core::ridge::GramAccumulator;
-use ndarray::{Array2, ArrayView2, ShapeBuilder};
+use ndarray::{Array2, ShapeBuilder};
 
 use super::model::Bls;
 use super::nodes::{
@@ -33,136 +33,8 @@ use super::nodes::{
 use super::params::BlsValidParams;
 use super::sparse::autoencoder_sums;
 pub use crate::elm::Chunk;
-use crate::error::{ModelError, Result};
-use crate::readout::ReadoutSolver;
-use crate::validate;
-
-/// This process's shard of the rows, read in chunks, pass after pass: the
-/// checks every chunk passes and the agreement of every pass's outcome.
-struct Shard<'w, F> {
-    world: &'w dyn Collective,
-    chunks: F,
-    /// `(d, M)` of the first chunk with a row.
-    shape: Option<(usize, usize)>,
-    /// Rows read by the first pass (every pass must read as many).
-    rows: Option<usize>,
-}
-
-impl<F, I> Shard<'_, F>
-where
-    F: FnMut() -> I,
-    I: Iterator<Item = Result<Chunk>>,
-{
-    fn several(&self) -> bool {
-        self.world.size() > 1
-    }
-
-    /// One pass over the shard: `visit(x, y)` on every chunk with a row,
-    /// after the checks of a whole-matrix fit (finite, `d` inputs and `M`
-    /// targets in every chunk). With several processes the pass's outcome is
-    /// then agreed ([`agree`]): all fail if one did, so none waits for the
-    /// others in a later collective operation; alone, errors keep their type.
-    fn pass<V>(&mut self, visit: V) -> Result<()>
-    where
-        V: FnMut(ArrayView2<'_, f64>, ArrayView2<'_, f64>) -> Result<()>,
-    {
-        let outcome = self.read(visit);
-        if self.several() {
-            agree(self.world, outcome.map_err(|e| e.to_string()))?;
-            Ok(())
-        } else {
-            outcome
-        }
-    }
-
-    fn read<V>(&mut self, mut visit: V) -> Result<()>
-    where
-        V: FnMut(ArrayView2<'_, f64>, ArrayView2<'_, f64>) -> Result<()>,
-    {
-        let mut rows = 0usize;
-        for chunk in (self.chunks)() {
-            let (x, y) = chunk?;
-            validate::rows("targets Y", y.view(), x.nrows())?;
-            if x.nrows() == 0 {
-                continue;
-            }
-            let (d, m) = *self.shape.get_or_insert((x.ncols(), y.ncols()));
-            validate::cols("samples X", x.view(), d)?;
-            validate::cols("targets Y", y.view(), m)?;
-            validate::finite("samples X", x.view())?;
-            validate::finite("targets Y", y.view())?;
-            visit(x.view(), y.view())?;
-            rows += x.nrows();
-        }
-        match self.rows {
-            _ if rows == 0 => Err(self.empty()),
-            None => {
-                self.rows = Some(rows);
-                Ok(())
-            }
-            Some(first) if first != rows => Err(linalg_core::Error::Shape {
-                what: "samples X (the chunks of a later pass)",
-                expected: format!("{first} rows, as the first pass read"),
-                found: format!("{rows} rows"),
-            }
-            .into()),
-            Some(_) => Ok(()),
-        }
-    }
-
-    /// The error of a shard without rows (with several processes, every
-    /// shard needs rows: the sums of an empty one would be read as data).
-    fn empty(&self) -> ModelError {
-        linalg_core::Error::Empty {
-            what: if self.several() {
-                "samples X (every chunk of this process's shard)"
-            } else {
-                "samples X (every chunk)"
-            },
-            rows: 0,
-            cols: self.shape.map_or(0, |s| s.0),
-        }
-        .into()
-    }
-
-    /// `(d, M)` after a first pass, the same on every process: the sizes of
-    /// the later all-reduces depend on them, so a difference fails every
-    /// process here.
-    fn agreed_shape(&self) -> Result<(usize, usize)> {
-        let (d, m) = self.shape.ok_or_else(|| self.empty())?;
-        if self.several() {
-            let mut hi = [d as f64, m as f64];
-            let mut lo = hi;
-            self.world.max(&mut hi)?;
-            self.world.min(&mut lo)?;
-            if hi != lo {
-                return Err(linalg_core::Error::Collective {
-                    problem: format!(
-                        "the shards' chunks have {} to {} inputs and {} to {} targets; every process needs the same",
-                        lo[0], hi[0], lo[1], hi[1]
-                    ),
-                }
-                .into());
-            }
-        }
-        Ok((d, m))
-    }
-}
-
-/// Replace `values` by the result of the all-reduce `op` on them (one
-/// collective call for all the groups of a pass).
-fn reduce<'a>(
-    values: impl Iterator<Item = &'a mut f64>,
-    op: impl FnOnce(&mut [f64]) -> linalg_core::Result<()>,
-) -> Result<()> {
-    let mut slots: Vec<&mut f64> = values.collect();
-    let mut buffer: Vec<f64> = slots.iter().map(|v| **v).collect();
-    op(&mut buffer)?;
-    for (slot, v) in slots.iter_mut().zip(buffer) {
-        **slot = v;
-    }
-    Ok(())
-}
+use crate::error::Result;
+use crate::shard::{reduce, ridge_from_sums, Shard};
 
 /// Every process's column extremes combined (minima by min, maxima by max).
 fn reduce_extremes(world: &dyn Collective, ranges: &mut [Extremes]) -> Result<()> {
@@ -208,7 +80,7 @@ impl BlsValidParams {
     /// ```
     ///
     /// # Errors
-    /// [`ModelError::InvalidParameter`] naming `solver` for minimum-norm
+    /// [`ModelError::InvalidParameter`](crate::ModelError::InvalidParameter) naming `solver` for minimum-norm
     /// least squares (it needs all rows at once); the first error a chunk
     /// yields (a reader's error, passed through); [`linalg_core::Error`]s
     /// for unusable chunks (shape, non-finite values; `Empty` if no chunk
@@ -243,22 +115,10 @@ impl BlsValidParams {
         I: Iterator<Item = Result<Chunk>>,
     {
         let readout = self.readout();
-        readout.check()?;
-        if readout.solver() == ReadoutSolver::Lstsq {
-            return Err(ModelError::InvalidParameter {
-                name: "solver",
-                value: readout.solver().to_string(),
-                reason: "minimum-norm least squares needs all rows at once; a fit from chunks solves the ridge system",
-            });
-        }
+        ridge_from_sums(readout)?;
         let strategy = readout.strategy()?;
         let (groups, n, e) = (self.feature_groups(), self.feature_nodes(), self.enhancement_nodes());
-        let mut shard = Shard {
-            world,
-            chunks,
-            shape: None,
-            rows: None,
-        };
+        let mut shard = Shard::new(world, chunks);
 
         // Pass 1: the extremes of each group's random map X̃W_e.
         let mut maps: Vec<Array2<f64>> = Vec::new();

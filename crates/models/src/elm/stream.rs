@@ -5,16 +5,15 @@
 //! the in-memory fit ([`Fit`](crate::Fit) on a
 //! [`Dataset`](crate::Dataset)); only the order of the sums differs.
 
-use linalg_core::collective::{agree, Collective, Local};
+use linalg_core::collective::{Collective, Local};
 use linalg_core::ridge::GramAccumulator;
 use ndarray::{Array2, ArrayView2};
 
 use super::hidden::HiddenLayer;
 use super::model::Elm;
 use super::params::{ElmValidParams, InputScale};
-use crate::error::{ModelError, Result};
-use crate::readout::ReadoutSolver;
-use crate::validate;
+use crate::error::Result;
+use crate::shard::{ridge_from_sums, Shard};
 
 /// A chunk of samples and their targets (K_c×N, K_c×M), as a reader yields
 /// it.
@@ -102,7 +101,7 @@ impl ElmValidParams {
     /// ```
     ///
     /// # Errors
-    /// [`ModelError::InvalidParameter`] naming `solver` for minimum-norm
+    /// [`ModelError::InvalidParameter`](crate::ModelError::InvalidParameter) naming `solver` for minimum-norm
     /// least squares (it needs all rows at once); the first error a chunk
     /// yields (a reader's error, passed through); [`linalg_core::Error`]s
     /// for unusable chunks (shape, non-finite values; `Empty` if no chunk
@@ -131,65 +130,21 @@ impl ElmValidParams {
     /// # Errors
     /// As [`fit_chunks`](Self::fit_chunks); with several processes, the
     /// errors of any of them as [`linalg_core::Error::Collective`].
-    pub fn fit_shards<I>(&self, world: &dyn Collective, mut chunks: impl FnMut() -> I) -> Result<Elm>
+    pub fn fit_shards<I>(&self, world: &dyn Collective, chunks: impl FnMut() -> I) -> Result<Elm>
     where
         I: Iterator<Item = Result<Chunk>>,
     {
         let readout = self.readout();
-        readout.check()?;
-        if readout.solver() == ReadoutSolver::Lstsq {
-            return Err(ModelError::InvalidParameter {
-                name: "solver",
-                value: readout.solver().to_string(),
-                reason: "minimum-norm least squares needs all rows at once; a fit from chunks solves the ridge system",
-            });
-        }
-        let several = world.size() > 1;
-        // One phase's outcome on this process, shared with the others when
-        // there are several (so all fail together); alone, errors keep their type.
-        let phase = |outcome: Result<()>| -> Result<()> {
-            if several {
-                agree(world, outcome.map_err(|e| e.to_string()))?;
-                Ok(())
-            } else {
-                outcome
-            }
-        };
-        let empty = |shape: Option<(usize, usize)>| -> ModelError {
-            linalg_core::Error::Empty {
-                what: if several {
-                    "samples X (every chunk of this process's shard)"
-                } else {
-                    "samples X (every chunk)"
-                },
-                rows: 0,
-                cols: shape.map_or(0, |s| s.0),
-            }
-            .into()
-        };
-        // The shapes come from the first chunk with a row.
-        let mut shape: Option<(usize, usize)> = None;
-        let check = |shape: &mut Option<(usize, usize)>, x: &Array2<f64>, y: &Array2<f64>| -> Result<()> {
-            let (n, m) = *shape.get_or_insert((x.ncols(), y.ncols()));
-            validate::cols("samples X", x.view(), n)?;
-            validate::cols("targets Y", y.view(), m)?;
-            validate::rows("targets Y", y.view(), x.nrows())?;
-            validate::finite("samples X", x.view())?;
-            validate::finite("targets Y", y.view())
-        };
+        ridge_from_sums(readout)?;
+        let mut shard = Shard::new(world, chunks);
         let scale = match self.input_scale() {
             InputScale::UnitVariance => {
                 let mut sums = SquareSums::default();
-                let mut n = 0;
-                phase((|| {
-                    for chunk in chunks() {
-                        let (x, y) = chunk?;
-                        check(&mut shape, &x, &y)?;
-                        n = x.ncols();
-                        sums.add(x.view());
-                    }
+                shard.pass(|x, _| {
+                    sums.add(x);
                     Ok(())
-                })())?;
+                })?;
+                let (n, _) = shard.agreed_shape()?;
                 sums.allreduce(world)?;
                 Some(sums.factor(InputScale::UnitVariance, n))
             }
@@ -197,28 +152,19 @@ impl ElmValidParams {
         };
         let mut hidden: Option<HiddenLayer> = None;
         let mut acc: Option<GramAccumulator> = None;
-        phase((|| {
-            for chunk in chunks() {
-                let (x, y) = chunk?;
-                check(&mut shape, &x, &y)?;
-                if x.nrows() == 0 {
-                    continue;
-                }
-                let layer = hidden.get_or_insert_with(|| {
-                    let s = scale.unwrap_or_else(|| self.input_scale().factor(x.view()));
-                    HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), s)
-                });
-                let a = layer.outputs(x.view())?;
-                acc.get_or_insert_with(|| GramAccumulator::new(self.nodes(), y.ncols()))
-                    .add(a.view(), y.view())?;
-            }
-            match acc {
-                Some(_) => Ok(()),
-                None => Err(empty(shape)),
-            }
-        })())?;
+        shard.pass(|x, y| {
+            let layer = hidden.get_or_insert_with(|| {
+                let s = scale.unwrap_or_else(|| self.input_scale().factor(x));
+                HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), s)
+            });
+            let a = layer.outputs(x)?;
+            acc.get_or_insert_with(|| GramAccumulator::new(self.nodes(), y.ncols()))
+                .add(a.view(), y)?;
+            Ok(())
+        })?;
+        shard.agreed_shape()?;
         let (Some(hidden), Some(mut acc)) = (hidden, acc) else {
-            return Err(empty(shape));
+            return Err(shard.empty());
         };
         acc.allreduce(world)?;
         let weights = acc.solve(readout.lambda())?.weights;
