@@ -1,7 +1,8 @@
 //! Reading a data file in chunks of rows: [`read_table_chunks`] yields the rows of
 //! [`read_table`](super::read_table)'s [`Table`] a chunk at a time, holding only one chunk (and the
 //! read buffers) in memory, so files larger than memory can be fitted by models that accumulate
-//! statistics over rows.
+//! statistics over rows (see [`ColumnStats`](super::ColumnStats) and
+//! [`ClassLabelsAccumulator`](super::ClassLabelsAccumulator)).
 //!
 //! The format is chosen as [`read_table`](super::read_table) chooses it, and every file is read front
 //! to back through a buffer (gunzipped on the fly when it starts with the gzip magic bytes). Each
@@ -36,6 +37,19 @@
 //!   there is no such limit.
 //! * Gzip damage that only the checksum at the end of the data reveals is reported there: the
 //!   chunks yielded before it may hold damaged rows (read whole, the file gives only the error).
+//!
+//! ```no_run
+//! use experiments::datasets::{read_table_chunks, shipped, ColumnStats, ReadOptions};
+//!
+//! let mut chunks = read_table_chunks(shipped("mnist-train")?, &ReadOptions::default(), 10_000)?;
+//! let mut stats = ColumnStats::new(chunks.n_features().unwrap_or(0));
+//! for chunk in &mut chunks {
+//!     stats.add(chunk?.x.view())?;
+//! }
+//! let scaler = stats.to_standard_scaler()?;
+//! # let _ = scaler;
+//! # Ok::<(), experiments::datasets::DataError>(())
+//! ```
 
 use std::path::Path;
 

@@ -3,6 +3,7 @@
 //! mapping is kept so predictions can be printed as the original labels.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 use ndarray::Array1;
 use serde::{Deserialize, Serialize};
@@ -53,6 +54,137 @@ fn integer_cell(cell: &str) -> Option<Result<i64, String>> {
     Some(integer_label(value, cell))
 }
 
+/// The class labels of a file read in chunks: [`ClassLabelsAccumulator::add`] each chunk in the
+/// file's order, then [`ClassLabelsAccumulator::finish`] gives what [`ClassLabels::fit`] gives for
+/// the whole table, with the same errors.
+///
+/// It keeps the distinct labels only (and, for CSV, their text until it is known whether every
+/// label is a number). Accumulators of consecutive parts of a file (for instance one per process)
+/// combine with [`ClassLabelsAccumulator::merge`].
+#[derive(Debug, Default)]
+pub struct ClassLabelsAccumulator {
+    /// Rows seen.
+    rows: usize,
+    /// The file of the targets, for errors (the first chunk's).
+    source: Option<PathBuf>,
+    /// What the targets were: `Some(true)` for text (CSV), `Some(false)` for numbers.
+    text: Option<bool>,
+    /// The integer labels.
+    integers: BTreeSet<i64>,
+    /// Text only: the labels as written.
+    names: BTreeSet<String>,
+    /// Text only: whether a label is not a number (then every label is a name).
+    any_name: bool,
+    /// Text only: the first number that is not a class label (an error unless a name turns up).
+    bad_number: Option<DataError>,
+}
+
+impl ClassLabelsAccumulator {
+    /// An accumulator that has seen no rows.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds the labels of `chunk`, the rows of the file after those added so far. A number that is
+    /// not a class label is an error at once for LIBSVM and IDX targets; for CSV targets at
+    /// [`ClassLabelsAccumulator::finish`], unless some label turns out not to be a number. A chunk
+    /// without targets (IDX images without labels) is an error.
+    pub fn add(&mut self, chunk: &Table) -> Result<(), DataError> {
+        if self.source.is_none() {
+            self.source = Some(chunk.target_source.clone());
+        }
+        if chunk.n_samples() == 0 {
+            return Ok(());
+        }
+        match &chunk.targets {
+            Targets::None => Err(DataError::format(
+                &chunk.source,
+                None,
+                "no labels (no labels file beside the images)",
+            )),
+            Targets::Numbers(values) => {
+                self.kind(false)?;
+                for (i, &v) in values.iter().enumerate() {
+                    let label = integer_label(v, &number_text(v)).map_err(|p| chunk.target_error(i, p))?;
+                    self.integers.insert(label);
+                }
+                self.rows += values.len();
+                Ok(())
+            }
+            Targets::Text(cells) => {
+                self.kind(true)?;
+                for (i, cell) in cells.iter().enumerate() {
+                    if !self.names.contains(cell) {
+                        self.names.insert(cell.clone());
+                    }
+                    match integer_cell(cell) {
+                        None => self.any_name = true,
+                        Some(Ok(label)) => {
+                            self.integers.insert(label);
+                        }
+                        Some(Err(problem)) => {
+                            if self.bad_number.is_none() {
+                                self.bad_number = Some(chunk.target_error(i, problem));
+                            }
+                        }
+                    }
+                }
+                self.rows += cells.len();
+                Ok(())
+            }
+        }
+    }
+
+    /// Checks that the targets stay of one kind (text or numbers).
+    fn kind(&mut self, text: bool) -> Result<(), DataError> {
+        match self.text {
+            Some(t) if t != text => Err(DataError::invalid(
+                "class labels of chunks with text targets and chunks with numeric targets cannot be combined",
+            )),
+            _ => {
+                self.text = Some(text);
+                Ok(())
+            }
+        }
+    }
+
+    /// Adds what `later` gathered from the rows after those of `self` (e.g. the next process's
+    /// part of the file), as if its chunks had been added here.
+    pub fn merge(&mut self, later: ClassLabelsAccumulator) -> Result<(), DataError> {
+        if let Some(text) = later.text {
+            self.kind(text)?;
+        }
+        if self.source.is_none() {
+            self.source = later.source;
+        }
+        self.rows += later.rows;
+        self.integers.extend(later.integers);
+        self.names.extend(later.names);
+        self.any_name |= later.any_name;
+        if self.bad_number.is_none() {
+            self.bad_number = later.bad_number;
+        }
+        Ok(())
+    }
+
+    /// The classes: the labels in sorted order, integers if every label is one, else names. An
+    /// error without rows, or for a CSV number that is not a class label when every label is a
+    /// number.
+    pub fn finish(self) -> Result<ClassLabels, DataError> {
+        if self.rows == 0 {
+            let source = self.source.unwrap_or_default();
+            return Err(DataError::format(&source, None, "no samples: the file is empty"));
+        }
+        if self.any_name {
+            return Ok(ClassLabels::Text(self.names.into_iter().collect()));
+        }
+        match self.bad_number {
+            Some(e) => Err(e),
+            None => Ok(ClassLabels::Integers(self.integers.into_iter().collect())),
+        }
+    }
+}
+
 /// The number shown for a label read as a number.
 fn number_text(v: f64) -> String {
     format!("{v}")
@@ -64,48 +196,36 @@ impl ClassLabels {
     /// Integers (or numbers with an integer value) map numerically; if any CSV label is not a
     /// number, every label is a name. Errors name the file, the line and the label: a number that
     /// is not an integer, not finite or too large; a file without labels or without rows.
+    ///
+    /// For a file read in chunks, gather the labels with a [`ClassLabelsAccumulator`] (or
+    /// [`ClassLabels::collect`]) and encode each chunk with [`ClassLabels::encode`].
     pub fn fit(table: &Table) -> Result<(ClassLabels, Array1<f64>), DataError> {
-        if table.n_samples() == 0 {
-            return Err(DataError::format(
-                &table.target_source,
-                None,
-                "no samples: the file is empty",
-            ));
-        }
-        let labels = match &table.targets {
-            Targets::None => {
-                return Err(DataError::format(
-                    &table.source,
-                    None,
-                    "no labels (no labels file beside the images)",
-                ))
-            }
-            Targets::Numbers(values) => {
-                let mut set = BTreeSet::new();
-                for (i, &v) in values.iter().enumerate() {
-                    let label = integer_label(v, &number_text(v)).map_err(|p| table.target_error(i, p))?;
-                    set.insert(label);
-                }
-                ClassLabels::Integers(set.into_iter().collect())
-            }
-            Targets::Text(cells) => {
-                let parsed: Vec<Option<Result<i64, String>>> = cells.iter().map(|c| integer_cell(c)).collect();
-                if parsed.iter().any(Option::is_none) {
-                    let set: BTreeSet<&str> = cells.iter().map(String::as_str).collect();
-                    ClassLabels::Text(set.into_iter().map(str::to_string).collect())
-                } else {
-                    let mut set = BTreeSet::new();
-                    for (i, p) in parsed.into_iter().enumerate() {
-                        if let Some(p) = p {
-                            set.insert(p.map_err(|e| table.target_error(i, e))?);
-                        }
-                    }
-                    ClassLabels::Integers(set.into_iter().collect())
-                }
-            }
-        };
+        let labels = ClassLabels::collect([table])?;
         let classes = labels.encode(table, None)?;
         Ok((labels, classes))
+    }
+
+    /// The classes of the training targets given in chunks (in the file's order), as
+    /// [`ClassLabels::fit`] finds them in the whole table, with the same errors.
+    ///
+    /// ```no_run
+    /// use experiments::datasets::{read_table_chunks, ClassLabels, ReadOptions};
+    ///
+    /// let path = "data/train.csv";
+    /// let chunks: Vec<_> = read_table_chunks(path, &ReadOptions::default(), 10_000)?.collect::<Result<_, _>>()?;
+    /// let labels = ClassLabels::collect(&chunks)?;
+    /// for chunk in &chunks {
+    ///     let classes = labels.encode(chunk, None)?;
+    ///     # let _ = classes;
+    /// }
+    /// # Ok::<(), experiments::datasets::DataError>(())
+    /// ```
+    pub fn collect<'a>(chunks: impl IntoIterator<Item = &'a Table>) -> Result<ClassLabels, DataError> {
+        let mut accumulator = ClassLabelsAccumulator::new();
+        for chunk in chunks {
+            accumulator.add(chunk)?;
+        }
+        accumulator.finish()
     }
 
     /// The number of classes.

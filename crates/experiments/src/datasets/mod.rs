@@ -16,7 +16,8 @@
 //!   ([`HeaderMode`]: a first row of numbers only is refused unless the caller says what it is),
 //!   the width of a LIBSVM file, and whether IDX images may come without labels;
 //! * [`read_table_chunks`] reads the same rows in chunks of a given size, holding one chunk in
-//!   memory at a time (see [`chunks`]).
+//!   memory at a time (see [`chunks`]): [`ColumnStats`] gathers the statistics of the scalers and
+//!   [`ClassLabelsAccumulator`] the class labels over the chunks.
 //!
 //! All loaders read gzipped files directly (recognised by the gzip magic bytes, not by the name).
 //! Every problem with a file is a [`DataError`] naming the file, the line and what is wrong; nothing
@@ -59,10 +60,10 @@ pub use self::chunks::{read_table_chunks, TableChunks};
 pub use self::csv::load_csv;
 pub use self::error::DataError;
 pub use self::idx::{load_idx, read_idx_images, read_idx_labels, IdxImages, IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC};
-pub use self::labels::ClassLabels;
+pub use self::labels::{ClassLabels, ClassLabelsAccumulator};
 pub use self::libsvm::{load_libsvm, LIBSVM_MAX_DENSE_CELLS};
 pub use self::preprocess::{
-    argmax_rows, k_fold, one_hot, shuffled_indices, train_test_split, MinMaxScaler, StandardScaler,
+    argmax_rows, k_fold, one_hot, shuffled_indices, train_test_split, ColumnStats, MinMaxScaler, StandardScaler,
 };
 pub use self::registry::{data_dir, load_shipped, names, shipped, DATA_DIR_ENV};
 pub use self::table::{HeaderMode, ReadOptions, Table, Targets};

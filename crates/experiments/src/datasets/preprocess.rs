@@ -2,7 +2,7 @@
 //! seeded shuffles, train/test splits and k-fold cross-validation.
 
 use models::rng::SplitMix64;
-use ndarray::{Array1, Array2, ArrayView1, Axis};
+use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
 use super::error::DataError;
@@ -146,6 +146,231 @@ impl MinMaxScaler {
     pub fn inverse_transform(&self, x: &Array2<f64>) -> Result<Array2<f64>, DataError> {
         check_columns("MinMaxScaler", x, self.min.len(), self.max.len())?;
         Ok(x * &self.range() + &self.min)
+    }
+}
+
+/// The largest power of two not above `a` (`a` finite and positive), at least the smallest normal
+/// number: dividing by it is exact and leaves `a` in `[1, 2)`.
+fn power_of_two_below(a: f64) -> f64 {
+    let exponent = ((a.to_bits() >> 52) & 0x7ff).max(1);
+    f64::from_bits(exponent << 52)
+}
+
+/// Per-column statistics of rows seen in chunks — count, mean, spread, minimum and maximum — for
+/// fitting a [`StandardScaler`] or a [`MinMaxScaler`] on a file read with
+/// [`read_table_chunks`](super::read_table_chunks), or on parts of it held by different processes.
+///
+/// [`ColumnStats::add`] takes a chunk: its column means and sums of squared deviations are computed
+/// in two passes over the chunk, then combined with those so far by Chan, Golub and LeVeque's
+/// pairwise update (the one of [`ColumnStats::merge`]), which, unlike sums of squares, does not
+/// lose the spread of a column whose mean is large against its standard deviation. Each column is
+/// kept in units of a power of two near its largest magnitude, so columns beyond `1e154` (whose
+/// squares overflow) get finite statistics too, as [`StandardScaler::fit`] gives them. Values are
+/// expected finite.
+///
+/// ```
+/// use experiments::datasets::{ColumnStats, StandardScaler};
+/// use ndarray::{array, Axis, Slice};
+///
+/// let x = array![[1.0, 5.0], [2.0, 5.0], [4.0, 5.0], [8.0, 5.0]];
+/// let mut stats = ColumnStats::new(2);
+/// stats.add(x.slice_axis(Axis(0), Slice::from(..3)))?;
+/// stats.add(x.slice_axis(Axis(0), Slice::from(3..)))?;
+/// let scaler = stats.to_standard_scaler()?;
+/// let whole = StandardScaler::fit(&x)?;
+/// assert!((scaler.std()[0] - whole.std()[0]).abs() < 1e-15 && scaler.std()[1] == 1.0);
+/// assert_eq!(stats.to_minmax_scaler()?.max(), &array![8.0, 5.0]);
+/// # Ok::<(), experiments::datasets::DataError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ColumnStats {
+    /// Rows seen.
+    count: usize,
+    /// Column means.
+    mean: Array1<f64>,
+    /// Sums of squared deviations from the mean, in units of `scale²`.
+    m2: Array1<f64>,
+    /// A power of two per column, near its largest magnitude (1 before any row).
+    scale: Array1<f64>,
+    /// Column minima (`+∞` before any row).
+    min: Array1<f64>,
+    /// Column maxima (`−∞` before any row).
+    max: Array1<f64>,
+}
+
+impl ColumnStats {
+    /// The statistics of no rows of `n_columns` columns.
+    pub fn new(n_columns: usize) -> Self {
+        ColumnStats {
+            count: 0,
+            mean: Array1::zeros(n_columns),
+            m2: Array1::zeros(n_columns),
+            scale: Array1::ones(n_columns),
+            min: Array1::from_elem(n_columns, f64::INFINITY),
+            max: Array1::from_elem(n_columns, f64::NEG_INFINITY),
+        }
+    }
+
+    /// The statistics of the rows of `x`.
+    fn of(x: ArrayView2<'_, f64>) -> Self {
+        let (n, d) = x.dim();
+        let mut stats = ColumnStats::new(d);
+        if n == 0 {
+            return stats;
+        }
+        stats.count = n;
+        let mut largest = Array1::<f64>::zeros(d);
+        for row in x.rows() {
+            ndarray::Zip::from(&row)
+                .and(&mut largest)
+                .and(&mut stats.min)
+                .and(&mut stats.max)
+                .for_each(|&v, a, lo, hi| {
+                    *a = a.max(v.abs());
+                    *lo = lo.min(v);
+                    *hi = hi.max(v);
+                });
+        }
+        stats.scale = largest.mapv(|a| {
+            if a > 0.0 && a.is_finite() {
+                power_of_two_below(a)
+            } else {
+                1.0
+            }
+        });
+        let mut sum = Array1::<f64>::zeros(d);
+        for row in x.rows() {
+            ndarray::Zip::from(&mut sum)
+                .and(&row)
+                .and(&stats.scale)
+                .for_each(|s, &v, &c| *s += v / c);
+        }
+        let scaled_mean = sum / n as f64;
+        for row in x.rows() {
+            ndarray::Zip::from(&mut stats.m2)
+                .and(&row)
+                .and(&stats.scale)
+                .and(&scaled_mean)
+                .for_each(|m2, &v, &c, &m| *m2 += (v / c - m) * (v / c - m));
+        }
+        stats.mean = scaled_mean * &stats.scale;
+        stats
+    }
+
+    /// Adds the rows of `chunk` (rows are samples); an error if its width is not the statistics'.
+    pub fn add(&mut self, chunk: ArrayView2<'_, f64>) -> Result<(), DataError> {
+        if chunk.ncols() != self.n_columns() {
+            return Err(DataError::invalid(format!(
+                "column statistics of {} columns given a chunk of {} columns",
+                self.n_columns(),
+                chunk.ncols()
+            )));
+        }
+        self.merge(&ColumnStats::of(chunk))
+    }
+
+    /// Combines the statistics of other rows (e.g. another process's part of the file) into these,
+    /// by Chan, Golub and LeVeque's update: with `δ` the difference of the two means,
+    /// `mean = mean_a + δ·n_b/n` and `M2 = M2_a + M2_b + δ²·n_a·n_b/n`. The order does not matter
+    /// beyond rounding.
+    pub fn merge(&mut self, other: &ColumnStats) -> Result<(), DataError> {
+        if other.n_columns() != self.n_columns() {
+            return Err(DataError::invalid(format!(
+                "column statistics of {} and {} columns cannot be merged",
+                self.n_columns(),
+                other.n_columns()
+            )));
+        }
+        if other.count == 0 {
+            return Ok(());
+        }
+        if self.count == 0 {
+            *self = other.clone();
+            return Ok(());
+        }
+        let (na, nb) = (self.count as f64, other.count as f64);
+        let n = na + nb;
+        for j in 0..self.n_columns() {
+            let (sa, sb) = (self.scale[j], other.scale[j]);
+            let s = sa.max(sb);
+            // Powers of two: these divisions are exact.
+            let (ra, rb) = (sa / s, sb / s);
+            let (ma, mb) = (self.mean[j] / s, other.mean[j] / s);
+            let delta = mb - ma;
+            self.mean[j] = (ma + delta * (nb / n)) * s;
+            self.m2[j] = self.m2[j] * ra * ra + other.m2[j] * rb * rb + delta * delta * (na * nb / n);
+            self.scale[j] = s;
+            self.min[j] = self.min[j].min(other.min[j]);
+            self.max[j] = self.max[j].max(other.max[j]);
+        }
+        self.count += other.count;
+        Ok(())
+    }
+
+    /// The number of rows seen.
+    pub fn n_rows(&self) -> usize {
+        self.count
+    }
+
+    /// The number of columns.
+    pub fn n_columns(&self) -> usize {
+        self.mean.len()
+    }
+
+    /// The column means (0 before any row).
+    pub fn mean(&self) -> &Array1<f64> {
+        &self.mean
+    }
+
+    /// The column minima (`+∞` before any row).
+    pub fn min(&self) -> &Array1<f64> {
+        &self.min
+    }
+
+    /// The column maxima (`−∞` before any row).
+    pub fn max(&self) -> &Array1<f64> {
+        &self.max
+    }
+
+    /// The column means and standard deviations of [`StandardScaler`]: a constant column gets its
+    /// exact value and 1, and the denominator is `n`.
+    fn mean_std(&self) -> (Array1<f64>, Array1<f64>) {
+        let n = self.count as f64;
+        let mut mean = self.mean.clone();
+        let mut std = Array1::ones(self.n_columns());
+        for j in 0..self.n_columns() {
+            if self.min[j] == self.max[j] {
+                mean[j] = self.min[j];
+                continue;
+            }
+            let s = (self.m2[j] / n).sqrt() * self.scale[j];
+            if s > 0.0 && s.is_finite() {
+                std[j] = s;
+            }
+        }
+        (mean, std)
+    }
+
+    /// The [`StandardScaler`] of the rows seen, as [`StandardScaler::fit`] gives it on them all
+    /// (up to rounding); an error without rows.
+    pub fn to_standard_scaler(&self) -> Result<StandardScaler, DataError> {
+        if self.count == 0 {
+            return Err(DataError::invalid("StandardScaler fitted on 0 rows"));
+        }
+        let (mean, std) = self.mean_std();
+        Ok(StandardScaler { mean, std })
+    }
+
+    /// The [`MinMaxScaler`] of the rows seen, exactly as [`MinMaxScaler::fit`] gives it on them
+    /// all; an error without rows.
+    pub fn to_minmax_scaler(&self) -> Result<MinMaxScaler, DataError> {
+        if self.count == 0 {
+            return Err(DataError::invalid("MinMaxScaler fitted on 0 rows"));
+        }
+        Ok(MinMaxScaler {
+            min: self.min.clone(),
+            max: self.max.clone(),
+        })
     }
 }
 
@@ -299,6 +524,43 @@ mod tests {
             zs.iter().zip(zh.iter()).all(|(a, b)| (a - b).abs() < 1e-12),
             "{zs} vs {zh}"
         );
+        Ok(())
+    }
+
+    /// Chunked statistics of columns whose squares or sums overflow are finite and agree with
+    /// [`StandardScaler::fit`]; an empty chunk changes nothing; widths must agree.
+    #[test]
+    fn column_stats_of_huge_columns_and_bad_widths() -> Result<(), DataError> {
+        let huge = array![
+            [1e200, 1.0e308, 3.0],
+            [2e200, 1.5e308, 3.0],
+            [4e200, 1.7e308, 3.0],
+            [-1e-300, 1e308, 3.0]
+        ];
+        let whole = StandardScaler::fit(&huge)?;
+        let mut stats = ColumnStats::new(3);
+        for rows in [0..1, 1..1, 1..3, 3..4] {
+            stats.add(huge.slice_axis(Axis(0), ndarray::Slice::from(rows)))?;
+        }
+        let chunked = stats.to_standard_scaler()?;
+        for j in 0..3 {
+            assert!(
+                (chunked.mean()[j] / whole.mean()[j] - 1.0).abs() < 1e-14,
+                "{chunked:?} {whole:?}"
+            );
+            assert!(
+                (chunked.std()[j] / whole.std()[j] - 1.0).abs() < 1e-14,
+                "{chunked:?} {whole:?}"
+            );
+        }
+        assert_eq!((chunked.mean()[2], chunked.std()[2]), (3.0, 1.0));
+        assert!(stats.add(Array2::zeros((1, 2)).view()).is_err());
+        assert!(stats.merge(&ColumnStats::new(4)).is_err());
+        assert!(ColumnStats::new(3).to_standard_scaler().is_err());
+        assert!(ColumnStats::new(3).to_minmax_scaler().is_err());
+        assert_eq!(power_of_two_below(3.0), 2.0);
+        assert_eq!(power_of_two_below(f64::MAX), 2f64.powi(1023));
+        assert_eq!(power_of_two_below(1e-310), f64::MIN_POSITIVE);
         Ok(())
     }
 
