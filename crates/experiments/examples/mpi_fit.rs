@@ -13,7 +13,7 @@
 //! **`--case fit`** (the default): a deterministic synthetic data set of
 //! `--rows` rows (row `i` drawn from its own seed, so a shard is the same
 //! rows whatever the number of processes) is split into P contiguous
-//! shards by rank. Each process fits the ELM with
+//! shards by rank. Each process fits the ELM and the BLS with
 //! `fit_shards(&world, …)` on its shard in chunks, and on all rows with the
 //! one-process `fit_chunks`. Checked on every process:
 //!
@@ -67,7 +67,7 @@ use linalg_core::lstsq::min_norm_lstsq;
 use linalg_core::ridge::ridge_solve;
 use models::elm::Chunk;
 use models::prelude::*;
-use models::{Activation, ElmParams, ModelError};
+use models::{Activation, BlsParams, ElmParams, ModelError};
 use ndarray::{s, Array2, ArrayView2};
 use test_support::{fro, fro_diff, TestRng};
 
@@ -197,6 +197,15 @@ trait Sharded: Persist {
 }
 
 impl Sharded for models::Elm {
+    fn features(&self, x: ArrayView2<'_, f64>) -> models::Result<Array2<f64>> {
+        self.hidden_outputs(x)
+    }
+    fn weights(&self) -> ArrayView2<'_, f64> {
+        self.output_weights()
+    }
+}
+
+impl Sharded for models::Bls {
     fn features(&self, x: ArrayView2<'_, f64>) -> models::Result<Array2<f64>> {
         self.hidden_outputs(x)
     }
@@ -356,8 +365,14 @@ fn run_case(world: &MpiWorld, args: &Args) -> (Vec<String>, Vec<String>) {
         .with_seed(21)
         .check()
         .expect("valid ELM parameters");
+    let bls = BlsParams::new(2, 4, 30)
+        .with_lambda(lambda)
+        .with_seed(21)
+        .check()
+        .expect("valid BLS parameters");
 
-    // The ELM reads its rows twice (the input scale, then the Gram sums).
+    // The ELM reads its rows twice (the input scale, then the Gram sums);
+    // the BLS five times.
     *passes.borrow_mut() = 0;
     let sharded = elm.fit_shards(world, || chunks(&xs, &ys, args.chunk, last_pass(2).then_some(1)));
     report(
@@ -366,6 +381,20 @@ fn run_case(world: &MpiWorld, args: &Args) -> (Vec<String>, Vec<String>) {
         args,
         sharded,
         || elm.fit_chunks(|| chunks(&x, &y, args.chunk, None)),
+        &mut lines,
+        &mut failed,
+        lambda,
+        &x,
+        &y,
+    );
+    *passes.borrow_mut() = 0;
+    let sharded = bls.fit_shards(world, || chunks(&xs, &ys, args.chunk, last_pass(5).then_some(1)));
+    report(
+        "BLS",
+        world,
+        args,
+        sharded,
+        || bls.fit_chunks(|| chunks(&x, &y, args.chunk, None)),
         &mut lines,
         &mut failed,
         lambda,
@@ -417,8 +446,8 @@ fn report<M: Sharded>(
 }
 
 /// Times spent in the collective operations of a fit (each sum of more than
-/// `BIG` values is preceded by a barrier, timed apart: the wait for the
-/// slowest process, so that the sum's own time is the communication).
+/// `BIG` values is preceded by a barrier, so that the sum's own time is the
+/// communication, not the wait for the slowest process).
 struct Timed<'w> {
     world: &'w MpiWorld,
     start: Instant,
@@ -537,8 +566,14 @@ fn run_timing(world: &MpiWorld, args: &Args) -> Result<Vec<String>, String> {
         let scale_pass = marks.first().copied().map_or(0.0, span);
         let gram_pass = marks.get(1).copied().map_or(0.0, span);
         let big = log.iter().find(|e| e.kind == "sum" && e.len > BIG);
+        // The wait for the slowest process: from the end of this process's
+        // Gram pass to the start of the all-reduce (the phase's agreement,
+        // a gather, and the barrier).
+        let gram_end = marks.get(1).and_then(|m| m.1);
         let (wait, allreduce, big_end) = big.map_or((0.0, 0.0, None), |e| {
-            (secs(e.waited), secs(e.took), Some(e.at + e.waited + e.took))
+            let started = e.at + e.waited;
+            let wait = gram_end.map_or(secs(e.waited), |g| secs(started.saturating_sub(g)));
+            (wait, secs(e.took), Some(started + e.took))
         });
         let solve = big_end.map_or(f64::NAN, |end| secs(total - end));
         let values = l * l + l * m + 1;
