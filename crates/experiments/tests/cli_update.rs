@@ -56,7 +56,9 @@ fn run_json(args: &[&str]) -> serde_json::Value {
 /// standardized), the saved weights.
 fn system(model: &Path, files: &[&Path]) -> (Array2<f64>, Array2<f64>, Array2<f64>, f64) {
     let p = FittedPipeline::load(model).expect("load");
-    let readout: &dyn Fn(&Array2<f64>) -> (Array2<f64>, Array2<f64>, f64) = &|x| match &p.model {
+    // The hidden outputs of scaled features, the weights and λ.
+    type Readout<'a> = &'a dyn Fn(&Array2<f64>) -> (Array2<f64>, Array2<f64>, f64);
+    let readout: Readout<'_> = &|x| match &p.model {
         FittedModel::OnlineElm(m) => (
             m.model().hidden_outputs(x.view()).expect("h"),
             m.model().output_weights().to_owned(),
