@@ -190,7 +190,17 @@ fn elm_regression_rows_added_then_forgotten() {
         !ok,
         "the first fit solves the union's system? residual {r:.3e} ≤ {bound:.3e}"
     );
-    let r = run_json(&["update", "--model-file", mo, "--add", m, "--test", t, "--chunk-rows", "37"]);
+    let r = run_json(&[
+        "update",
+        "--model-file",
+        mo,
+        "--add",
+        m,
+        "--test",
+        t,
+        "--chunk-rows",
+        "37",
+    ]);
     assert_eq!(
         (r["rows_before"].as_u64(), r["rows_after"].as_u64()),
         (Some(600), Some(1000)),
