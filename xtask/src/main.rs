@@ -10,6 +10,7 @@
 mod bench;
 mod fit;
 mod flags;
+mod mpi_cli;
 mod reproduce;
 mod setup;
 mod test;

@@ -14,7 +14,8 @@
 //! sharded fits against the one-process fit, then its failure cases (one
 //! process's shard empty, one process's reader failing) with 2 and 4
 //! processes, where every process must exit with an error naming the
-//! failing process. Each `mpirun` has [`MPI_TIMEOUT`]: a hang is a failure.
+//! failing process; then `nn fit --distributed` itself ([`crate::mpi_cli`]).
+//! Each `mpirun` has [`MPI_TIMEOUT`]: a hang is a failure.
 //! With Open MPI, `--oversubscribe` lets 4 processes run on fewer cores and
 //! `--allow-run-as-root` is passed when running as root. Otherwise the
 //! stages run without the feature and the MPI stage prints `MPI tests
@@ -43,7 +44,7 @@ use crate::util;
 
 /// How long one `mpirun` of the MPI stage may take (a run takes about a
 /// second; a process waiting for a failed one would wait forever).
-const MPI_TIMEOUT: Duration = Duration::from_secs(120);
+pub(crate) const MPI_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The message when the MPI stage cannot run.
 fn mpi_skipped(missing: &str) -> String {
@@ -175,7 +176,7 @@ const MPI_RUNS: &[MpiRun] = &[
 /// had the feature) under `mpirun`.
 fn mpi_stage(root: &Path) -> Result<(), String> {
     let mpirun = util::find_on_path("mpirun").ok_or_else(|| mpi_skipped("mpirun"))?;
-    let example = build_example(root)?;
+    let example = build_artifact(root, "--example", "mpi_fit")?;
 
     let version = util::capture(Command::new(&mpirun).arg("--version")).unwrap_or_default();
     let open_mpi = version.contains("Open MPI") || version.contains("OpenRTE");
@@ -191,14 +192,14 @@ fn mpi_stage(root: &Path) -> Result<(), String> {
     for run in MPI_RUNS {
         run_mpi(&mpirun, &launcher, &example, run)?;
     }
-    Ok(())
+    crate::mpi_cli::nn_stage(root, &mpirun, &launcher)
 }
 
-/// Builds the `mpi_fit` example (test profile and features as the tests
-/// stage, which built it already: nothing is recompiled) and returns its
-/// path, read from cargo's JSON messages (so wherever the target directory
-/// is).
-fn build_example(root: &Path) -> Result<PathBuf, String> {
+/// Builds the target `name` of kind `kind` (`--example`, `--bin`) with the
+/// test profile and the MPI feature, as the tests stage did (nothing is
+/// recompiled), and returns its path, read from cargo's JSON messages (so
+/// wherever the target directory is).
+pub(crate) fn build_artifact(root: &Path, kind: &str, name: &str) -> Result<PathBuf, String> {
     let mut cmd = util::cargo(
         root,
         [
@@ -208,8 +209,8 @@ fn build_example(root: &Path) -> Result<PathBuf, String> {
             MPI_FEATURE,
             "--profile",
             "test",
-            "--example",
-            "mpi_fit",
+            kind,
+            name,
             "--message-format",
             "json-render-diagnostics",
         ],
@@ -224,15 +225,16 @@ fn build_example(root: &Path) -> Result<PathBuf, String> {
         return Err(format!("`{line}` failed"));
     }
     let messages = String::from_utf8_lossy(&output.stdout);
+    let tag = format!("\"name\":\"{name}\"");
     messages
         .lines()
-        .filter(|m| m.contains("\"reason\":\"compiler-artifact\"") && m.contains("\"name\":\"mpi_fit\""))
+        .filter(|m| m.contains("\"reason\":\"compiler-artifact\"") && m.contains(&tag))
         .find_map(|m| {
             let (_, rest) = m.split_once("\"executable\":\"")?;
             let (path, _) = rest.split_once('"')?;
             Some(PathBuf::from(path))
         })
-        .ok_or_else(|| format!("`{line}` did not report the mpi_fit executable"))
+        .ok_or_else(|| format!("`{line}` did not report the {name} executable"))
 }
 
 /// Runs `mpirun -np P [launcher…] EXAMPLE --case CASE` with
@@ -310,17 +312,17 @@ fn run_mpi(mpirun: &Path, launcher: &[String], example: &Path, run: &MpiRun) -> 
 }
 
 /// What a command printed (stdout then stderr) and how it ended.
-struct Output {
-    success: bool,
-    status: String,
-    text: String,
+pub(crate) struct Output {
+    pub(crate) success: bool,
+    pub(crate) status: String,
+    pub(crate) text: String,
 }
 
 /// Runs `cmd` in its own process group with stdout and stderr to temporary
 /// files (no pipe for a stray process to hold open); after `timeout`, the
 /// group gets SIGTERM (mpirun then ends its processes), then SIGKILL 10 s
 /// later. Returns the output, whether it timed out, and the time taken.
-fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<(Output, bool, Duration), String> {
+pub(crate) fn run_with_timeout(cmd: &mut Command, timeout: Duration) -> Result<(Output, bool, Duration), String> {
     let dir = std::env::temp_dir();
     let tag = format!("xtask-mpi-{}-{}", std::process::id(), unique());
     let (out_path, err_path) = (dir.join(format!("{tag}.out")), dir.join(format!("{tag}.err")));
