@@ -4,13 +4,15 @@
 //! piece once; median and best of `--reps` rounds after an untimed one).
 //!
 //! 1. **Rows added to a ridge fit against their floor**
-//!    ([`OnlineRidge::add`]: a rank-k QR update of the Cholesky factor by
-//!    DTPQRT, `2kl²` flops, plus `AᵀA += HᵀH`, `kl²`, and `AᵀY += HᵀY`,
-//!    `2klM`), for l ∈ {500, 1000, 2000} nodes, M = 10 outputs and blocks of
-//!    k ∈ {1, 10, 100, 1000} rows: the time against the flops at the
-//!    measured `dgemm` rate, and against refactoring `AᵀA + λI` from the
-//!    sums (`l³/3`, what a fit without the update would pay); forgetting
-//!    the same rows ([`OnlineRidge::forget`]: a downdate of the sums and a
+//!    ([`OnlineRidge::add`]: for k ≤ l/6 a rank-k QR update of the Cholesky
+//!    factor by DTPQRT, `2kl²` flops, plus `AᵀA += HᵀH`, `kl²`, and
+//!    `AᵀY += HᵀY`, `2klM`; for more rows the sums and a refactorization),
+//!    for l ∈ {500, 1000, 2000} nodes, M = 10 outputs and blocks of
+//!    k ∈ {1, 10, 100, 1000} rows: the time against the larger of the flops
+//!    at the measured `dgemm` rate and the memory traffic (`16l²` bytes) at
+//!    the measured read bandwidth, and against refactoring `AᵀA + λI`
+//!    (`l³/3`, what a fit without the update would pay); forgetting the same
+//!    rows ([`OnlineRidge::forget`]: a downdate of the sums and a
 //!    refactorization) beside it.
 //! 2. **A streamed ELM fit against the in-memory one** on MNIST (60000
 //!    training images, pixels / 255; `--quick`: 10000), 1000 sigmoid nodes
@@ -146,15 +148,24 @@ fn run(args: &ReportArgs) -> Res<()> {
 /// Table 1: `OnlineRidge::add` and `forget` of k rows against the floor
 /// and against a refactorization.
 fn online_table(md: &mut String, quick: bool, reps: usize, gflops: f64) -> Res<()> {
+    // Memory floor: an update rewrites the triangles of U and AᵀA (read and
+    // write, 16·l² bytes), at the measured read bandwidth.
+    let probe = vec![1.0f64; 1 << 24];
+    let bandwidth = (probe.len() * 8) as f64 / benches::read_once_seconds(&probe, 5, cores());
+    drop(probe);
     writeln!(
         md,
         "### Rows added to a ridge fit (rank-k factor update) and forgotten\n\n\
          `OnlineRidge` with l nodes, M = {OUTPUTS} outputs, started from 4l random rows; a block of k rows \
-         added (DTPQRT on [U; H] + DSYRK + DGEMM) and the same rows forgotten (downdate of the sums + DPOTRF). \
-         Floor: the update's flops at the dgemm rate. Refactor: DPOTRF of AᵀA + λI from the sums, what a fit \
-         without the rank-k update pays per block.\n\n\
-         | l | k | add (s) | flops | floor (s) | × floor | refactor (s) | add / refactor | forget (s) |\n\
-         |---|---|---|---|---|---|---|---|---|"
+         added and the same rows forgotten (downdate of the sums + DPOTRF). Adding k ≤ l/6 rows is a QR update \
+         of the factor (DTPQRT on [U; H]) + DSYRK + DGEMM; more rows cost less by updating the sums and \
+         refactoring (`path`). Floor: the larger of the update's flops at the dgemm rate and its memory \
+         traffic — the triangles of U and AᵀA read and written, 16·l² bytes — at the measured read bandwidth \
+         ({:.1} GB/s). Refactor: DPOTRF of AᵀA + λI alone, the least a fit without the rank-k update pays \
+         per block.\n\n\
+         | l | k | path | add (s) | flops | floor (s) | × floor | refactor (s) | add / refactor | forget (s) |\n\
+         |---|---|---|---|---|---|---|---|---|---|",
+        bandwidth / 1e9
     )?;
     let sizes: &[usize] = if quick { &[500, 1000] } else { &[500, 1000, 2000] };
     for &l in sizes {
@@ -194,10 +205,11 @@ fn online_table(md: &mut String, quick: bool, reps: usize, gflops: f64) -> Res<(
             let times = round_robin(reps, &mut jobs)?;
             drop(jobs);
             let (add, refactor, forget) = (times[0], times[1], times[2]);
-            let floor = flops as f64 / (gflops * 1e9);
+            let floor = (flops as f64 / (gflops * 1e9)).max(16.0 * (l * l) as f64 / bandwidth);
+            let path = if 6 * k > l { "refactor" } else { "QR update" };
             writeln!(
                 md,
-                "| {l} | {k} | {:.2e} ({:.2e}) | {:.2e} | {floor:.2e} | {:.1} | {:.2e} | {:.2} | {:.2e} |",
+                "| {l} | {k} | {path} | {:.2e} ({:.2e}) | {:.2e} | {floor:.2e} | {:.1} | {:.2e} | {:.2} | {:.2e} |",
                 add.0,
                 add.1,
                 flops as f64,

@@ -132,6 +132,45 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    /// Rows added one or a few at a time (blocks of at most n/6 rows: the
+    /// QR update of the factor, not a refactorization) give the SVD
+    /// reference within the bound of as many steps as blocks.
+    #[test]
+    fn small_blocks_update_the_factor_by_qr(
+        seed in any::<u64>(),
+        n in 6usize..40,
+        m in 1usize..3,
+        extra in 1usize..40,
+        log_lambda in -8.0f64..1.0,
+        decades in 0.0f64..6.0,
+    ) {
+        let mut rng = SplitMix::new(seed);
+        let k = n + extra;
+        let a = conditioned(&mut rng, k, n, decades);
+        let y = rng.gaussian(k, m);
+        let lambda = 10f64.powf(log_lambda);
+        let full = reference(a.view(), y.view(), lambda);
+        let block = (n / 6).max(1);
+        let mut online = OnlineRidge::new(n, m, lambda).expect("new");
+        let mut steps = 0;
+        let mut r0 = 0;
+        while r0 < k {
+            let r1 = (r0 + block).min(k);
+            online.add(a.slice(s![r0..r1, ..]), y.slice(s![r0..r1, ..])).expect("add");
+            // The QR update's flops: 2·rows·n² (DTPQRT) + rows·n(n+1) (DSYRK) + 2·rows·n·m (DGEMM).
+            let rows = r1 - r0;
+            prop_assert_eq!(online.last_flops(), (2 * rows * n * n + rows * n * (n + 1) + 2 * rows * n * m) as u64);
+            steps += 1;
+            r0 = r1;
+        }
+        let tol = ridge_tolerance(&full, y.view(), k, n, steps);
+        let err = fro_diff(online.weights().expect("weights").view(), full.w_ridge.view());
+        prop_assert!(err <= tol, "‖W − W*‖ = {err:.3e} > {tol:.3e} after {steps} updates (κ(R) = {:.2e})", full.kappa_r);
+    }
+}
+
 /// Forgetting every row from a well-conditioned start returns the weights
 /// of no rows (0); forgetting rows never added that make `G + λI`
 /// indefinite is refused with the typed error, leaving everything as it was.

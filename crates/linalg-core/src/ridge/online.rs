@@ -16,7 +16,9 @@
 //!   factor is never formed from a subtraction and keeps the backward
 //!   stability of a QR factorization; `G += HᵀH` (DSYRK), `B += HᵀY_H`
 //!   (DGEMM). About `2kn² + kn² + 2knM` flops: linear in k, not the `n³/3`
-//!   of a refactorization.
+//!   of a refactorization. For blocks of more than `n/6` rows the update
+//!   would cost more than factoring anew, so the sums are updated and
+//!   `G + λI` refactored instead (`kn² + n³/3`).
 //! * **Forgetting** a block: `G −= HᵀH`, `B −= HᵀY_H`, and `U` is the
 //!   Cholesky factor of the new `G + λI` (`kn² + n³/3` flops). When that
 //!   matrix is not positive definite in floating point — the rows were not
@@ -149,16 +151,45 @@ impl OnlineRidge {
     }
 
     /// Add the rows `a` (k×n) with targets `y` (k×M): a rank-k update of the
-    /// factor by orthogonal transformations, in blocks of at most 2048 rows.
+    /// factor by orthogonal transformations, in blocks of at most 2048 rows
+    /// — or, when that costs more than factoring anew (`2kn² > n³/3`, i.e.
+    /// `6k > n`), the sums updated and `AᵀA + λI` factored from them.
     ///
     /// # Errors
     /// [`Error::Shape`] unless `a` has [`n`](Self::n) columns and `y` has
     /// [`m`](Self::m) columns and as many rows; [`Error::NonFinite`] for NaN
-    /// or ±∞. On error nothing changes.
+    /// or ±∞; [`Error::NotPositiveDefinite`] if a refactorization finds
+    /// `AᵀA + λI` not positive definite in floating point (λ below the
+    /// rounding of `AᵀA`). On error nothing changes.
     pub fn add(&mut self, a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<()> {
         self.check(a, y)?;
         let mut fl = Flops::default();
         let (k, n) = a.dim();
+        if 6 * k > n {
+            let mut sums = GramAccumulator::new(n, self.m());
+            sums.add(a, y)?;
+            let (gram_h, rhs_h, _) = sums.sums();
+            let mut gram = self.gram.clone();
+            let mut rhs = self.rhs.clone();
+            for (g, h) in gram.data_mut().iter_mut().zip(gram_h.data()) {
+                *g += h;
+            }
+            for (b, h) in rhs.data_mut().iter_mut().zip(rhs_h.data()) {
+                *b += h;
+            }
+            let factor = factor_of(&mut fl, &gram, self.lambda).map_err(|pivot| Error::NotPositiveDefinite {
+                strategy: Strategy::DRdg,
+                matrix: "AᵀA + λI",
+                pivot,
+                first_node: 0,
+                end_node: n,
+                suggestion: "λ is below the rounding of AᵀA on (nearly) collinear columns: use a larger λ",
+            })?;
+            (self.factor, self.gram, self.rhs) = (factor, gram, rhs);
+            self.rows += k;
+            self.last_flops = fl.0 + sums.flops() + (n * (n + self.m())) as u64;
+            return Ok(());
+        }
         let mut r0 = 0;
         while r0 < k {
             let r1 = (r0 + BLOCK_ROWS).min(k);
