@@ -27,6 +27,12 @@
 //!    60000, 600000 and 4200000 rows (the last 26.3 GB as a dense matrix,
 //!    more than this machine's memory); `--quick`: 20000 and 200000.
 //!
+//! 4. **Beside scikit-elm**: `OnlineFit::partial_fit` / `forget` of k rows
+//!    on an ELM of 1000 nodes (784 inputs, 10 targets, fitted on 4000 rows)
+//!    against scikit-elm's `partial_fit` / `partial_fit(forget=True)` on the
+//!    same sizes (`benches/skelm_online.py`), skipped with a message when
+//!    scikit-elm is not importable.
+//!
 //! Usage: `stream-report [--quick] [--out FILE] [--reps N]`; the child mode
 //! is `stream-report --memory-rows R`.
 
@@ -137,6 +143,7 @@ fn run(args: &ReportArgs) -> Res<()> {
     writeln!(md, "- Measured dgemm rate: {gflops:.1} GFLOP/s\n")?;
     online_table(&mut md, quick, reps, gflops)?;
     streamed_table(&mut md, quick, reps)?;
+    skelm_table(&mut md, quick, reps)?;
     memory_table(&mut md, quick)?;
     print!("{md}");
     if let Some(out) = &args.out {
@@ -274,6 +281,102 @@ fn streamed_table(md: &mut String, quick: bool, reps: usize) -> Res<()> {
             t.0,
             t.1,
             t.0 / times[0].0
+        )?;
+    }
+    writeln!(md)?;
+    Ok(())
+}
+
+/// Table 4: rows added to and forgotten from a fitted ELM, ours
+/// (`OnlineFit::partial_fit` / `forget`: hidden outputs, factor update,
+/// weights) beside scikit-elm's `partial_fit` on the same problem sizes.
+fn skelm_table(md: &mut String, quick: bool, reps: usize) -> Res<()> {
+    let (l, n, m, k0) = (if quick { 500 } else { 1000 }, INPUTS, OUTPUTS, 4000);
+    let blocks = [1usize, 10, 100, 1000];
+    eprintln!("stream-report: OnlineFit beside scikit-elm…");
+    let mut state = 11u64;
+    let (x0, y0) = (uniform(k0, n, &mut state), uniform(k0, m, &mut state));
+    let p = ElmParams::new(l, Activation::Sigmoid).with_lambda(1e-3).check()?;
+    let model = p.fit(&Dataset::new(x0.view(), y0.view()))?;
+    let base = models::OnlineFit::new(model, [Ok((x0.clone(), y0.clone()))])?;
+    let threads = cores();
+    let list = blocks.map(|k| k.to_string()).join(",");
+    let args: Vec<String> = [l, n, m, k0, reps]
+        .iter()
+        .map(|v| v.to_string())
+        .chain([list])
+        .collect();
+    let theirs = benches::run_python("skelm_online.py", &args, threads);
+    writeln!(
+        md,
+        "### Rows added and forgotten beside scikit-elm\n\n\
+         An ELM of {l} sigmoid nodes on {n} inputs and {m} targets fitted on {k0} random rows; a block of k \
+         rows added and the same rows forgotten. Ours: `OnlineFit::partial_fit` / `forget` (hidden outputs, \
+         factor or sums, weights). scikit-elm: `ELMRegressor.partial_fit(X, y)` / `partial_fit(X, y, \
+         forget=True)` (`benches/skelm_online.py`, {threads} OpenBLAS threads on both sides), same sizes, \
+         its own random data; medians of {reps}."
+    )?;
+    let json = match theirs {
+        Ok(j) if benches::json_field(&j, "error").is_none() => Some(j),
+        Ok(j) => {
+            writeln!(
+                md,
+                "\nscikit-elm skipped: {}\n",
+                benches::json_field(&j, "error").unwrap_or("?")
+            )?;
+            None
+        }
+        Err(e) => {
+            writeln!(md, "\nscikit-elm skipped: {e}\n")?;
+            None
+        }
+    };
+    if let Some(j) = &json {
+        writeln!(
+            md,
+            "\n(scikit-elm {}, numpy {})\n",
+            benches::json_field(j, "skelm").unwrap_or("?"),
+            benches::json_field(j, "numpy").unwrap_or("?")
+        )?;
+    }
+    writeln!(
+        md,
+        "| k | ours: add (s) | scikit-elm: add (s) | × | ours: forget (s) | scikit-elm: forget (s) | × |\n|---|---|---|---|---|---|---|"
+    )?;
+    for k in blocks {
+        let (x, y) = (uniform(k, n, &mut state), uniform(k, m, &mut state));
+        let mut jobs: Vec<Job<'_>> = vec![
+            Box::new(|| {
+                let mut o = base.clone();
+                timed(|| {
+                    black_box(o.partial_fit(x.view(), y.view()).is_ok());
+                })
+            }),
+            Box::new(|| {
+                let mut o = base.clone();
+                o.partial_fit(x.view(), y.view())?;
+                timed(|| {
+                    black_box(o.forget(x.view(), y.view()).is_ok());
+                })
+            }),
+        ];
+        let t = round_robin(reps, &mut jobs)?;
+        drop(jobs);
+        let theirs = |what: &str| {
+            json.as_deref()
+                .and_then(|j| benches::json_number(j, &format!("{what}_{k}")))
+        };
+        let cell = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v:.2e}"));
+        let ratio = |v: Option<f64>, ours: f64| v.map_or("—".to_string(), |v| format!("{:.1}", v / ours));
+        writeln!(
+            md,
+            "| {k} | {:.2e} | {} | {} | {:.2e} | {} | {} |",
+            t[0].0,
+            cell(theirs("add")),
+            ratio(theirs("add"), t[0].0),
+            t[1].0,
+            cell(theirs("forget")),
+            ratio(theirs("forget"), t[1].0)
         )?;
     }
     writeln!(md)?;
