@@ -276,5 +276,30 @@ fn updatable_streamed_and_errors() {
     .contains("--solver ridge"));
     assert!(fit(&["--model", "bls", "--increments", "e5", "--chunk-rows", "10"]).contains("no --increments"));
     assert!(fit(&["--model", "elm", "--hidden", "3", "--chunk-rows", "0"]).contains("0"));
+    // --distributed: an error naming the missing feature in a build without
+    // MPI; with it, outside mpirun, a world of one process (Open MPI's
+    // singleton) that fits as --chunk-rows does.
+    #[cfg(not(feature = "mpi"))]
     assert!(fit(&["--model", "elm", "--hidden", "3", "--distributed"]).contains("without MPI"));
+    #[cfg(feature = "mpi")]
+    {
+        let r = fit_json(&[
+            "--model",
+            "elm",
+            "--hidden",
+            "3",
+            "--task",
+            "regression",
+            "--train",
+            &airfoil,
+            "--test",
+            &airfoil,
+            "--distributed",
+        ]);
+        assert_eq!(
+            (r["n_train"].as_u64(), r["chunk_rows"].as_u64()),
+            (Some(1503), Some(10_000)),
+            "{r}"
+        );
+    }
 }

@@ -365,55 +365,24 @@ fn update_errors_are_named_and_change_nothing() {
         "a failed update leaves the model file as it was"
     );
     // --updatable: only the ELM's and BLS's ridge readouts, with --save.
-    let (_, e) = fails(&[
-        "fit",
-        "--model",
-        "slfn",
-        "--hidden",
-        "5",
-        "--task",
-        "regression",
-        "--train",
-        f,
-        "--test",
-        t,
-        "--updatable",
-        "--save",
-        mo,
-    ]);
+    let fit = |extra: &[&str]| {
+        let base = [
+            "fit",
+            "--task",
+            "regression",
+            "--train",
+            f,
+            "--test",
+            t,
+            "--hidden",
+            "5",
+        ];
+        fails(&[&base[..], extra].concat()).1
+    };
+    let e = fit(&["--model", "slfn", "--updatable", "--save", mo]);
     assert!(e.contains("--updatable does not apply to --model slfn"), "{e}");
-    let (_, e) = fails(&[
-        "fit",
-        "--model",
-        "elm",
-        "--hidden",
-        "5",
-        "--solver",
-        "lstsq",
-        "--task",
-        "regression",
-        "--train",
-        f,
-        "--test",
-        t,
-        "--updatable",
-        "--save",
-        mo,
-    ]);
+    let e = fit(&["--model", "elm", "--solver", "lstsq", "--updatable", "--save", mo]);
     assert!(e.contains("--updatable needs a ridge readout"), "{e}");
-    let (_, e) = fails(&[
-        "fit",
-        "--model",
-        "elm",
-        "--hidden",
-        "5",
-        "--task",
-        "regression",
-        "--train",
-        f,
-        "--test",
-        t,
-        "--updatable",
-    ]);
+    let e = fit(&["--model", "elm", "--updatable"]);
     assert!(e.contains("--save"), "{e}");
 }

@@ -262,6 +262,16 @@ fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64,
     })
 }
 
+impl TaskKind {
+    /// The metric reported for the task: `accuracy` or `rmse`.
+    pub fn metric_name(self) -> &'static str {
+        match self {
+            TaskKind::Classification => "accuracy",
+            TaskKind::Regression => "rmse",
+        }
+    }
+}
+
 /// The mean and standard deviation of the regression targets `y` (from the
 /// file `path`; a constant column gets deviation 1). Targets of any finite
 /// magnitude work: when the plain sums overflow (targets beyond about 1e154),
@@ -298,18 +308,20 @@ fn target_scale(y: &Array2<f64>, path: &std::path::Path) -> Result<(f64, f64), C
 fn finite_metric(task: TaskKind, truth: &Array1<f64>, source: &Path, predicted: &[f64]) -> Result<f64, CliError> {
     let value = metric(task, truth, predicted)?;
     if !value.is_finite() {
-        return Err(CliError::File {
-            path: source.to_path_buf(),
-            problem: format!(
-                "the {} is {value} (not finite): targets and predictions differ by more than a 64-bit float holds",
-                match task {
-                    TaskKind::Classification => "accuracy",
-                    TaskKind::Regression => "rmse",
-                }
-            ),
-        });
+        return Err(not_finite_metric(task, source, value));
     }
     Ok(value)
+}
+
+/// The error of a metric that is not finite on the file `source`.
+fn not_finite_metric(task: TaskKind, source: &Path, value: f64) -> CliError {
+    CliError::File {
+        path: source.to_path_buf(),
+        problem: format!(
+            "the {} is {value} (not finite): targets and predictions differ by more than a 64-bit float holds",
+            task.metric_name()
+        ),
+    }
 }
 
 /// A file with no rows is an error naming it (`what`: `training`, `test`).
@@ -563,10 +575,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         scale: args.scale.name().into(),
         threads,
         train_seconds,
-        test_metric_name: match args.task {
-            TaskKind::Classification => "accuracy".into(),
-            TaskKind::Regression => "rmse".into(),
-        },
+        test_metric_name: args.task.metric_name().into(),
         test_metric,
         train_metric,
         saved_to,

@@ -219,11 +219,7 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
                 _ => test.numeric_targets()?,
             };
             let value = finite_metric(pipeline.task, &truth, path, &pipeline.predict_data(&test)?)?;
-            let name = match pipeline.task {
-                TaskKind::Classification => "accuracy",
-                TaskKind::Regression => "rmse",
-            };
-            (Some(name.to_string()), Some(value))
+            (Some(pipeline.task.metric_name().to_string()), Some(value))
         }
         None => (None, None),
     };

@@ -284,10 +284,7 @@ fn metric(
         TaskKind::Regression => (sum / n as f64).sqrt(),
     };
     if !value.is_finite() {
-        return Err(CliError::File {
-            path: shard.path.clone(),
-            problem: format!("the metric is {value} (not finite)"),
-        });
+        return Err(super::not_finite_metric(pipeline.task, &shard.path, value));
     }
     Ok((value, n))
 }
@@ -448,10 +445,7 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         scale: args.scale.name().into(),
         threads: linalg_core::threads::blas_threads(),
         train_seconds,
-        test_metric_name: match args.task {
-            TaskKind::Classification => "accuracy".into(),
-            TaskKind::Regression => "rmse".into(),
-        },
+        test_metric_name: args.task.metric_name().into(),
         test_metric,
         train_metric,
         saved_to,
