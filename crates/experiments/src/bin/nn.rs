@@ -12,6 +12,34 @@ use clap::{CommandFactory, FromArgMatches};
 use experiments::cli::{self, Cli, CliError, Command, FitArgs, FitFlags};
 use linalg_core::threads::set_blas_threads;
 
+/// Why a command failed: an error still to print, or one already printed.
+enum Failure {
+    /// Printed by `main` as `nn: error: …`.
+    Error(CliError),
+    /// Printed already (`--distributed`: by every process before a barrier).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
+    Printed,
+}
+
+impl From<CliError> for Failure {
+    fn from(e: CliError) -> Self {
+        Failure::Error(e)
+    }
+}
+
+impl From<serde_json::Error> for Failure {
+    fn from(e: serde_json::Error) -> Self {
+        Failure::Error(e.into())
+    }
+}
+
+#[cfg(feature = "mpi")]
+impl From<linalg_core::Error> for Failure {
+    fn from(e: linalg_core::Error) -> Self {
+        Failure::Error(e.into())
+    }
+}
+
 fn main() -> ExitCode {
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
@@ -29,29 +57,33 @@ fn main() -> ExitCode {
             cli::update(&flags)
                 .and_then(|report| serde_json::to_string(&report).map_err(CliError::from))
                 .map(|json| println!("{json}"))
+                .map_err(Failure::from)
         }
         Ok(Cli {
             command: Command::Predict(flags),
         }) => {
             set_blas_threads(cli::args::threads_or_all(flags.threads));
-            cli::predict(&flags).map(|preds| {
-                for p in preds {
-                    println!("{p}");
-                }
-            })
+            cli::predict(&flags)
+                .map(|preds| {
+                    for p in preds {
+                        println!("{p}");
+                    }
+                })
+                .map_err(Failure::from)
         }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("nn: error: {e}");
+        Err(Failure::Printed) => ExitCode::FAILURE,
+        Err(Failure::Error(e)) => {
+            print_error(&e);
             ExitCode::FAILURE
         }
     }
 }
 
 /// `nn fit`: resolve the flags, set the BLAS threads, fit, print the JSON.
-fn run_fit(flags: FitFlags, matches: &clap::ArgMatches) -> Result<(), CliError> {
+fn run_fit(flags: FitFlags, matches: &clap::ArgMatches) -> Result<(), Failure> {
     let threads = cli::args::threads_or_all(flags.threads);
     let sub = matches
         .subcommand_matches("fit")
@@ -73,9 +105,10 @@ fn run_fit(flags: FitFlags, matches: &clap::ArgMatches) -> Result<(), CliError> 
 /// processes of `MPI_COMM_WORLD`; rank 0 prints the report. Without
 /// `--threads`, the cores are shared between the processes on this machine
 /// (Open MPI's `OMPI_COMM_WORLD_LOCAL_SIZE`). Every process prints the
-/// error of a failed fit (they all fail with the same message).
+/// error of a failed fit (they all fail with the same message) before a
+/// barrier, so that every message is out before `mpirun` ends the job.
 #[cfg(feature = "mpi")]
-fn run_distributed(args: &FitArgs, requested: Option<usize>) -> Result<(), CliError> {
+fn run_distributed(args: &FitArgs, requested: Option<usize>) -> Result<(), Failure> {
     use linalg_core::collective::Collective;
     let (world, _mpi) = experiments::distributed::MpiWorld::init()?;
     if requested.is_none() {
@@ -86,11 +119,50 @@ fn run_distributed(args: &FitArgs, requested: Option<usize>) -> Result<(), CliEr
             .max(1);
         set_blas_threads((cli::args::threads_or_all(None) / local).max(1));
     }
-    let report = cli::stream::fit(args, &world)?;
-    if world.rank() == 0 {
-        println!("{}", serde_json::to_string(&report)?);
+    let outcome = cli::stream::fit(args, &world).and_then(|report| {
+        if world.rank() == 0 {
+            println!("{}", serde_json::to_string(&report)?);
+        }
+        Ok(())
+    });
+    match outcome {
+        Ok(()) => {
+            world.barrier();
+            Ok(())
+        }
+        Err(e) if agreed(&e) => {
+            // Every process failed with this error; each prints it before
+            // any exits, since `mpirun` ends the others when one exits with
+            // an error (a process killed before printing would leave its
+            // user without the message).
+            print_error(&e);
+            world.barrier();
+            Err(Failure::Printed)
+        }
+        // A failure on this process alone: the others may wait in a
+        // collective operation, so exit at once (`mpirun` then ends them).
+        Err(e) => Err(e.into()),
     }
-    Ok(())
+}
+
+/// Whether `e` is a failure every process reached together
+/// ([`linalg_core::collective::agree`]), so that all of them can meet at a
+/// barrier before exiting.
+#[cfg(feature = "mpi")]
+fn agreed(e: &CliError) -> bool {
+    use linalg_core::Error;
+    matches!(
+        e,
+        CliError::Linalg(Error::Collective { .. })
+            | CliError::Model(models::ModelError::Linalg(Error::Collective { .. }))
+    )
+}
+
+/// `nn: error: …` on stderr in one write, so that the lines of several
+/// processes under `mpirun` do not interleave.
+fn print_error(e: &CliError) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("nn: error: {e}\n").as_bytes());
 }
 
 /// Help and version to stdout with success; a parse error as one line
