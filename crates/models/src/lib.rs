@@ -46,6 +46,7 @@ pub mod mlp;
 pub mod online;
 pub mod readout;
 pub mod rng;
+pub mod select;
 mod shard;
 pub mod slfn;
 pub mod traits;

@@ -61,3 +61,29 @@ impl SplitMix64 {
 pub fn node_stream(seed: u64, index: u64) -> SplitMix64 {
     SplitMix64::new(mix64(seed ^ mix64(index.wrapping_add(GOLDEN))))
 }
+
+/// `0..n` in an order determined by `seed` alone: a Fisher–Yates shuffle driven by the
+/// project's [`SplitMix64`] seeded with `seed`, so the order is fixed across dependency
+/// upgrades (`rand`'s `StdRng` does not promise its stream across releases).
+pub fn shuffled_indices(n: usize, seed: u64) -> Vec<usize> {
+    let mut indices: Vec<usize> = (0..n).collect();
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..n).rev() {
+        let j = below(&mut rng, i as u64 + 1) as usize;
+        indices.swap(i, j);
+    }
+    indices
+}
+
+/// A uniform integer in `0..bound` (`bound ≥ 1`): Lemire's multiply-shift with rejection, so
+/// no value is favoured.
+pub fn below(rng: &mut SplitMix64, bound: u64) -> u64 {
+    // 2^64 mod bound: low products below it would over-represent some results.
+    let threshold = bound.wrapping_neg() % bound;
+    loop {
+        let m = u128::from(rng.next_u64()) * u128::from(bound);
+        if (m as u64) >= threshold {
+            return (m >> 64) as u64;
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! Preprocessing fitted on the training part and applied to any part: scalers, one-hot targets,
 //! seeded shuffles, train/test splits and k-fold cross-validation.
 
-use models::rng::SplitMix64;
+pub use models::rng::shuffled_indices;
+use models::select::folds::Folds;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
@@ -420,32 +421,6 @@ pub fn argmax_rows(scores: &Array2<f64>) -> Array1<usize> {
         .collect()
 }
 
-/// `0..n` in an order determined by `seed` alone: a Fisher–Yates shuffle driven by the
-/// project's [`SplitMix64`] seeded with `seed`, so the order is fixed across dependency
-/// upgrades (`rand`'s `StdRng` does not promise its stream across releases).
-pub fn shuffled_indices(n: usize, seed: u64) -> Vec<usize> {
-    let mut indices: Vec<usize> = (0..n).collect();
-    let mut rng = SplitMix64::new(seed);
-    for i in (1..n).rev() {
-        let j = below(&mut rng, i as u64 + 1) as usize;
-        indices.swap(i, j);
-    }
-    indices
-}
-
-/// A uniform integer in `0..bound` (`bound ≥ 1`): Lemire's multiply-shift with rejection, so
-/// no value is favoured.
-fn below(rng: &mut SplitMix64, bound: u64) -> u64 {
-    // 2^64 mod bound: low products below it would over-represent some results.
-    let threshold = bound.wrapping_neg() % bound;
-    loop {
-        let m = u128::from(rng.next_u64()) * u128::from(bound);
-        if (m as u64) >= threshold {
-            return (m >> 64) as u64;
-        }
-    }
-}
-
 /// Splits `data` at random into `(train, test)` with `round(n · test_fraction)` test samples
 /// (at least 1 and at most `n − 1`).
 ///
@@ -485,26 +460,16 @@ pub fn k_fold(n: usize, k: usize, seed: u64) -> Result<Vec<(Vec<usize>, Vec<usiz
             "k_fold needs 2 <= k <= n, got k = {k}, n = {n}"
         )));
     }
-    let order = shuffled_indices(n, seed);
-    let (base, extra) = (n / k, n % k);
-    let mut folds = Vec::with_capacity(k);
-    let mut start = 0;
-    for fold in 0..k {
-        let size = base + usize::from(fold < extra);
-        let end = start + size;
-        let mut test = order[start..end].to_vec();
-        test.sort_unstable();
-        let mut train: Vec<usize> = order[..start].iter().chain(&order[end..]).copied().collect();
-        train.sort_unstable();
-        folds.push((train, test));
-        start = end;
-    }
-    Ok(folds)
+    let folds = Folds::k_fold(n, k, seed, None).map_err(|e| DataError::invalid(e.to_string()))?;
+    Ok((0..k)
+        .map(|f| (folds.training(f), folds.held_out(f).to_vec()))
+        .collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use models::rng::{below, SplitMix64};
     use ndarray::array;
 
     /// Columns whose sums or squares overflow (1e200², 3 × 1.7e308) get the statistics they scale

@@ -1,0 +1,1 @@
+//! Growing an ELM or a BLS until the validation error stops improving.
