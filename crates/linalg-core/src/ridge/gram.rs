@@ -25,7 +25,7 @@ use ndarray::{Array2, ArrayView2};
 use super::batch::{cholesky_solve, with_stored};
 use super::{RidgeSolution, Strategy};
 use crate::error::{Error, Result};
-use crate::kernels::{self, Flops, Op, Owned};
+use crate::kernels::{self, Flops, Op, Owned, Tri};
 use crate::validate;
 
 /// `AᵀA` (upper triangle) and `AᵀY` summed over the chunks of rows added.
@@ -152,6 +152,94 @@ impl GramAccumulator {
         self.rows += other.rows;
         self.flops += other.flops;
         Ok(())
+    }
+
+    /// Remove another accumulator's sums: what is left are the sums of the
+    /// rows not in `part` (in k-fold cross-validation, the training sums of
+    /// a fold are the total minus the fold's). Exact up to the rounding of
+    /// one subtraction per entry (`ε·(‖G‖ + ‖G_part‖)`).
+    ///
+    /// # Errors
+    /// [`Error::Shape`] if the two were made for different `n` or `m`, or
+    /// `part` counts more rows than `self`.
+    pub fn subtract(&mut self, part: &GramAccumulator) -> Result<()> {
+        if (part.n(), part.m()) != (self.n(), self.m()) || part.rows > self.rows {
+            return Err(Error::Shape {
+                what: "accumulator to subtract",
+                expected: format!(
+                    "{} columns of A, {} targets, at most {} rows",
+                    self.n(),
+                    self.m(),
+                    self.rows
+                ),
+                found: format!("{}, {} and {} rows", part.n(), part.m(), part.rows),
+            });
+        }
+        for (s, o) in self.gram.data_mut().iter_mut().zip(part.gram.data()) {
+            *s -= o;
+        }
+        for (s, o) in self.rhs.data_mut().iter_mut().zip(part.rhs.data()) {
+            *s -= o;
+        }
+        self.rows -= part.rows;
+        Ok(())
+    }
+
+    /// The ridge solutions of the first `n` columns of `A`, for every `n`
+    /// of `sizes`, from one Cholesky factorization: the factor of the
+    /// leading `n×n` block of `AᵀA + λI` is the leading block of the
+    /// factor, so each size costs only its two triangular solves
+    /// (`2n²M` flops). Entry `i` is the `sizes[i]×M` weights.
+    ///
+    /// # Errors
+    /// [`Error::Empty`] if no row was added; [`Error::Shape`] for a size of
+    /// 0 or above [`n`](Self::n); [`Error::InvalidLambda`] unless λ > 0 is
+    /// finite; [`Error::NotPositiveDefinite`] as [`solve`](Self::solve).
+    pub fn solve_prefixes(&self, lambda: f64, sizes: &[usize]) -> Result<Vec<Array2<f64>>> {
+        validate::lambda(Strategy::DRdg, lambda)?;
+        if self.rows == 0 || self.n() == 0 || self.m() == 0 {
+            return Err(Error::Empty {
+                what: "accumulated rows of A",
+                rows: self.rows,
+                cols: self.n(),
+            });
+        }
+        if let Some(&bad) = sizes.iter().find(|&&s| s == 0 || s > self.n()) {
+            return Err(Error::Shape {
+                what: "prefix size",
+                expected: format!("1 to {} columns", self.n()),
+                found: bad.to_string(),
+            });
+        }
+        let mut fl = Flops::default();
+        let mut r = self.gram.clone();
+        for i in 0..self.n() {
+            r.set(i, i, r.at(i, i) + lambda);
+        }
+        kernels::potrf(&mut fl, Tri::Upper, r.as_mut()).map_err(|pivot| Error::NotPositiveDefinite {
+            strategy: Strategy::DRdg,
+            matrix: "AᵀA + λI",
+            pivot,
+            first_node: 0,
+            end_node: self.n(),
+            suggestion: "λ is below the rounding of AᵀA on (nearly) collinear columns: use a larger λ",
+        })?;
+        sizes
+            .iter()
+            .map(|&size| {
+                let mut w = Owned::from_ref(self.rhs.as_ref().sub(0, 0, size, self.m()));
+                kernels::potrs_upper(&mut fl, r.as_ref().sub(0, 0, size, size), w.as_mut());
+                if !w.data().iter().all(|v| v.is_finite()) {
+                    return Err(Error::Breakdown {
+                        strategy: Strategy::DRdg,
+                        first_node: 0,
+                        end_node: size,
+                        detail: "non-finite weights",
+                    });
+                }
+                Ok(w.into_array())
+            })
+            .collect()
     }
 
     /// Sum the accumulators of every process of `world` (one all-reduce of

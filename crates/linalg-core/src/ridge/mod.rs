@@ -57,6 +57,7 @@ mod inverse_cholesky_ridge;
 mod inverse_t;
 mod li_et_al;
 mod online;
+mod path;
 mod problem;
 mod r_inv;
 mod solver;
@@ -72,6 +73,7 @@ use ndarray::{Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 pub use batch::{ridge_solve, ridge_solve_with_intercept, RidgeSolution};
 pub use gram::GramAccumulator;
 pub use online::OnlineRidge;
+pub use path::{leave_one_out, loo_residuals_at, LeaveOneOut, LooScore, RidgePath};
 
 use crate::error::Result;
 use crate::hidden_store::Precision;

@@ -1,0 +1,419 @@
+//! Ridge solutions for a whole grid of λ from one eigendecomposition, and
+//! their leave-one-out errors (PRESS) at the cost of about one more product.
+//!
+//! With `AᵀA = V S² Vᵀ` (a symmetric eigendecomposition, `V` orthogonal,
+//! `S² = diag(s₁², …, sₙ²)`) and `Z = Vᵀ AᵀY`, every ridge solution is
+//!
+//! ```text
+//! W(λ) = V (S² + λI)⁻¹ Z                         (n² M flops per λ)
+//! ```
+//!
+//! and, with `Q = A V` (K×n), the fitted values and the leverages — the
+//! diagonal of the hat matrix `A (AᵀA + λI)⁻¹ Aᵀ` — are
+//!
+//! ```text
+//! Ŷ(λ) = Q (S² + λI)⁻¹ Z,      hᵢᵢ(λ) = Σⱼ Qᵢⱼ² / (sⱼ² + λ).
+//! ```
+//!
+//! The leave-one-out residual of sample `i` — its error under the ridge
+//! solution fitted on the other `K − 1` samples — is `eᵢ / (1 − hᵢᵢ)`,
+//! `eᵢ = yᵢ − ŷᵢ` (the PRESS identity, from the Sherman–Morrison formula for
+//! removing one row). So one syrk (`AᵀA`), one n×n eigendecomposition and
+//! one K×n×n product (`Q`) serve every λ of a grid, each λ then costing
+//! `O(K·n·M)` for its fitted values and `O(K·n)` for its leverages — instead
+//! of K refits per λ.
+
+use ndarray::{Array2, ArrayView2};
+
+use super::batch::with_stored;
+use super::gram::GramAccumulator;
+use super::Strategy;
+use crate::error::{Error, Result};
+use crate::kernels::{self, Flops, Op, Owned};
+use crate::validate;
+
+/// The eigendecomposition `AᵀA = V S² Vᵀ` and `Z = Vᵀ AᵀY`: the ridge
+/// weights for any λ by a diagonal scaling and one product.
+///
+/// ```
+/// use linalg_core::ridge::{ridge_solve, RidgePath};
+/// use ndarray::array;
+/// let a = array![[1.0, 2.0], [0.0, 1.0], [3.0, -1.0], [2.0, 2.0]];
+/// let y = array![[1.0], [2.0], [0.5], [1.5]];
+/// let path = RidgePath::new(a.view(), y.view())?;
+/// for lambda in [1e-3, 1.0, 10.0] {
+///     let direct = ridge_solve(a.view(), y.view(), lambda)?.weights;
+///     let w = path.weights(lambda)?;
+///     assert!(w.iter().zip(&direct).all(|(u, v)| (u - v).abs() < 1e-13));
+/// }
+/// # Ok::<(), linalg_core::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct RidgePath {
+    /// `V` (n×n), eigenvectors as columns.
+    vectors: Owned,
+    /// `s₁² ≤ … ≤ sₙ²`, ascending (the eigenvalues of `AᵀA` as computed:
+    /// the smallest may be slightly negative on rank-deficient `A`).
+    values: Vec<f64>,
+    /// `Z = Vᵀ AᵀY` (n×M).
+    projected: Owned,
+    flops: u64,
+}
+
+impl RidgePath {
+    /// The path of `a` (K×n) and `y` (K×M): one syrk, one product `AᵀY`,
+    /// one eigendecomposition (`dsyevd`) and `VᵀAᵀY`, reading `a` in place.
+    ///
+    /// # Errors
+    /// [`Error::Empty`], [`Error::Shape`] or [`Error::NonFinite`] for
+    /// unusable inputs; [`Error::Lapack`] if the eigendecomposition does not
+    /// converge.
+    pub fn new(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Self> {
+        check_inputs(a, y)?;
+        let mut sums = GramAccumulator::new(a.ncols(), y.ncols());
+        sums.add(a, y)?;
+        Self::from_accumulator(&sums)
+    }
+
+    /// The path of rows given by their sums `AᵀA`, `AᵀY` (e.g. a streamed
+    /// or all-reduced [`GramAccumulator`], or the sums of k − 1 folds).
+    ///
+    /// # Errors
+    /// [`Error::Empty`] if no row was added; [`Error::Lapack`] if the
+    /// eigendecomposition does not converge.
+    pub fn from_accumulator(sums: &GramAccumulator) -> Result<Self> {
+        if sums.rows() == 0 || sums.n() == 0 || sums.m() == 0 {
+            return Err(Error::Empty {
+                what: "accumulated rows of A",
+                rows: sums.rows(),
+                cols: sums.n(),
+            });
+        }
+        let (gram, rhs, _) = sums.sums();
+        let mut fl = Flops::default();
+        let mut vectors = gram.clone();
+        let values = kernels::syevd(&mut fl, vectors.as_mut()).map_err(|info| Error::Lapack {
+            routine: "dsyevd",
+            info,
+        })?;
+        let mut projected = Owned::zeros(sums.n(), sums.m());
+        kernels::matmul(
+            &mut fl,
+            vectors.as_ref(),
+            Op::T,
+            rhs.as_ref(),
+            Op::N,
+            projected.as_mut(),
+        );
+        Ok(Self {
+            vectors,
+            values,
+            projected,
+            flops: sums.flops() + fl.0,
+        })
+    }
+
+    /// Columns `n` of `A`.
+    pub fn n(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Targets `M`.
+    pub fn m(&self) -> usize {
+        self.projected.cols()
+    }
+
+    /// The eigenvalues `sⱼ²` of `AᵀA`, ascending.
+    pub fn eigenvalues(&self) -> &[f64] {
+        &self.values
+    }
+
+    /// `κ₂(AᵀA + λI) = (s²_max + λ)/(s²_min + λ)` (∞ when the denominator
+    /// is not positive).
+    pub fn condition(&self, lambda: f64) -> f64 {
+        let (lo, hi) = self.extremes();
+        let den = lo + lambda;
+        if den > 0.0 {
+            (hi + lambda) / den
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// Flops spent so far (the sums, the eigendecomposition, `Z`).
+    pub fn flops(&self) -> u64 {
+        self.flops
+    }
+
+    /// `W(λ) = V (S² + λI)⁻¹ Z` (n×M).
+    ///
+    /// # Errors
+    /// [`Error::InvalidLambda`] unless λ > 0 is finite;
+    /// [`Error::NotPositiveDefinite`] if `s²_min + λ` is not positive beyond
+    /// the rounding of the eigenvalues (`n·ε·s²_max`): λ below the rounding
+    /// of `AᵀA` on (nearly) collinear columns.
+    pub fn weights(&self, lambda: f64) -> Result<Array2<f64>> {
+        let scale = self.inverse_shifted(lambda)?;
+        let mut scaled = self.projected.clone();
+        for (j, &d) in scale.iter().enumerate() {
+            for c in 0..self.m() {
+                scaled.set(j, c, scaled.at(j, c) * d);
+            }
+        }
+        let mut w = Owned::zeros(self.n(), self.m());
+        let mut fl = Flops::default();
+        kernels::matmul(
+            &mut fl,
+            self.vectors.as_ref(),
+            Op::N,
+            scaled.as_ref(),
+            Op::N,
+            w.as_mut(),
+        );
+        Ok(w.into_array())
+    }
+
+    /// `1/(sⱼ² + λ)` for every j, refusing λ that leaves `S² + λI` not
+    /// numerically positive definite.
+    fn inverse_shifted(&self, lambda: f64) -> Result<Vec<f64>> {
+        validate::lambda(Strategy::DRdg, lambda)?;
+        let (lo, hi) = self.extremes();
+        // The eigenvalues are exact for AᵀA + E, ‖E‖ ≲ n·ε·‖AᵀA‖: a shifted
+        // eigenvalue below that is rounding, not information.
+        let floor = self.n() as f64 * f64::EPSILON * hi.max(0.0);
+        if lo + lambda <= floor {
+            return Err(Error::NotPositiveDefinite {
+                strategy: Strategy::DRdg,
+                matrix: "AᵀA + λI",
+                pivot: 0,
+                first_node: 0,
+                end_node: self.n(),
+                suggestion: "λ is below the rounding of the eigenvalues of AᵀA: use a larger λ",
+            });
+        }
+        Ok(self.values.iter().map(|s| 1.0 / (s + lambda)).collect())
+    }
+
+    fn extremes(&self) -> (f64, f64) {
+        (
+            self.values.first().copied().unwrap_or(0.0),
+            self.values.last().copied().unwrap_or(0.0),
+        )
+    }
+}
+
+/// The leave-one-out scores of one λ.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LooScore {
+    /// The ridge parameter.
+    pub lambda: f64,
+    /// Mean over samples and targets of the squared leave-one-out residual
+    /// `(eᵢ/(1 − hᵢᵢ))²`; NaN when λ is refused ([`RidgePath::weights`]'s
+    /// errors), ∞ when a leverage rounds to 1.
+    pub mse: f64,
+    /// Fraction of samples whose leave-one-out prediction
+    /// `yᵢ − eᵢ/(1 − hᵢᵢ)` has its largest entry in another column than the
+    /// target's largest (meaningful for one-hot targets); NaN when λ is
+    /// refused.
+    pub class_error: f64,
+    /// The largest leverage `maxᵢ hᵢᵢ(λ)`.
+    pub max_leverage: f64,
+}
+
+/// Leave-one-out scores of the ridge solutions of `a`, `y` for every λ of
+/// a grid, and the path that gives their weights.
+#[derive(Clone, Debug)]
+pub struct LeaveOneOut {
+    /// One entry per λ, in the grid's order.
+    pub scores: Vec<LooScore>,
+    /// The eigendecomposition: [`RidgePath::weights`] at the chosen λ gives
+    /// the fit on all samples without another pass over `A`.
+    pub path: RidgePath,
+    /// Flops of the whole computation (the sums, the eigendecomposition,
+    /// `Q = AV`, the fitted values and leverages of every λ).
+    pub flops: u64,
+}
+
+/// The leave-one-out (PRESS) scores of the ridge solutions of `a` (K×n) and
+/// `y` (K×M) for every λ of `lambdas`: see the [module documentation](self).
+///
+/// A λ that [`RidgePath::weights`] refuses gets NaN scores instead of an
+/// error, so that one too small λ of a grid does not hide the others.
+///
+/// ```
+/// use linalg_core::ridge::{leave_one_out, ridge_solve};
+/// use ndarray::{array, Axis};
+/// let a = array![[1.0, 2.0], [0.0, 1.0], [3.0, -1.0], [2.0, 2.0], [1.0, 0.5]];
+/// let y = array![[1.0], [2.0], [0.5], [1.5], [0.0]];
+/// let loo = leave_one_out(a.view(), y.view(), &[0.1])?;
+/// // Brute force: refit without each row, predict it.
+/// let mut sum = 0.0;
+/// for i in 0..5 {
+///     let keep: Vec<usize> = (0..5).filter(|&r| r != i).collect();
+///     let w = ridge_solve(a.select(Axis(0), &keep).view(), y.select(Axis(0), &keep).view(), 0.1)?.weights;
+///     let e = y[[i, 0]] - a.row(i).dot(&w.column(0));
+///     sum += e * e;
+/// }
+/// assert!((loo.scores[0].mse - sum / 5.0).abs() < 1e-12);
+/// # Ok::<(), linalg_core::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::Empty`], [`Error::Shape`] or [`Error::NonFinite`] for unusable
+/// inputs; [`Error::InvalidLambda`] for a λ of the grid that is not finite
+/// and positive; [`Error::Lapack`] if the eigendecomposition fails.
+pub fn leave_one_out(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambdas: &[f64]) -> Result<LeaveOneOut> {
+    let mut scores = Vec::with_capacity(lambdas.len());
+    let (path, flops) = loo_residuals(a, y, lambdas, |lambda, residuals| {
+        scores.push(match residuals {
+            Some((r, h)) => summarize(lambda, y, r, h),
+            None => LooScore {
+                lambda,
+                mse: f64::NAN,
+                class_error: f64::NAN,
+                max_leverage: f64::NAN,
+            },
+        });
+    })?;
+    Ok(LeaveOneOut { scores, path, flops })
+}
+
+/// The leave-one-out residuals `eᵢ/(1 − hᵢᵢ)` (K×M) and leverages `hᵢᵢ`
+/// (K) of the ridge solution of `a`, `y` at one λ — what
+/// [`leave_one_out`] summarizes, sample by sample.
+///
+/// # Errors
+/// As [`leave_one_out`], and as [`RidgePath::weights`] for λ.
+pub fn loo_residuals_at(
+    a: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    lambda: f64,
+) -> Result<(Array2<f64>, Vec<f64>)> {
+    let mut out = None;
+    let (path, _) = loo_residuals(a, y, &[lambda], |_, residuals| {
+        out = residuals.map(|(r, h)| (r.to_owned(), h.to_vec()));
+    })?;
+    match out {
+        Some(found) => Ok(found),
+        // Refused: the same error as the weights give.
+        None => path.weights(lambda).map(|_| (Array2::zeros((0, 0)), Vec::new())),
+    }
+}
+
+/// The core of [`leave_one_out`]: for each λ (in order) calls `visit` with
+/// the K×M leave-one-out residuals and the K leverages, or `None` if λ is
+/// refused.
+fn loo_residuals(
+    a: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    lambdas: &[f64],
+    mut visit: impl FnMut(f64, Option<(ArrayView2<'_, f64>, &[f64])>),
+) -> Result<(RidgePath, u64)> {
+    for &lambda in lambdas {
+        validate::lambda(Strategy::DRdg, lambda)?;
+    }
+    let path = RidgePath::new(a, y)?;
+    let (k, n, m) = (a.nrows(), path.n(), path.m());
+    let mut fl = Flops::default();
+    // Q = A V (K×n, column-major), reading A in place.
+    let mut q = Owned::zeros(k, n);
+    with_stored(a, |a_ref, at_op| {
+        let a_op = match at_op {
+            Op::N => Op::T,
+            Op::T => Op::N,
+        };
+        kernels::matmul(&mut fl, a_ref, a_op, path.vectors.as_ref(), Op::N, q.as_mut());
+    });
+    // The λ the path accepts, and 1/(s² + λ) for each.
+    let accepted: Vec<(usize, Vec<f64>)> = lambdas
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &l)| path.inverse_shifted(l).ok().map(|d| (i, d)))
+        .collect();
+    let l = accepted.len();
+    // Fitted values of every accepted λ at once: Ŷ = Q·[D₁Z, …, D_LZ] (K×LM).
+    let mut scaled = Owned::zeros(n, l * m);
+    for (slot, (_, d)) in accepted.iter().enumerate() {
+        for c in 0..m {
+            for (j, &dj) in d.iter().enumerate() {
+                scaled.set(j, slot * m + c, path.projected.at(j, c) * dj);
+            }
+        }
+    }
+    let mut fitted = Owned::zeros(k, l * m);
+    if l > 0 {
+        kernels::matmul(&mut fl, q.as_ref(), Op::N, scaled.as_ref(), Op::N, fitted.as_mut());
+    }
+    // Leverages of every accepted λ: H = (Q∘Q)·[1/(s² + λ)] (K×L).
+    for v in q.data_mut() {
+        *v *= *v;
+    }
+    fl.add(k * n);
+    let weights = Owned::from_fn(n, l, |j, slot| accepted[slot].1[j]);
+    let mut leverage = Owned::zeros(k, l);
+    if l > 0 {
+        kernels::matmul(&mut fl, q.as_ref(), Op::N, weights.as_ref(), Op::N, leverage.as_mut());
+    }
+    drop(q);
+    let mut residuals = Array2::zeros((k, m));
+    let mut slots = accepted.iter().enumerate().peekable();
+    for (index, &lambda) in lambdas.iter().enumerate() {
+        match slots.peek() {
+            Some(&(slot, &(i, _))) if i == index => {
+                slots.next();
+                let h = leverage.col(slot);
+                for row in 0..k {
+                    let denominator = 1.0 - h[row];
+                    for c in 0..m {
+                        residuals[[row, c]] = (y[[row, c]] - fitted.at(row, slot * m + c)) / denominator;
+                    }
+                }
+                fl.add(3 * k * m);
+                visit(lambda, Some((residuals.view(), h)));
+            }
+            _ => visit(lambda, None),
+        }
+    }
+    let flops = path.flops() + fl.0;
+    Ok((path, flops))
+}
+
+/// The scores of one λ from its residuals and leverages.
+fn summarize(lambda: f64, y: ArrayView2<'_, f64>, residuals: ArrayView2<'_, f64>, leverage: &[f64]) -> LooScore {
+    let (k, m) = residuals.dim();
+    let mse = residuals.iter().map(|r| r * r).sum::<f64>() / (k * m) as f64;
+    let wrong = (0..k)
+        .filter(|&i| {
+            let target = argmax((0..m).map(|c| y[[i, c]]));
+            let predicted = argmax((0..m).map(|c| y[[i, c]] - residuals[[i, c]]));
+            target != predicted
+        })
+        .count();
+    LooScore {
+        lambda,
+        mse,
+        class_error: wrong as f64 / k as f64,
+        max_leverage: leverage.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    }
+}
+
+/// The index of the largest value (the first of equal ones; NaN never wins).
+fn argmax(values: impl Iterator<Item = f64>) -> usize {
+    let (mut best, mut best_value) = (0, f64::NEG_INFINITY);
+    for (j, v) in values.enumerate() {
+        if v > best_value {
+            best = j;
+            best_value = v;
+        }
+    }
+    best
+}
+
+/// `A` and `Y` non-empty and finite with as many rows.
+fn check_inputs(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<()> {
+    validate::non_empty("hidden matrix A", &a)?;
+    validate::non_empty("targets Y", &y)?;
+    validate::rows("targets Y", &y, a.nrows())?;
+    validate::finite("hidden matrix A", &a)?;
+    validate::finite("targets Y", &y)
+}
