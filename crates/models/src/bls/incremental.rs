@@ -177,7 +177,41 @@ pub(crate) type Initial = (Expansion, Box<dyn IncrementalRidge>, UpdateReport, A
 /// outputs `Zⁿ` (when `keep_features`; otherwise an empty matrix).
 pub(crate) fn build_initial(params: &BlsValidParams, data: &Dataset<'_>, keep_features: bool) -> Result<Initial> {
     data.check()?;
-    let (x, y) = (data.features(), data.targets());
+    let y = data.targets();
+    let t0 = Instant::now();
+    let (expansion, a0) = initial_columns(params, data.features())?;
+    let features = expansion.feature_nodes();
+    let z = if keep_features {
+        let mut z = Array2::<f64>::zeros((a0.nrows(), features).f());
+        z.assign(&a0.slice_axis(Axis(1), Slice::from(..features)));
+        z
+    } else {
+        Array2::zeros((0, 0).f())
+    };
+    let t1 = Instant::now();
+    // `a0` is column-major: the solver takes it over without a copy.
+    let solver = params.readout().start(a0, y)?;
+    let t2 = Instant::now();
+    let report = UpdateReport {
+        increment: Increment::Start {
+            feature_groups: params.feature_groups(),
+            feature_nodes: params.feature_nodes(),
+            enhancement_nodes: params.enhancement_nodes(),
+        },
+        columns_time: t1 - t0,
+        solver_time: t2 - t1,
+        flops: solver.last_flops(),
+        nodes: solver.nodes(),
+        feature_nodes: expansion.feature_nodes(),
+        enhancement_nodes: expansion.enhancement_nodes(),
+    };
+    Ok((expansion, solver, report, z))
+}
+
+/// The node maps of the initial network of `params` on the (checked)
+/// training samples `x` and its columns `A₀ = [Z_1 … Z_G | H_1]`
+/// (K×(G·N+E), column-major); no solver.
+fn initial_columns(params: &BlsValidParams, x: ArrayView2<'_, f64>) -> Result<(Expansion, Array2<f64>)> {
     let (k, d) = x.dim();
     let (g_count, n, e) = (
         params.feature_groups(),
@@ -186,7 +220,6 @@ pub(crate) fn build_initial(params: &BlsValidParams, data: &Dataset<'_>, keep_fe
     );
     // `check` refused an overflowing G·N + E.
     let features = g_count * n;
-    let t0 = Instant::now();
     let mut a0 = Array2::<f64>::zeros((k, features + e).f());
     let mut expansion = Expansion::empty(d);
     {
@@ -215,34 +248,69 @@ pub(crate) fn build_initial(params: &BlsValidParams, data: &Dataset<'_>, keep_fe
             expansion.push_enhancement(group);
         }
     }
-    let z = if keep_features {
-        let mut z = Array2::<f64>::zeros((k, features).f());
-        z.assign(&a0.slice_axis(Axis(1), Slice::from(..features)));
-        z
-    } else {
-        Array2::zeros((0, 0).f())
-    };
-    let t1 = Instant::now();
-    // `a0` is column-major: the solver takes it over without a copy.
-    let solver = params.readout().start(a0, y)?;
-    let t2 = Instant::now();
-    let report = UpdateReport {
-        increment: Increment::Start {
-            feature_groups: g_count,
-            feature_nodes: n,
-            enhancement_nodes: e,
-        },
-        columns_time: t1 - t0,
-        solver_time: t2 - t1,
-        flops: solver.last_flops(),
-        nodes: solver.nodes(),
-        feature_nodes: expansion.feature_nodes(),
-        enhancement_nodes: expansion.enhancement_nodes(),
-    };
-    Ok((expansion, solver, report, z))
+    Ok((expansion, a0))
 }
 
 impl IncrementalBls {
+    /// The node maps and the expanded input matrix `A` (K×nodes,
+    /// column-major) of the network that [`start`](Self::start) on `params`
+    /// and `data` followed by `add_enhancement(groups[0])`,
+    /// `add_enhancement(groups[1])`, … would have, built from scratch
+    /// without a solver (for a batch refit of that network: `select::grow`).
+    ///
+    /// # Errors
+    /// [`ModelError::InvalidParameter`] naming `p` for a group of 0 nodes and
+    /// `nodes` if the total overflows; the [`Dataset::check`] errors; the
+    /// sparse autoencoder's errors.
+    pub(crate) fn columns_from_scratch(
+        params: &BlsValidParams,
+        data: &Dataset<'_>,
+        groups: &[usize],
+    ) -> Result<(Expansion, Array2<f64>)> {
+        data.check()?;
+        if groups.contains(&0) {
+            return Err(ModelError::InvalidParameter {
+                name: "p",
+                value: "0".into(),
+                reason: "add at least one enhancement node",
+            });
+        }
+        let total = groups
+            .iter()
+            .try_fold(params.initial_nodes(), |n, &p| n.checked_add(p))
+            .ok_or_else(|| ModelError::InvalidParameter {
+                name: "nodes",
+                value: format!("{} + {} groups", params.initial_nodes(), groups.len()),
+                reason: "the number of nodes overflows",
+            })?;
+        let (mut expansion, a0) = initial_columns(params, data.features())?;
+        let (k, n0) = a0.dim();
+        let f = expansion.feature_nodes();
+        let mut a = Array2::<f64>::zeros((k, total).f());
+        a.slice_axis_mut(Axis(1), Slice::from(..n0)).assign(&a0);
+        drop(a0);
+        let first = expansion.enhancement_groups().len();
+        let mut at = n0;
+        for (i, &p) in groups.iter().enumerate() {
+            let (done, rest) = a.view_mut().split_at(Axis(1), at);
+            let group = EnhancementGroup::train(
+                done.slice_axis(Axis(1), Slice::from(..f)),
+                0..f,
+                p,
+                enhancement_stream(params.seed(), first + i),
+                params.shrink(),
+                {
+                    let mut out = rest;
+                    out.slice_axis_inplace(Axis(1), Slice::from(..p));
+                    out
+                },
+            );
+            expansion.push_enhancement(group);
+            at += p;
+        }
+        Ok((expansion, a))
+    }
+
     /// Build the initial network of `params` (`G` feature groups of `N`
     /// nodes, `E` enhancement nodes fed by all of them) on the training
     /// samples `x` (K×d) with targets `y` (K×M, e.g. one-hot classes), and
