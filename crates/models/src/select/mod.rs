@@ -5,6 +5,8 @@
 //!
 //! - [`folds`] — the seeded folds and validation splits (stratified by class
 //!   for classification), in the order of [`crate::rng::shuffled_indices`].
+//! - [`lambda`] — λ (and the size) by leave-one-out, k-fold or a validation
+//!   fraction, on one hidden layer: [`lambda::select`].
 //! - [`grow`] — grow q nodes at a time with an incremental strategy, score the
 //!   validation set after every append, stop after `patience` appends without
 //!   improvement and return the network at its best size with the whole curve.
@@ -15,6 +17,7 @@
 
 pub mod folds;
 pub mod grow;
+pub mod lambda;
 
 use ndarray::ArrayView2;
 use serde::{Deserialize, Serialize};
