@@ -24,6 +24,7 @@ use super::bpls::{self, BplsArgs, BplsFlags};
 use super::dfnn::{self, DfnnArgs, DfnnFlags};
 pub use super::saved::{PredictFlags, UpdateFlags};
 use super::scale_out::{ScaleOut, ScaleOutFlags};
+use super::select::{SelectArgs, SelectFlags};
 pub use super::trainer::TrainerArg;
 use super::{trainer, CliError};
 use crate::datasets::HeaderMode;
@@ -191,17 +192,18 @@ pub struct FitFlags {
     /// `--updatable` (and the other flags for data beyond one fit).
     #[command(flatten)]
     pub scale_out: ScaleOutFlags,
+    /// `--select-lambda`, `--grow-until-val` (choosing λ and the size).
+    #[command(flatten)]
+    pub select: SelectFlags,
 }
 
 /// `--header` / `--no-header`: how the first row of a CSV file is read.
 #[derive(Clone, Copy, Debug, Default, Args)]
 pub struct HeaderFlags {
-    /// CSV files have no header row: every row is data. Without it, a
-    /// first row of numbers only is refused as a header.
+    /// CSV files have no header row: every row is data (else numbers only are refused as a header).
     #[arg(long, conflicts_with = "header")]
     pub no_header: bool,
-    /// The first row of a CSV file is its header even if every name in it
-    /// is a number.
+    /// The first row of a CSV file is its header even if every name in it is a number.
     #[arg(long)]
     pub header: bool,
 }
@@ -520,6 +522,8 @@ pub struct FitArgs {
     pub bpls: Option<BplsArgs>,
     /// `--updatable` and the other flags for data beyond one fit.
     pub scale_out: ScaleOut,
+    /// `--select-lambda` or `--grow-until-val`, if given.
+    pub select: Option<SelectArgs>,
 }
 
 impl FitArgs {
@@ -600,9 +604,9 @@ impl FitArgs {
                     "--lambda does not apply to --solver {solver}: minimum-norm least squares has no ridge parameter"
                 )));
             }
-            if typed("initial_nodes") && !matches!(solver, Solver::Strategy(_)) {
+            if typed("initial_nodes") && !matches!(solver, Solver::Strategy(_)) && !flags.select.grow_until_val {
                 return Err(CliError::Usage(format!(
-                    "--initial-nodes applies to an incremental --solver (a strategy such as alg3 or chol2), \
+                    "--initial-nodes applies to an incremental --solver (a strategy such as alg3 or chol2) or --grow-until-val, \
                      not to the batch solver {solver}"
                 )));
             }
@@ -651,6 +655,7 @@ impl FitArgs {
             dfnn,
             bpls,
             scale_out,
+            select: flags.select.resolve(flags.model)?,
         })
     }
 }

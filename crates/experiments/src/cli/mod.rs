@@ -73,6 +73,7 @@ pub mod pipeline;
 mod progress;
 pub mod saved;
 pub mod scale_out;
+pub mod select;
 pub mod stream;
 mod train;
 pub mod trainer;
@@ -244,6 +245,10 @@ pub struct FitReport {
     /// Fits over several processes (`--distributed`): how many.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub processes: Option<usize>,
+    /// `--select-lambda` / `--grow-until-val`: the choice and the curve
+    /// (`lambda` and `hidden` above are the chosen ones).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub selection: Option<select::SelectionReport>,
 }
 
 fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64, CliError> {
@@ -545,7 +550,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         n_test: test.n_samples(),
         n_features: train.n_features(),
         classes,
-        hidden: args.hidden,
+        hidden: info.selection.as_ref().map_or(args.hidden, |s| s.nodes),
         layers,
         feature_nodes,
         enhancement_nodes,
@@ -569,7 +574,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             ModelKind::Slfn if args.trainer == models::SlfnTrainer::Elm => None,
             ModelKind::Dfnn => dfnn.map(|&(_, rho)| rho),
             ModelKind::Bpls => mlp.as_ref().and_then(|m| m.lambda),
-            _ => Some(args.lambda),
+            _ => Some(info.selection.as_ref().map_or(args.lambda, |s| s.lambda)),
         },
         seed: args.seed,
         scale: args.scale.name().into(),
@@ -605,6 +610,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         epochs: mlp.map(|m| m.epochs),
         chunk_rows: None,
         processes: None,
+        selection: info.selection,
     })
 }
 

@@ -61,6 +61,7 @@ pub(crate) struct TrainInfo {
     pub(crate) slfn: Option<SlfnReport>,
     pub(crate) dfnn: Option<(models::dfnn::TrainReport, f64)>,
     pub(crate) bpls: Option<BplsInfo>,
+    pub(crate) selection: Option<super::select::SelectionReport>,
 }
 
 /// Fit the model `args` ask for on scaled features `x` and targets `y`; an
@@ -82,6 +83,16 @@ pub(crate) fn train(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<
              r-inv and d-rdg by design (the BLS paper's comparison); they are checked below",
             args.lambda
         );
+    }
+    if let Some(sel) = &args.select {
+        let (model, report) = super::select::fit(args, sel, |n| elm_params(args, n), || bls_params(args), x, y)?;
+        return Ok((
+            model,
+            TrainInfo {
+                selection: Some(report),
+                ..TrainInfo::default()
+            },
+        ));
     }
     fit_model(args, x, y)
 }
