@@ -190,6 +190,10 @@ fn select_errors() {
             "cannot be used with",
         ),
         (vec!["--select-lambda", "kfold:3", "--select-sizes", "500"], "sizes"),
+        (
+            vec!["--select-lambda", "loo", "--chunk-rows", "100"],
+            "drop --chunk-rows",
+        ),
     ] {
         let (_, line) = fails(&strs(&with(elm.clone(), &extra)));
         assert!(line.contains(want), "{extra:?}: {line}");

@@ -655,7 +655,7 @@ impl FitArgs {
             dfnn,
             bpls,
             scale_out,
-            select: flags.select.resolve(flags.model)?,
+            select: flags.select.resolve(flags.model, scale_out.chunk_rows.is_some())?,
         })
     }
 }

@@ -142,13 +142,14 @@ pub struct SelectionReport {
 }
 
 impl SelectFlags {
-    /// The selection asked for, if any, checked against the model.
+    /// The selection asked for, if any, checked against the model and
+    /// whether the files are `streamed` (`--chunk-rows`, `--distributed`).
     ///
     /// # Errors
     /// [`CliError::Usage`] for a model other than the ELM and the BLS, a
-    /// malformed grid, sizes without kfold/val, growth flags without
-    /// `--grow-until-val`.
-    pub fn resolve(self, model: ModelKind) -> Result<Option<SelectArgs>, CliError> {
+    /// streamed fit, a malformed grid, sizes with leave-one-out, `--plot` or
+    /// `--select-sizes` without a selection.
+    pub fn resolve(self, model: ModelKind, streamed: bool) -> Result<Option<SelectArgs>, CliError> {
         let selection = match (self.select_lambda, self.grow_until_val) {
             (Some(method), _) => {
                 let lambdas = grid(&self.lambda_grid)?;
@@ -187,6 +188,13 @@ impl SelectFlags {
                 return Ok(None);
             }
         };
+        if streamed {
+            return Err(CliError::Usage(
+                "--select-lambda and --grow-until-val fit from the training set in memory: drop --chunk-rows / \
+                 --distributed"
+                    .into(),
+            ));
+        }
         if !matches!(model, ModelKind::Elm | ModelKind::Bls) {
             return Err(CliError::Usage(format!(
                 "--select-lambda and --grow-until-val apply to --model elm and --model bls, not {}",
