@@ -27,6 +27,9 @@ const BPLS_REPORT: &str = "target/bpls-report.md";
 /// forgotten against their floor, a streamed ELM against in memory, peak
 /// memory as the rows grow) goes.
 const STREAM_REPORT: &str = "target/stream-report.md";
+/// Where the report on choosing λ and the size (issue 22: leave-one-out
+/// against one fit, growing against refitting) goes.
+const SELECT_REPORT: &str = "target/select-report.md";
 /// The criterion benchmarks of the `benches` package, run in this order.
 const CRITERION_BENCHES: [&str; 2] = ["ridge_append", "lbfgs_overhead"];
 
@@ -34,7 +37,8 @@ const CRITERION_BENCHES: [&str; 2] = ["ridge_append", "lbfgs_overhead"];
 /// report with `elm-report`, the L-BFGS report with `lbfgs-report` and the
 /// DEC report with `dec-report`, the deep-network report with
 /// `dfnn-report`, the BPLS report with `bpls-report`, the report on
-/// streamed and updated fits with `stream-report`, then (if `criterion`)
+/// streamed and updated fits with `stream-report`, the report on choosing
+/// λ and the size with `select-report`, then (if `criterion`)
 /// runs the criterion benchmarks `ridge_append` and `lbfgs_overhead`;
 /// `quick` makes all of them shorter. The reports that compare with Python
 /// (`elm-report`: numpy; `dec-report`: scipy; `dfnn-report` and
@@ -56,6 +60,7 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
         ("dfnn-report", DFNN_REPORT, "deep-network report"),
         ("bpls-report", BPLS_REPORT, "BPLS report"),
         ("stream-report", STREAM_REPORT, "report on streamed and updated fits"),
+        ("select-report", SELECT_REPORT, "report on choosing λ and the size"),
     ] {
         let mut args = vec!["run", "--release", "-p", "benches", "--bin", binary, "--"];
         if quick {
