@@ -283,3 +283,39 @@ fn loo_class_error_matches_brute_force() -> Result<(), Error> {
     );
     Ok(())
 }
+
+/// More rows than one panel of the leave-one-out products (1024 rows), in
+/// row-major and column-major storage: the rows at the panel boundaries
+/// against brute force, and both layouts agree.
+#[test]
+fn rows_across_panels_and_layouts() -> Result<(), Error> {
+    let (k, n) = (2500, 6);
+    let (a, y) = problem(k, n, 2, 2.0, 23);
+    let lambda = 1e-3;
+    let full = reference(a.view(), y.view(), lambda);
+    let (r_row, h_row) = loo_residuals_at(a.view(), y.view(), lambda)?;
+    let fortran = a.t().as_standard_layout().into_owned().reversed_axes();
+    assert!(fortran.t().is_standard_layout());
+    let (r_col, h_col) = loo_residuals_at(fortran.view(), y.view(), lambda)?;
+    for i in [0, 1, 1023, 1024, 1025, 2047, 2048, 2049, 2499] {
+        let b = brute(a.view(), y.view(), lambda, i, &full);
+        for (r, h) in [(&r_row, &h_row), (&r_col, &h_col)] {
+            assert!(
+                (h[i] - b.leverage).abs() <= b.leverage_tolerance,
+                "row {i}: {} vs {}",
+                h[i],
+                b.leverage
+            );
+            for c in 0..2 {
+                let d = (r[[i, c]] - b.residual[c]).abs();
+                assert!(
+                    d <= b.tolerance,
+                    "row {i} col {c}: {} vs {} ({d:e})",
+                    r[[i, c]],
+                    b.residual[c]
+                );
+            }
+        }
+    }
+    Ok(())
+}

@@ -8,7 +8,8 @@
 //! W(λ) = V (S² + λI)⁻¹ Z                         (n² M flops per λ)
 //! ```
 //!
-//! and, with `Q = A V` (K×n), the fitted values and the leverages — the
+//! and, with `Q = A V` (K×n, formed a panel of rows at a time and never
+//! stored whole), the fitted values and the leverages — the
 //! diagonal of the hat matrix `A (AᵀA + λI)⁻¹ Aᵀ` — are
 //!
 //! ```text
@@ -300,6 +301,11 @@ pub fn loo_residuals_at(
     }
 }
 
+/// Rows of `A` per panel of the leave-one-out products: `Q_P = A_P·V` is
+/// `LOO_PANEL_ROWS × n` (16 MB at n = 2000), large enough for DGEMM's full
+/// rate and small enough to stay out of the way of `A` itself.
+const LOO_PANEL_ROWS: usize = 1024;
+
 /// The core of [`leave_one_out`]: for each λ (in order) calls `visit` with
 /// the K×M leave-one-out residuals and the K leverages, or `None` if λ is
 /// refused.
@@ -315,15 +321,6 @@ fn loo_residuals(
     let path = RidgePath::new(a, y)?;
     let (k, n, m) = (a.nrows(), path.n(), path.m());
     let mut fl = Flops::default();
-    // Q = A V (K×n, column-major), reading A in place.
-    let mut q = Owned::zeros(k, n);
-    with_stored(a, |a_ref, at_op| {
-        let a_op = match at_op {
-            Op::N => Op::T,
-            Op::T => Op::N,
-        };
-        kernels::matmul(&mut fl, a_ref, a_op, path.vectors.as_ref(), Op::N, q.as_mut());
-    });
     // The λ the path accepts, and 1/(s² + λ) for each.
     let accepted: Vec<(usize, Vec<f64>)> = lambdas
         .iter()
@@ -331,7 +328,7 @@ fn loo_residuals(
         .filter_map(|(i, &l)| path.inverse_shifted(l).ok().map(|d| (i, d)))
         .collect();
     let l = accepted.len();
-    // Fitted values of every accepted λ at once: Ŷ = Q·[D₁Z, …, D_LZ] (K×LM).
+    // C = [D₁Z, …, D_LZ] (n×LM) and W = [1/(s² + λ)] (n×L).
     let mut scaled = Owned::zeros(n, l * m);
     for (slot, (_, d)) in accepted.iter().enumerate() {
         for c in 0..m {
@@ -340,21 +337,49 @@ fn loo_residuals(
             }
         }
     }
-    let mut fitted = Owned::zeros(k, l * m);
-    if l > 0 {
-        kernels::matmul(&mut fl, q.as_ref(), Op::N, scaled.as_ref(), Op::N, fitted.as_mut());
-    }
-    // Leverages of every accepted λ: H = (Q∘Q)·[1/(s² + λ)] (K×L).
-    for v in q.data_mut() {
-        *v *= *v;
-    }
-    fl.add(k * n);
     let weights = Owned::from_fn(n, l, |j, slot| accepted[slot].1[j]);
+    // By row panels of A (no K×n matrix is ever formed): Q_P = A_P·V, the
+    // fitted values Ŷ_P = Q_P·C and the leverages H_P = (Q_P∘Q_P)·W.
+    let mut fitted = Owned::zeros(k, l * m);
     let mut leverage = Owned::zeros(k, l);
     if l > 0 {
-        kernels::matmul(&mut fl, q.as_ref(), Op::N, weights.as_ref(), Op::N, leverage.as_mut());
+        let panel = LOO_PANEL_ROWS.min(k);
+        let mut q = Owned::zeros(panel, n);
+        with_stored(a, |a_ref, at_op| {
+            for r0 in (0..k).step_by(panel) {
+                let rows = panel.min(k - r0);
+                // A_P: rows r0.. of A, as stored (Aᵀ column-major, or A).
+                let (a_p, op) = match at_op {
+                    Op::N => (a_ref.sub(0, r0, n, rows), Op::T),
+                    Op::T => (a_ref.sub(r0, 0, rows, n), Op::N),
+                };
+                let mut q_p = q.as_mut().sub(0, 0, rows, n);
+                kernels::matmul(&mut fl, a_p, op, path.vectors.as_ref(), Op::N, q_p.rb_mut());
+                kernels::matmul(
+                    &mut fl,
+                    q_p.rb(),
+                    Op::N,
+                    scaled.as_ref(),
+                    Op::N,
+                    fitted.as_mut().sub(r0, 0, rows, l * m),
+                );
+                for j in 0..n {
+                    for v in &mut q_p.col_mut(j)[..rows] {
+                        *v *= *v;
+                    }
+                }
+                kernels::matmul(
+                    &mut fl,
+                    q_p.rb(),
+                    Op::N,
+                    weights.as_ref(),
+                    Op::N,
+                    leverage.as_mut().sub(r0, 0, rows, l),
+                );
+            }
+        });
+        fl.add(k * n);
     }
-    drop(q);
     let mut residuals = Array2::zeros((k, m));
     let mut slots = accepted.iter().enumerate().peekable();
     for (index, &lambda) in lambdas.iter().enumerate() {
