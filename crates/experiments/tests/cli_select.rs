@@ -134,9 +134,14 @@ fn elm_select_lambda_reports_and_fits_the_choice() {
 /// by patience or at --max-hidden, and every size is on the schedule.
 #[test]
 fn grow_until_val_reports_the_best_size() {
+    let dir = temp_dir("grow");
+    let svg = dir.path().join("grow.svg");
+    let svg_arg = svg.display().to_string();
     let report = fit(&strs(&with(
         base("elm", "regression", "airfoil/airfoil.csv.gz"),
         &[
+            "--plot",
+            &svg_arg,
             "--grow-until-val",
             "--step",
             "20",
@@ -148,6 +153,12 @@ fn grow_until_val_reports_the_best_size() {
             "20",
         ],
     )));
+    let text = std::fs::read_to_string(&svg).expect("the plot");
+    assert!(
+        text.contains("hidden nodes") && text.contains("grow-until-val"),
+        "{}",
+        &text[..text.len().min(200)]
+    );
     let (_, nodes) = chosen(&report);
     let curve = report["selection"]["curve"].as_array().expect("curve");
     assert!(curve

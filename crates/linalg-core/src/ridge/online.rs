@@ -56,7 +56,12 @@ use crate::validate;
 const BLOCK_ROWS: usize = 2048;
 
 /// The ridge problem's factor and sums over the rows added and not
-/// forgotten; see the [module documentation](self).
+/// forgotten: the upper Cholesky factor `U` of `AᵀA + λI`, `AᵀA` and `AᵀY`.
+/// Rows are added by a rank-k QR update of `U` (DTPQRT on `[U; H]`) when
+/// that is cheaper than updating the sums and refactoring, and forgotten by
+/// a downdate of the sums and a refactorization, refused with
+/// [`Error::ForgetNotPositiveDefinite`] (nothing changed) when the rest is
+/// not positive definite.
 #[derive(Clone, Debug)]
 pub struct OnlineRidge {
     /// `U`, upper triangular, `UᵀU = G + λI` (strict lower triangle unused).

@@ -236,7 +236,10 @@ pub struct LeaveOneOut {
 }
 
 /// The leave-one-out (PRESS) scores of the ridge solutions of `a` (K×n) and
-/// `y` (K×M) for every λ of `lambdas`: see the [module documentation](self).
+/// `y` (K×M) for every λ of `lambdas`: one eigendecomposition of `AᵀA`
+/// ([`RidgePath`]) and `Q = AV`, formed by row panels, serve the whole
+/// grid; sample i's residual is `eᵢ/(1 − hᵢᵢ)` with the leverage
+/// `hᵢᵢ = Σⱼ Qᵢⱼ²/(sⱼ² + λ)`.
 ///
 /// A λ that [`RidgePath::weights`] refuses gets NaN scores instead of an
 /// error, so that one too small λ of a grid does not hide the others.
