@@ -246,7 +246,7 @@ pub fn syr(fl: &mut Flops, alpha: f64, x: &[f64], s: MatMut<'_>) {
 
 /// Upper triangle of `S ← S + alpha·v·vᵀ` on its leading `v.len()` block,
 /// then `y ← S·x` with the updated `S`, in one sweep over `S` (`v.len()² +
-/// 2n²` flops; see [`upper_triangle`]).
+/// 2n²` flops; see `upper_triangle`).
 pub fn syr_then_symv(fl: &mut Flops, alpha: f64, v: &[f64], s: MatMut<'_>, x: &[f64], y: &mut [f64]) {
     let n = x.len();
     assert!(

@@ -60,7 +60,7 @@ pub struct Cell {
     pub orig_pinv_cut: Option<PinvCut>,
     /// The machine that ran the cell (`machine::cpu_description`); `None`
     /// for cells written before 2026-11-24, which all ran on
-    /// [`EARLIER_MACHINE`].
+    /// `EARLIER_MACHINE`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<String>,
 }

@@ -107,7 +107,7 @@ const fn b2(f0: f64, f1: f64, g0: f64, g1: f64, t0: f64, t1: f64) -> Best2 {
 ///
 /// The time limit was 150 s, checked only every 30 iterations of LBFGS, which
 /// the paper gives as the reason for times above 150 s. Four B2LD times are
-/// above 150 s as well (Bank Marketing on [200,50,200], 184.34 s, and Bank
+/// above 150 s as well (Bank Marketing on `[200,50,200]`, 184.34 s, and Bank
 /// Marketing, Bikes Sharing and Mv on [10 x 50], 188.25, 158.46 and
 /// 167.36 s), which that explanation does not cover; they are kept as
 /// printed.
@@ -375,9 +375,9 @@ pub const TABLE_7_TEST: [[(u32, u32); 5]; 7] = [
 /// per data set ([`DATASETS`] order, which is the paper's): `[objective BLInG,
 /// objective IG, test BLInG, test IG]`.
 ///
-/// The caption says "Ratio between best value found in [10x50] and [1x50]"
-/// but the column header prints "[1x50]/[10x50]"; the numbers are
-/// [10x50]/[1x50] (Ailerons, BLInG objective: 2.13e-3 / 2.01e-3 = 1.06; Bank
+/// The caption says "Ratio between best value found in `[10x50]` and `[1x50]`"
+/// but the column header prints "`[1x50]/[10x50]`"; the numbers are
+/// `[10x50]/[1x50]` (Ailerons, BLInG objective: 2.13e-3 / 2.01e-3 = 1.06; Bank
 /// Marketing, IG objective: 5.01e-5 / 2.01e-6 = 24.9), and the text's
 /// "higher values mean that the algorithm has been harmed by the increased
 /// depth" agrees. The tests check all 28 ratios against [`TABLE_6`] within
