@@ -654,8 +654,8 @@ impl FitArgs {
             tau_w: flags.tau_w,
             dfnn,
             bpls,
+            select: flags.select.resolve(flags.model, ridge, &scale_out)?,
             scale_out,
-            select: flags.select.resolve(flags.model, scale_out.chunk_rows.is_some())?,
         })
     }
 }

@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{FitArgs, ModelKind, TaskKind};
 use super::pipeline::FittedModel;
+use super::scale_out::ScaleOut;
 use super::CliError;
 use crate::report::svg::{line_plot, Series};
 
@@ -142,16 +143,22 @@ pub struct SelectionReport {
 }
 
 impl SelectFlags {
-    /// The selection asked for, if any, checked against the model and
-    /// whether the files are `streamed` (`--chunk-rows`, `--distributed`).
+    /// The selection asked for, if any, checked against the model, whether
+    /// its readout is a `ridge` one (λ > 0) and `scale_out` (the files must
+    /// not be streamed: `--chunk-rows`, `--distributed`).
     ///
     /// # Errors
-    /// [`CliError::Usage`] for a model other than the ELM and the BLS, a
-    /// streamed fit, a malformed grid, sizes with leave-one-out, `--plot` or
+    /// [`CliError::Usage`] for a model other than the ELM and the BLS,
+    /// `--select-lambda` without a ridge readout, a streamed fit, a malformed grid, sizes with leave-one-out, `--plot` or
     /// `--select-sizes` without a selection.
-    pub fn resolve(self, model: ModelKind, streamed: bool) -> Result<Option<SelectArgs>, CliError> {
+    pub fn resolve(self, model: ModelKind, ridge: bool, scale_out: &ScaleOut) -> Result<Option<SelectArgs>, CliError> {
         let selection = match (self.select_lambda, self.grow_until_val) {
             (Some(method), _) => {
+                if !ridge {
+                    return Err(CliError::Usage(
+                        "--select-lambda chooses the ridge parameter: it needs a ridge --solver (not lstsq)".into(),
+                    ));
+                }
                 let lambdas = grid(&self.lambda_grid)?;
                 if method == Method::LeaveOneOut && !self.select_sizes.is_empty() {
                     return Err(CliError::Usage(
@@ -188,7 +195,7 @@ impl SelectFlags {
                 return Ok(None);
             }
         };
-        if streamed {
+        if scale_out.chunk_rows.is_some() || scale_out.distributed {
             return Err(CliError::Usage(
                 "--select-lambda and --grow-until-val fit from the training set in memory: drop --chunk-rows / \
                  --distributed"
