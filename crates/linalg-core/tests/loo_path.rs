@@ -7,7 +7,9 @@
 mod common;
 
 use common::*;
-use linalg_core::ridge::{leave_one_out, loo_residuals_at, GramAccumulator, RidgePath};
+use linalg_core::ridge::{
+    leave_one_out, leave_one_out_with, loo_residuals_at, Decomposition, GramAccumulator, RidgePath,
+};
 use linalg_core::Error;
 use ndarray::{concatenate, Array2, ArrayView2, Axis};
 use ndarray_linalg::QR;
@@ -138,7 +140,7 @@ proptest! {
         let bound = ridge_tolerance(&full, y.view(), k, n, 1);
         prop_assert!(dw <= bound, "weights off by {dw:e} > {bound:e} (κ {:e})", full.kappa_r);
 
-        let (residuals, leverages) = loo_residuals_at(a.view(), y.view(), lambda)?;
+        let (residuals, leverages) = loo_residuals_at(a.view(), y.view(), lambda, Decomposition::Gram)?;
         let mut mse_ref = 0.0;
         let mut mse_slack = 0.0;
         let mut h_slack = 0.0f64;
@@ -159,7 +161,7 @@ proptest! {
                 mse_slack += 2.0 * b.residual[c].abs() * b.tolerance + b.tolerance * b.tolerance;
             }
         }
-        let loo = leave_one_out(a.view(), y.view(), &[lambda * 10.0, lambda])?;
+        let loo = leave_one_out_with(a.view(), y.view(), &[lambda * 10.0, lambda], Decomposition::Gram)?;
         let total = (k * m) as f64;
         let mse = loo.scores[1].mse;
         prop_assert!((mse - mse_ref / total).abs() <= mse_slack / total, "mse {mse} vs {}", mse_ref / total);
@@ -230,7 +232,7 @@ fn refused_lambdas() -> Result<(), Error> {
         Err(Error::NotPositiveDefinite { .. })
     ));
     assert!(matches!(
-        loo_residuals_at(twin.view(), y.view(), 1e-300),
+        loo_residuals_at(twin.view(), y.view(), 1e-300, Decomposition::Gram),
         Err(Error::NotPositiveDefinite { .. })
     ));
     assert!(matches!(
@@ -293,10 +295,10 @@ fn rows_across_panels_and_layouts() -> Result<(), Error> {
     let (a, y) = problem(k, n, 2, 2.0, 23);
     let lambda = 1e-3;
     let full = reference(a.view(), y.view(), lambda);
-    let (r_row, h_row) = loo_residuals_at(a.view(), y.view(), lambda)?;
+    let (r_row, h_row) = loo_residuals_at(a.view(), y.view(), lambda, Decomposition::Gram)?;
     let fortran = a.t().as_standard_layout().into_owned().reversed_axes();
     assert!(fortran.t().is_standard_layout());
-    let (r_col, h_col) = loo_residuals_at(fortran.view(), y.view(), lambda)?;
+    let (r_col, h_col) = loo_residuals_at(fortran.view(), y.view(), lambda, Decomposition::Gram)?;
     for i in [0, 1, 1023, 1024, 1025, 2047, 2048, 2049, 2499] {
         let b = brute(a.view(), y.view(), lambda, i, &full);
         for (r, h) in [(&r_row, &h_row), (&r_col, &h_col)] {
@@ -317,5 +319,102 @@ fn rows_across_panels_and_layouts() -> Result<(), Error> {
             }
         }
     }
+    Ok(())
+}
+
+/// The bound on the distance between a leave-one-out residual computed
+/// from a decomposition that is backward stable in `A` itself (the QR path;
+/// the SVD reference) and the exact one, for λ far below `ε‖A‖²`.
+///
+/// A perturbation `E` of `A` with `‖E‖ ≤ γ‖A‖` (`γ = (K + n)u`) moves the
+/// ridge weights by `dW = M Eᵀ(Y − AW) − M AᵀE W` (`M = (AᵀA + λI)⁻¹`),
+/// and `‖M‖ ≤ 1/λ`, `‖M Aᵀ‖ ≤ maxσ σ/(σ² + λ) ≤ 1/(2√λ)`: so
+/// `‖dW‖ ≤ γ‖A‖(‖Y − AW‖/λ + ‖W‖/(2√λ))` — one power of `1/√λ` where the
+/// normal equations pay `‖A‖²/λ`. The leverage `hᵢᵢ = aᵢᵀMaᵢ` moves by
+/// `2eᵢᵀMaᵢ − aᵢᵀM(EᵀA + AᵀE)Maᵢ`, and `‖Maᵢ‖ ≤ √(hᵢᵢ/λ)`, `‖AMaᵢ‖ ≤ √hᵢᵢ`:
+/// `|dhᵢᵢ| ≤ 2γ(‖aᵢ‖ + ‖A‖√hᵢᵢ)√(hᵢᵢ/λ)`. The residual `eᵢ/(1 − hᵢᵢ)` then
+/// moves by `(‖aᵢ‖‖dW‖ + |rᵢ||dhᵢᵢ|)/(1 − hᵢᵢ)`; the brute-force refit on
+/// `A₋ᵢ` (through its SVD, backward stable in `A₋ᵢ`) by `‖aᵢ‖‖dW₋ᵢ‖`.
+/// Factor 2 for the constants, as in [`brute`].
+fn qr_tolerance(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambda: f64, i: usize, b: &Brute) -> f64 {
+    let (k, n) = a.dim();
+    let gamma = (k + n) as f64 * U;
+    let keep: Vec<usize> = (0..k).filter(|&r| r != i).collect();
+    let (a_rest, y_rest) = (a.select(Axis(0), &keep), y.select(Axis(0), &keep));
+    let dw = |a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>| {
+        let rf = reference(a, y, lambda);
+        let residual = &y - &a.dot(&rf.w_ridge);
+        gamma * rf.norm_a * (fro(residual.view()) / lambda + fro(rf.w_ridge.view()) / (2.0 * lambda.sqrt()))
+    };
+    let ai = a.row(i);
+    let norm_ai = ai.dot(&ai).sqrt();
+    let norm_a = reference(a, y, lambda).norm_a;
+    let h = b.leverage.max(0.0);
+    let dh = 2.0 * gamma * (norm_ai + norm_a * h.sqrt()) * (h / lambda).sqrt();
+    let r_max = b.residual.iter().fold(0.0f64, |m, r| m.max(r.abs()));
+    let y_max = (0..y.ncols()).fold(0.0f64, |m, c| m.max(y[[i, c]].abs()));
+    let last = U * (y_max + norm_ai * fro(reference(a_rest.view(), y_rest.view(), lambda).w_ridge.view()));
+    2.0 * 2.0 * (norm_ai * (dw(a, y) + dw(a_rest.view(), y_rest.view())) + last + r_max * dh) / (1.0 - h)
+        + 2.0 * U * r_max
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// The QR path scores λ from 10⁻¹⁰‖A‖² down to 10⁻¹⁴‖A‖² — at and below
+    /// the Gram path's floor (`n·ε·‖A‖²`) — on A with κ(A) up to 10⁶: every
+    /// leave-one-out residual equals the brute-force one within
+    /// [`qr_tolerance`]; above the floor it also meets the Gram path's bound.
+    #[test]
+    fn qr_path_equals_brute_force_below_the_gram_floor(
+        k in 6usize..30,
+        n_frac in 0.1f64..0.9,
+        m in 1usize..3,
+        decades in prop::sample::select(vec![0.0, 3.0, 6.0]),
+        lambda_exp in 0.0f64..14.0,
+        seed in any::<u64>(),
+    ) {
+        let n = ((k as f64 * n_frac) as usize).clamp(1, k - 1);
+        let (a, y) = problem(k, n, m, decades, seed);
+        let full_norm = reference(a.view(), y.view(), 1.0).norm_a;
+        let lambda = full_norm * full_norm * 10f64.powf(-lambda_exp);
+        let full = reference(a.view(), y.view(), lambda);
+        let (residuals, leverages) = loo_residuals_at(a.view(), y.view(), lambda, Decomposition::Qr)?;
+        for i in 0..k {
+            let b = brute(a.view(), y.view(), lambda, i, &full);
+            let tol = qr_tolerance(a.view(), y.view(), lambda, i, &b);
+            let h = b.leverage.max(0.0);
+            let gamma = (k + n) as f64 * U;
+            let norm_ai = a.row(i).dot(&a.row(i)).sqrt();
+            let dh = 2.0 * 2.0 * 2.0 * gamma * (norm_ai + full.norm_a * h.sqrt()) * (h / lambda).sqrt()
+                + 2.0 * 2.0 * gamma * (n as f64 * h).sqrt();
+            prop_assert!((leverages[i] - b.leverage).abs() <= dh, "row {i}: leverage {} vs {} (bound {dh:e}, λ = {lambda:e})", leverages[i], b.leverage);
+            for c in 0..m {
+                let d = (residuals[[i, c]] - b.residual[c]).abs();
+                prop_assert!(
+                    d <= tol,
+                    "row {i} col {c}: QR LOO residual {} vs brute force {} (diff {d:e} > {tol:e}; h = {}, λ = {lambda:e})",
+                    residuals[[i, c]], b.residual[c], b.leverage
+                );
+            }
+        }
+    }
+}
+
+/// Where the Gram path must refuse (λ below `n·ε·‖A‖²`), the automatic
+/// choice of [`leave_one_out`] takes the QR path and scores every λ.
+#[test]
+fn automatic_choice_scores_below_the_gram_floor() -> Result<(), Error> {
+    // κ(A) = 1e14: the smallest eigenvalues of AᵀA (1e-28‖A‖²) are rounding.
+    let (a, y) = problem(40, 10, 2, 14.0, 3);
+    let norm2 = reference(a.view(), y.view(), 1.0).norm_a.powi(2);
+    let grid = [1e-15 * norm2, 1e-12 * norm2, 1e-3 * norm2];
+    let gram = leave_one_out_with(a.view(), y.view(), &grid, Decomposition::Gram)?;
+    assert!(gram.scores[0].mse.is_nan(), "the Gram path refuses 1e-15‖A‖²");
+    let auto = leave_one_out(a.view(), y.view(), &grid)?;
+    assert_eq!(auto.path.decomposition(), Decomposition::Qr);
+    assert!(auto.scores.iter().all(|s| s.mse.is_finite()), "{:?}", auto.scores);
+    let high = leave_one_out(a.view(), y.view(), &grid[2..])?;
+    assert_eq!(high.path.decomposition(), Decomposition::Gram);
     Ok(())
 }

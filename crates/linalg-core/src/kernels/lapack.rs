@@ -223,7 +223,14 @@ pub fn tall_svd(fl: &mut Flops, c: MatRef<'_>) -> Result<TallSvd, i32> {
 
 /// Singular values and `Vᵀ` of the square matrix `a` (destroyed), by DGESDD
 /// with `U` written over `a` and discarded (about `(4/3 + 4)q³` flops counted).
-fn svd_right(fl: &mut Flops, mut a: Owned) -> Result<(Vec<f64>, Owned), i32> {
+fn svd_right(fl: &mut Flops, a: Owned) -> Result<(Vec<f64>, Owned), i32> {
+    svd_square(fl, a).map(|(s, _, vt)| (s, vt))
+}
+
+/// The SVD `A = U·Σ·Vᵀ` of the square matrix `a` by DGESDD: `σ₁ ≥ … ≥ 0`,
+/// `U` (written over `a`) and `Vᵀ` (about `(4/3 + 4)q³` flops counted).
+/// `Err(info)` if DGESDD fails to converge.
+pub fn svd_square(fl: &mut Flops, mut a: Owned) -> Result<(Vec<f64>, Owned, Owned), i32> {
     let n = a.rows;
     let mut s = vec![0.0; n];
     let mut vt = Owned::zeros(n, n);
@@ -267,5 +274,5 @@ fn svd_right(fl: &mut Flops, mut a: Owned) -> Result<(Vec<f64>, Owned), i32> {
     let lwork = (query[0] as usize).max(1);
     let mut work = vec![0.0; lwork];
     gesdd(&mut a.data, &mut s, &mut vt.data, &mut work, ci(lwork))?;
-    Ok((s, vt))
+    Ok((s, a, vt))
 }

@@ -27,7 +27,7 @@ use crate::ffi;
 
 pub use blas2::{dot, gemv, ger, ldlt_times_unit_upper, symv, syr, syr_then_symv, trmv};
 pub use blas3::{gemm, gemm_right_in_place, matmul, symmetrize_upper, syrk, trmm, trsm};
-pub use lapack::{potrf, potrs_upper, syevd, tall_svd, triangle_qr_update, trtri, TallSvd};
+pub use lapack::{potrf, potrs_upper, svd_square, syevd, tall_svd, triangle_qr_update, trtri, TallSvd};
 pub use mat::{MatMut, MatRef, Owned};
 
 /// A flop counter (paper's counting rules, see the module doc).

@@ -73,7 +73,7 @@ use ndarray::{Array2, ArrayView1, ArrayView2, CowArray, Ix2};
 pub use batch::{ridge_solve, ridge_solve_with_intercept, RidgeSolution};
 pub use gram::GramAccumulator;
 pub use online::OnlineRidge;
-pub use path::{leave_one_out, loo_residuals_at, LeaveOneOut, LooScore, RidgePath};
+pub use path::{leave_one_out, leave_one_out_with, loo_residuals_at, Decomposition, LeaveOneOut, LooScore, RidgePath};
 
 use crate::error::Result;
 use crate::hidden_store::Precision;

@@ -58,7 +58,28 @@ pub struct RidgePath {
     values: Vec<f64>,
     /// `Z = Vᵀ AᵀY` (n×M).
     projected: Owned,
+    /// A shifted value `sⱼ² + λ` at or below this is rounding, not
+    /// information: λ is refused.
+    floor: f64,
+    /// How the decomposition was computed.
+    decomposition: Decomposition,
     flops: u64,
+}
+
+/// How a [`RidgePath`] (and [`leave_one_out`]) decomposes the problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decomposition {
+    /// The eigendecomposition of `AᵀA` (one syrk, `Kn²` flops, and
+    /// `dsyevd`): its small eigenvalues are exact only to `n·ε·‖AᵀA‖`, so
+    /// λ at or below that is refused.
+    Gram,
+    /// A QR factorization of `[A | Y]` (streamed Householder blocks,
+    /// `2K(n+M)²` flops) and the SVD of its triangle `R = U_R Σ V_Rᵀ`:
+    /// `sⱼ = σⱼ` exact to `ε·‖A‖` (the square of `Gram`'s accuracy on
+    /// `σⱼ²`), `V = V_R`, `Z = Σ U_Rᵀ (QᵀY)`; λ is refused only at or below
+    /// `n⁴ε²·‖A‖²`, where the rounding of `Q = AV` (`n·ε·‖aᵢ‖` per entry)
+    /// reaches the leverages. About a third more work than `Gram`.
+    Qr,
 }
 
 impl RidgePath {
@@ -106,12 +127,94 @@ impl RidgePath {
             Op::N,
             projected.as_mut(),
         );
+        let top = values.last().copied().unwrap_or(0.0).max(0.0);
         Ok(Self {
+            floor: values.len() as f64 * f64::EPSILON * top,
             vectors,
             values,
             projected,
+            decomposition: Decomposition::Gram,
             flops: sums.flops() + fl.0,
         })
+    }
+
+    /// The path of `a` (K×n) and `y` (K×M) by [`Decomposition::Qr`]:
+    /// Householder QR of `[A | Y]` in blocks of rows (DTPQRT), then the SVD
+    /// of the leading triangle `R` (DGESDD).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new); [`Error::Lapack`] if the QR or the SVD fails.
+    pub fn from_qr(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<Self> {
+        check_inputs(a, y)?;
+        let ((k, n), m) = (a.dim(), y.ncols());
+        let q = n + m;
+        let mut fl = Flops::default();
+        let lapack = |routine: &'static str| move |info: i32| Error::Lapack { routine, info };
+        // R_aug = [R, QᵀY; 0, T] from the rows of [A | Y], a block at a time.
+        let mut r_aug = Owned::zeros(q, q);
+        let rows = QR_BLOCK_ROWS.max(q).min(k);
+        let mut block = Owned::zeros(rows, q);
+        for r0 in (0..k).step_by(rows) {
+            let b = rows.min(k - r0);
+            let mut view = block.as_mut().sub(0, 0, b, q);
+            for j in 0..n {
+                let col = view.col_mut(j);
+                for (i, v) in col.iter_mut().enumerate() {
+                    *v = a[[r0 + i, j]];
+                }
+            }
+            for c in 0..m {
+                let col = view.col_mut(n + c);
+                for (i, v) in col.iter_mut().enumerate() {
+                    *v = y[[r0 + i, c]];
+                }
+            }
+            kernels::triangle_qr_update(&mut fl, r_aug.as_mut(), view).map_err(lapack("dtpqrt"))?;
+        }
+        drop(block);
+        let mut r = Owned::zeros(n, n);
+        for j in 0..n {
+            for i in 0..=j {
+                r.set(i, j, r_aug.at(i, j));
+            }
+        }
+        let (sigma, u, vt) = kernels::svd_square(&mut fl, r).map_err(lapack("dgesdd"))?;
+        // σ descending → ascending, with V's columns and Z's rows alike.
+        let order: Vec<usize> = (0..n).rev().collect();
+        let vectors = Owned::from_fn(n, n, |i, j| vt.at(order[j], i));
+        let values: Vec<f64> = order.iter().map(|&j| sigma[j] * sigma[j]).collect();
+        // Z = Σ U_Rᵀ (QᵀY), QᵀY the top-right block of R_aug.
+        let qty = Owned::from_fn(n, m, |i, c| r_aug.at(i, n + c));
+        let mut utq = Owned::zeros(n, m);
+        kernels::matmul(&mut fl, u.as_ref(), Op::T, qty.as_ref(), Op::N, utq.as_mut());
+        let projected = Owned::from_fn(n, m, |j, c| sigma[order[j]] * utq.at(order[j], c));
+        let top = values.last().copied().unwrap_or(0.0);
+        let nf = n as f64;
+        Ok(Self {
+            floor: nf.powi(4) * f64::EPSILON * f64::EPSILON * top,
+            vectors,
+            values,
+            projected,
+            decomposition: Decomposition::Qr,
+            flops: fl.0,
+        })
+    }
+
+    /// The path of `a`, `y` by `decomposition` ([`new`](Self::new) or
+    /// [`from_qr`](Self::from_qr)).
+    ///
+    /// # Errors
+    /// As those.
+    pub fn with(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, decomposition: Decomposition) -> Result<Self> {
+        match decomposition {
+            Decomposition::Gram => Self::new(a, y),
+            Decomposition::Qr => Self::from_qr(a, y),
+        }
+    }
+
+    /// How the path was computed.
+    pub fn decomposition(&self) -> Decomposition {
+        self.decomposition
     }
 
     /// Columns `n` of `A`.
@@ -178,18 +281,18 @@ impl RidgePath {
     /// numerically positive definite.
     fn inverse_shifted(&self, lambda: f64) -> Result<Vec<f64>> {
         validate::lambda(Strategy::DRdg, lambda)?;
-        let (lo, hi) = self.extremes();
-        // The eigenvalues are exact for AᵀA + E, ‖E‖ ≲ n·ε·‖AᵀA‖: a shifted
-        // eigenvalue below that is rounding, not information.
-        let floor = self.n() as f64 * f64::EPSILON * hi.max(0.0);
-        if lo + lambda <= floor {
+        let (lo, _) = self.extremes();
+        // Gram: the eigenvalues are exact for AᵀA + E, ‖E‖ ≲ n·ε·‖AᵀA‖, so a
+        // shifted eigenvalue below that is rounding, not information; Qr:
+        // see `Decomposition::Qr`.
+        if lo + lambda <= self.floor {
             return Err(Error::NotPositiveDefinite {
                 strategy: Strategy::DRdg,
                 matrix: "AᵀA + λI",
                 pivot: 0,
                 first_node: 0,
                 end_node: self.n(),
-                suggestion: "λ is below the rounding of the eigenvalues of AᵀA: use a larger λ",
+                suggestion: "λ is below the rounding of the decomposition: use a larger λ (or Decomposition::Qr)",
             });
         }
         Ok(self.values.iter().map(|s| 1.0 / (s + lambda)).collect())
@@ -241,8 +344,12 @@ pub struct LeaveOneOut {
 /// grid; sample i's residual is `eᵢ/(1 − hᵢᵢ)` with the leverage
 /// `hᵢᵢ = Σⱼ Qᵢⱼ²/(sⱼ² + λ)`.
 ///
-/// A λ that [`RidgePath::weights`] refuses gets NaN scores instead of an
-/// error, so that one too small λ of a grid does not hide the others.
+/// When a λ of the grid lies under the floor of the Gram path (`n·ε·‖AᵀA‖`
+/// above the smallest eigenvalue, known once `AᵀA` is decomposed), the
+/// whole grid is scored by [`Decomposition::Qr`] instead (about a third more
+/// work; see [`leave_one_out_with`] to choose). A λ that the path still
+/// refuses gets NaN scores instead of an error, so that one too small λ of
+/// a grid does not hide the others.
 ///
 /// ```
 /// use linalg_core::ridge::{leave_one_out, ridge_solve};
@@ -267,8 +374,35 @@ pub struct LeaveOneOut {
 /// inputs; [`Error::InvalidLambda`] for a λ of the grid that is not finite
 /// and positive; [`Error::Lapack`] if the eigendecomposition fails.
 pub fn leave_one_out(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambdas: &[f64]) -> Result<LeaveOneOut> {
+    check_lambdas(lambdas)?;
+    let gram = RidgePath::new(a, y)?;
+    // A λ under the Gram path's floor: the QR path, before the costly Q = AV.
+    let path = if lambdas.iter().any(|&l| gram.inverse_shifted(l).is_err()) {
+        RidgePath::from_qr(a, y)?
+    } else {
+        gram
+    };
+    scores_of(a, y, lambdas, path)
+}
+
+/// [`leave_one_out`] by the given [`Decomposition`].
+///
+/// # Errors
+/// As [`leave_one_out`].
+pub fn leave_one_out_with(
+    a: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    lambdas: &[f64],
+    decomposition: Decomposition,
+) -> Result<LeaveOneOut> {
+    check_lambdas(lambdas)?;
+    scores_of(a, y, lambdas, RidgePath::with(a, y, decomposition)?)
+}
+
+/// The scores of every λ on `path` (of `a`, `y`).
+fn scores_of(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambdas: &[f64], path: RidgePath) -> Result<LeaveOneOut> {
     let mut scores = Vec::with_capacity(lambdas.len());
-    let (path, flops) = loo_residuals(a, y, lambdas, |lambda, residuals| {
+    let (path, flops) = loo_residuals(a, y, lambdas, path, |lambda, residuals| {
         scores.push(match residuals {
             Some((r, h)) => summarize(lambda, y, r, h),
             None => LooScore {
@@ -282,9 +416,14 @@ pub fn leave_one_out(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>, lambdas: &[
     Ok(LeaveOneOut { scores, path, flops })
 }
 
+/// Every λ finite and > 0.
+fn check_lambdas(lambdas: &[f64]) -> Result<()> {
+    lambdas.iter().try_for_each(|&l| validate::lambda(Strategy::DRdg, l))
+}
+
 /// The leave-one-out residuals `eᵢ/(1 − hᵢᵢ)` (K×M) and leverages `hᵢᵢ`
-/// (K) of the ridge solution of `a`, `y` at one λ — what
-/// [`leave_one_out`] summarizes, sample by sample.
+/// (K) of the ridge solution of `a`, `y` at one λ by `decomposition` —
+/// what [`leave_one_out`] summarizes, sample by sample.
 ///
 /// # Errors
 /// As [`leave_one_out`], and as [`RidgePath::weights`] for λ.
@@ -292,9 +431,12 @@ pub fn loo_residuals_at(
     a: ArrayView2<'_, f64>,
     y: ArrayView2<'_, f64>,
     lambda: f64,
+    decomposition: Decomposition,
 ) -> Result<(Array2<f64>, Vec<f64>)> {
+    check_lambdas(&[lambda])?;
     let mut out = None;
-    let (path, _) = loo_residuals(a, y, &[lambda], |_, residuals| {
+    let path = RidgePath::with(a, y, decomposition)?;
+    let (path, _) = loo_residuals(a, y, &[lambda], path, |_, residuals| {
         out = residuals.map(|(r, h)| (r.to_owned(), h.to_vec()));
     })?;
     match out {
@@ -303,6 +445,10 @@ pub fn loo_residuals_at(
         None => path.weights(lambda).map(|_| (Array2::zeros((0, 0)), Vec::new())),
     }
 }
+
+/// Rows per block of [`RidgePath::from_qr`]'s streamed QR (as
+/// `kernels::tall_svd`'s).
+const QR_BLOCK_ROWS: usize = 2048;
 
 /// Rows of `A` per panel of the leave-one-out products: `Q_P = A_P·V` is
 /// `LOO_PANEL_ROWS × n` (16 MB at n = 2000), large enough for DGEMM's full
@@ -316,12 +462,9 @@ fn loo_residuals(
     a: ArrayView2<'_, f64>,
     y: ArrayView2<'_, f64>,
     lambdas: &[f64],
+    path: RidgePath,
     mut visit: impl FnMut(f64, Option<(ArrayView2<'_, f64>, &[f64])>),
 ) -> Result<(RidgePath, u64)> {
-    for &lambda in lambdas {
-        validate::lambda(Strategy::DRdg, lambda)?;
-    }
-    let path = RidgePath::new(a, y)?;
     let (k, n, m) = (a.nrows(), path.n(), path.m());
     let mut fl = Flops::default();
     // The λ the path accepts, and 1/(s² + λ) for each.
