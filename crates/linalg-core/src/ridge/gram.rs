@@ -74,6 +74,18 @@ impl GramAccumulator {
         }
     }
 
+    /// [`Error::Empty`] unless rows were added (and `A`, `Y` have columns).
+    pub(super) fn check_not_empty(&self) -> Result<()> {
+        if self.rows == 0 || self.n() == 0 || self.m() == 0 {
+            return Err(Error::Empty {
+                what: "accumulated rows of A",
+                rows: self.rows,
+                cols: self.n(),
+            });
+        }
+        Ok(())
+    }
+
     /// The sums: `AᵀA` (upper triangle), `AᵀY`, rows.
     pub(super) fn sums(&self) -> (&Owned, &Owned, usize) {
         (&self.gram, &self.rhs, self.rows)
@@ -197,13 +209,7 @@ impl GramAccumulator {
     /// finite; [`Error::NotPositiveDefinite`] as [`solve`](Self::solve).
     pub fn solve_prefixes(&self, lambda: f64, sizes: &[usize]) -> Result<Vec<Array2<f64>>> {
         validate::lambda(Strategy::DRdg, lambda)?;
-        if self.rows == 0 || self.n() == 0 || self.m() == 0 {
-            return Err(Error::Empty {
-                what: "accumulated rows of A",
-                rows: self.rows,
-                cols: self.n(),
-            });
-        }
+        self.check_not_empty()?;
         if let Some(&bad) = sizes.iter().find(|&&s| s == 0 || s > self.n()) {
             return Err(Error::Shape {
                 what: "prefix size",
@@ -290,13 +296,7 @@ impl GramAccumulator {
     /// [`ridge_solve`](super::ridge_solve).
     pub fn solve(&self, lambda: f64) -> Result<RidgeSolution> {
         validate::lambda(Strategy::DRdg, lambda)?;
-        if self.rows == 0 || self.n() == 0 || self.m() == 0 {
-            return Err(Error::Empty {
-                what: "accumulated rows of A",
-                rows: self.rows,
-                cols: self.n(),
-            });
-        }
+        self.check_not_empty()?;
         let mut r = self.gram.clone();
         for i in 0..self.n() {
             r.set(i, i, r.at(i, i) + lambda);

@@ -104,13 +104,7 @@ impl RidgePath {
     /// [`Error::Empty`] if no row was added; [`Error::Lapack`] if the
     /// eigendecomposition does not converge.
     pub fn from_accumulator(sums: &GramAccumulator) -> Result<Self> {
-        if sums.rows() == 0 || sums.n() == 0 || sums.m() == 0 {
-            return Err(Error::Empty {
-                what: "accumulated rows of A",
-                rows: sums.rows(),
-                cols: sums.n(),
-            });
-        }
+        sums.check_not_empty()?;
         let (gram, rhs, _) = sums.sums();
         let mut fl = Flops::default();
         let mut vectors = gram.clone();

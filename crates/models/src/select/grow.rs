@@ -435,6 +435,28 @@ struct Keeper<M> {
 }
 
 impl<M> Keeper<M> {
+    /// Score `predictions` of `model` (at `nodes`, `lambda`) on `val` and
+    /// keep the point (and the model when it is the best so far).
+    fn score(
+        &mut self,
+        criterion: Criterion,
+        val: &Dataset<'_>,
+        nodes: usize,
+        lambda: f64,
+        predictions: Array2<f64>,
+        model: M,
+    ) -> Result<()> {
+        let score = criterion.score(predictions.view(), val.targets())?;
+        let point = CurvePoint {
+            lambda,
+            nodes,
+            score,
+            spread: 0.0,
+        };
+        self.push(point, model);
+        Ok(())
+    }
+
     fn push(&mut self, point: CurvePoint, model: M) {
         let improved = !point.score.is_nan()
             && self
@@ -497,16 +519,8 @@ pub fn refit_elm_curve(
             .with_input_scale(params.input_scale())
             .check()?
             .fit(train)?;
-        let score = opts
-            .criterion
-            .score(elm.predict(val.features())?.view(), val.targets())?;
-        let point = CurvePoint {
-            lambda: elm.lambda(),
-            nodes: n,
-            score,
-            spread: 0.0,
-        };
-        keeper.push(point, elm);
+        let (predictions, lambda) = (elm.predict(val.features())?, elm.lambda());
+        keeper.score(opts.criterion, val, n, lambda, predictions, elm)?;
     }
     keeper.finish(t0)
 }
@@ -558,16 +572,8 @@ pub fn refit_bls_curve(
             params.lambda(),
             strategy,
         )?;
-        let score = opts
-            .criterion
-            .score(bls.predict(val.features())?.view(), val.targets())?;
-        let point = CurvePoint {
-            lambda: params.lambda(),
-            nodes: n,
-            score,
-            spread: 0.0,
-        };
-        keeper.push(point, bls);
+        let predictions = bls.predict(val.features())?;
+        keeper.score(opts.criterion, val, n, params.lambda(), predictions, bls)?;
     }
     keeper.finish(t0)
 }
