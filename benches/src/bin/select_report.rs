@@ -21,7 +21,10 @@
 //!    (`--quick`: 50 by 50) up to 2000 (500), patience 3, λ the one
 //!    leave-one-out chose, validation = a seeded sixth of the training
 //!    images; `grow_until_val` against `refit_elm_curve` over the sizes
-//!    growth reached: seconds, the size each chooses, its test accuracy.
+//!    growth reached: seconds, the size each chooses, its test accuracy;
+//!    then our 5-fold over the same sizes, and hpelm's own selection of the
+//!    number of neurons (`train(…, 'V')` on the same split, `'CV'` 5-fold;
+//!    `benches/hpelm_select.py`, skipped with a message without hpelm).
 //!
 //! Usage: `select-report [--quick] [--out FILE] [--reps N]`.
 
@@ -387,7 +390,7 @@ fn grow_table(
          | method | seconds | sizes tried | size chosen | validation error | stopped | test accuracy |\n\
          |---|---|---|---|---|---|---|\n\
          | grow until val | {grow_s:.2} | {} | {} | {:.4} | {:?} | {acc_g:.2}% |\n\
-         | refit at every size | {refit_s:.2} | {} | {} | {:.4} | — | {acc_r:.2}% |\n",
+         | refit at every size | {refit_s:.2} | {} | {} | {:.4} | — | {acc_r:.2}% |",
         va.len(),
         refit.curve.len(),
         grown.curve.len(),
@@ -398,5 +401,95 @@ fn grow_table(
         refit.nodes,
         refit.score,
     )?;
+    // Ours: 5-fold over the same sizes at the same λ, on all training images.
+    let sizes: Vec<usize> = (start..=max).step_by(step).collect();
+    let kfold = SelectOptions {
+        method: Method::KFold { k: 5 },
+        lambdas: vec![lambda],
+        sizes: sizes.clone(),
+        criterion: Criterion::ClassificationError,
+        seed: 3,
+    };
+    let largest = ElmParams::new(max, Activation::Sigmoid)
+        .with_seed(1)
+        .with_lambda(lambda)
+        .check()?;
+    eprintln!("select-report: 5-fold over {} sizes…", sizes.len());
+    let t = Instant::now();
+    let folds = largest.select(data, &kfold)?;
+    let folds_s = t.elapsed().as_secs_f64();
+    let acc_f = accuracy(folds.model.predict(x_test.view())?.view(), y_test.view())?;
+    writeln!(
+        md,
+        "| 5-fold over the {} sizes (all {k} images) | {folds_s:.2} | {} | {} | CV {:.4} | — | {acc_f:.2}% |",
+        sizes.len(),
+        folds.curve.len(),
+        folds.nodes,
+        folds.score
+    )?;
+    hpelm_rows(md, max, (&xt, &yt), (&xv, &yv), (x_test, y_test))?;
+    Ok(())
+}
+
+/// hpelm's selection of the number of neurons ('V' on the same split, 'CV'
+/// 5-fold on all training images) with the largest size `l`, beside ours
+/// (`benches/hpelm_select.py`); skipped with a message when hpelm is not
+/// importable.
+fn hpelm_rows(
+    md: &mut String,
+    l: usize,
+    train: (&Array2<f64>, &Array2<f64>),
+    val: (&Array2<f64>, &Array2<f64>),
+    test: (&Array2<f64>, &Array2<f64>),
+) -> Res<()> {
+    eprintln!("select-report: hpelm's 'V' and 'CV' selection…");
+    let dir = benches::target_dir().join("select-report-hpelm");
+    std::fs::create_dir_all(&dir)?;
+    for (name, m) in [
+        ("xt", train.0),
+        ("yt", train.1),
+        ("xv", val.0),
+        ("yv", val.1),
+        ("xs", test.0),
+        ("ys", test.1),
+    ] {
+        write_f64_le(&dir.join(format!("{name}.f64")), m.as_standard_layout().iter())?;
+    }
+    let args: Vec<String> = [
+        dir.display().to_string(),
+        l.to_string(),
+        train.0.ncols().to_string(),
+        train.1.ncols().to_string(),
+        train.0.nrows().to_string(),
+        val.0.nrows().to_string(),
+        test.0.nrows().to_string(),
+        "5".to_string(),
+    ]
+    .into();
+    let out = run_python("hpelm_select.py", &args, experiments::machine::cores());
+    let _ = std::fs::remove_dir_all(&dir);
+    match out {
+        Ok(json) if json_field(&json, "error").is_none() => {
+            let num = |key: &str| json_number(&json, key).unwrap_or(f64::NAN);
+            writeln!(
+                md,
+                "| hpelm {} `train(…, 'V')`, {l} neurons | {:.2} | interval halving | {} | — | — | {:.2}% |\n\
+                 | hpelm `train(…, 'CV', k=5)`, {l} neurons | {:.2} | interval halving | {} | — | — | {:.2}% |\n\n\
+                 hpelm (numpy {}) ranks the neurons at random and halves an interval of neuron counts, re-solving the \
+                 sub-Gram at each probe, with a 1% size penalty and its own regularization; its test accuracy is of \
+                 the pruned network.",
+                json_field(&json, "hpelm").unwrap_or("?"),
+                num("v_seconds"),
+                num("v_neurons"),
+                num("v_test_accuracy"),
+                num("cv_seconds"),
+                num("cv_neurons"),
+                num("cv_test_accuracy"),
+                json_field(&json, "numpy").unwrap_or("?"),
+            )?;
+        }
+        Ok(json) => writeln!(md, "\n(hpelm skipped: {})", json_field(&json, "error").unwrap_or("?"))?,
+        Err(e) => writeln!(md, "\n(hpelm skipped: {e})")?,
+    }
     Ok(())
 }
