@@ -205,6 +205,27 @@ struct Run {
     stop: Stop,
 }
 
+impl Run {
+    /// The size of the best point.
+    fn best_nodes(&self) -> usize {
+        self.curve[self.best].nodes
+    }
+
+    /// The outcome with `model` (the network cut to the best size), timed
+    /// from `t0`.
+    fn into_grown<M>(self, model: M, t0: Instant) -> Grown<M> {
+        let point = &self.curve[self.best];
+        Grown {
+            model,
+            nodes: point.nodes,
+            score: point.score,
+            stop: self.stop,
+            seconds: t0.elapsed().as_secs_f64(),
+            curve: self.curve,
+        }
+    }
+}
+
 /// Score the start, then append `step` nodes at a time and score after each
 /// append, copying the weights at every new best, until `patience` appends
 /// in a row bring no improvement or the network has `max_nodes` nodes.
@@ -373,19 +394,12 @@ impl ElmValidParams {
             inc,
             x_val: val.features(),
         };
-        let run = grow(&mut g, &mut columns, val.targets(), lambda, opts)?;
-        let point = &run.curve[run.best];
+        let mut run = grow(&mut g, &mut columns, val.targets(), lambda, opts)?;
         let mut hidden = g.inc.hidden().clone();
-        hidden.truncate(point.nodes);
-        let model = Elm::from_parts(hidden, run.weights, lambda, ReadoutSolver::Strategy(g.inc.strategy()))?;
-        Ok(Grown {
-            model,
-            nodes: point.nodes,
-            score: point.score,
-            stop: run.stop,
-            curve: run.curve,
-            seconds: t0.elapsed().as_secs_f64(),
-        })
+        hidden.truncate(run.best_nodes());
+        let weights = std::mem::take(&mut run.weights);
+        let model = Elm::from_parts(hidden, weights, lambda, ReadoutSolver::Strategy(g.inc.strategy()))?;
+        Ok(run.into_grown(model, t0))
     }
 }
 
@@ -411,19 +425,12 @@ impl BlsValidParams {
         let z_val = inc.expansion().feature_outputs(val.features())?;
         let lambda = inc.lambda();
         let mut g = BlsGrower { inc, z_val };
-        let run = grow(&mut g, &mut columns, val.targets(), lambda, opts)?;
-        let point = &run.curve[run.best];
+        let mut run = grow(&mut g, &mut columns, val.targets(), lambda, opts)?;
         let mut expansion = g.inc.expansion().clone();
-        expansion.truncate(point.nodes);
-        let model = Bls::from_parts(expansion, run.weights, lambda, g.inc.strategy())?;
-        Ok(Grown {
-            model,
-            nodes: point.nodes,
-            score: point.score,
-            stop: run.stop,
-            curve: run.curve,
-            seconds: t0.elapsed().as_secs_f64(),
-        })
+        expansion.truncate(run.best_nodes());
+        let weights = std::mem::take(&mut run.weights);
+        let model = Bls::from_parts(expansion, weights, lambda, g.inc.strategy())?;
+        Ok(run.into_grown(model, t0))
     }
 }
 
