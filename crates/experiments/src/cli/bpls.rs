@@ -39,7 +39,7 @@ pub(crate) const DFNN_ONLY: [&str; 3] = ["time_limit", "exact_last_layer", "no_b
 
 /// `τ_max` of Algorithm 2 by default: 39 passes on the misses after the
 /// first pass, at most 40 epochs (the budget of Tomic et al.'s MNIST runs).
-pub const DEFAULT_ITERATIONS: usize = 39;
+pub const DEFAULT_ITERATIONS: usize = models::mlp::DEFAULT_MAX_ITERATIONS;
 /// Samples per minibatch of the backprop trainers by default (Tomic et al.
 /// used 1, which is slower per epoch by orders of magnitude).
 pub const DEFAULT_BATCH_SIZE: usize = 128;
@@ -47,7 +47,7 @@ pub const DEFAULT_BATCH_SIZE: usize = 128;
 pub const DEFAULT_MAX_EPOCHS: usize = 40;
 /// The starting weights are uniform on `[−INIT_SCALE, INIT_SCALE)`: the
 /// paper's `U[−1, 1]` (Algorithms 1 and 2, line 1), for every trainer.
-pub const INIT_SCALE: f64 = 1.0;
+pub const INIT_SCALE: f64 = models::mlp::INIT_SCALE;
 
 /// The BPLS flags of `nn fit`, as typed (flattened into [`FitFlags`];
 /// `--layers`, `--batch-size`, `--max-epochs`, `--trainer`, `--activation`,

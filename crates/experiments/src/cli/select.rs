@@ -23,6 +23,10 @@ use crate::report::svg::{line_plot, Series};
 
 const HEADING: &str = "Choosing λ and the size (--model elm, bls)";
 
+/// `--lambda-grid`'s default: the library's [`SelectOptions::DEFAULT_GRID`]
+/// (a test checks that they agree).
+const DEFAULT_LAMBDA_GRID: &str = "1e-8:1e2:21";
+
 /// `nn fit`'s flags for choosing λ and the size.
 #[derive(Clone, Debug, Default, Args)]
 pub struct SelectFlags {
@@ -36,7 +40,7 @@ pub struct SelectFlags {
     #[arg(long, value_name = "loo|kfold:K|val:FRAC", value_parser = method, help_heading = HEADING)]
     pub select_lambda: Option<Method>,
     /// The λ grid of --select-lambda: N values log-spaced from LO to HI.
-    #[arg(long, value_name = "LO:HI:N", default_value = "1e-8:1e2:21", help_heading = HEADING)]
+    #[arg(long, value_name = "LO:HI:N", default_value = DEFAULT_LAMBDA_GRID, help_heading = HEADING)]
     pub lambda_grid: String,
     /// Sizes to try with --select-lambda kfold/val, comma-separated (ELM:
     /// hidden nodes ≤ --hidden; BLS: all nodes, the feature nodes then the
@@ -50,10 +54,10 @@ pub struct SelectFlags {
     #[arg(long, conflicts_with = "select_lambda", help_heading = HEADING)]
     pub grow_until_val: bool,
     /// Nodes added per step of --grow-until-val.
-    #[arg(long, value_name = "Q", default_value_t = 10, value_parser = super::args::at_least_one, help_heading = HEADING)]
+    #[arg(long, value_name = "Q", default_value_t = GrowOptions::DEFAULT_STEP, value_parser = super::args::at_least_one, help_heading = HEADING)]
     pub step: usize,
     /// Steps without improvement before --grow-until-val stops.
-    #[arg(long, value_name = "P", default_value_t = 5, value_parser = super::args::at_least_one, help_heading = HEADING)]
+    #[arg(long, value_name = "P", default_value_t = GrowOptions::DEFAULT_PATIENCE, value_parser = super::args::at_least_one, help_heading = HEADING)]
     pub patience: usize,
     /// Largest size --grow-until-val may reach [default: --hidden for the
     /// ELM; the BLS's size + 100 steps].
@@ -61,7 +65,7 @@ pub struct SelectFlags {
     pub max_hidden: Option<usize>,
     /// Fraction of the training samples held out by --grow-until-val (and
     /// by nothing else: --select-lambda val:FRAC names its own).
-    #[arg(long, value_name = "F", default_value_t = 0.2, help_heading = HEADING)]
+    #[arg(long, value_name = "F", default_value_t = GrowOptions::DEFAULT_VAL_FRACTION, help_heading = HEADING)]
     pub val_fraction: f64,
     /// Draw the validation curve of --select-lambda or --grow-until-val as
     /// an SVG file.
@@ -71,19 +75,10 @@ pub struct SelectFlags {
 
 /// `loo`, `kfold:K`, `val:FRAC`.
 fn method(text: &str) -> Result<Method, String> {
-    let bad = || format!("`{text}`: expected loo, kfold:K (K ≥ 2) or val:FRAC (0 < FRAC < 1)");
-    match text.split_once(':') {
-        None if text == "loo" => Ok(Method::LeaveOneOut),
-        Some(("kfold", k)) => match k.parse::<usize>() {
-            Ok(k) if k >= 2 => Ok(Method::KFold { k }),
-            _ => Err(bad()),
-        },
-        Some(("val", f)) => match f.parse::<f64>() {
-            Ok(f) if f > 0.0 && f < 1.0 => Ok(Method::Validation { fraction: f }),
-            _ => Err(bad()),
-        },
-        _ => Err(bad()),
-    }
+    text.parse().map_err(|e: models::ModelError| match e {
+        models::ModelError::InvalidParameter { value, reason, .. } => format!("`{value}`: {reason}"),
+        other => other.to_string(),
+    })
 }
 
 /// What to do, resolved.
@@ -421,5 +416,19 @@ fn plot(report: &SelectionReport) -> String {
             &[Series::line(format!("λ = {:e}", report.lambda), points)],
             false,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_lambda_grid_is_the_librarys() {
+        let (lo, hi, n) = SelectOptions::DEFAULT_GRID;
+        assert_eq!(
+            grid(DEFAULT_LAMBDA_GRID).expect("the default parses"),
+            SelectOptions::log_grid(lo, hi, n).expect("the library's grid")
+        );
     }
 }

@@ -77,7 +77,7 @@ mod network;
 pub use backprop::{loss_and_gradient, Backprop, BackpropEpoch, BackpropReport, Loss};
 pub use bpls::{
     BplsAlgorithm, BplsEpoch, BplsParams, BplsReport, BplsValidParams, LayerStep, DEFAULT_CLIP, DEFAULT_LAMBDA,
-    DEFAULT_TARGET_RIDGE,
+    DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET_RIDGE, INIT_SCALE,
 };
 pub use network::{Mlp, OutputActivation, MAGIC};
 

@@ -66,6 +66,14 @@ pub struct GrowOptions {
 }
 
 impl GrowOptions {
+    /// Nodes per append by default (`nn fit --step`, the estimators' `grow_step`).
+    pub const DEFAULT_STEP: usize = 10;
+    /// Appends without improvement before stopping, by default (`--patience`).
+    pub const DEFAULT_PATIENCE: usize = 5;
+    /// The fraction of the training samples held out to score growth, by
+    /// default (`--val-fraction`).
+    pub const DEFAULT_VAL_FRACTION: f64 = 0.2;
+
     /// `step` nodes per append, `patience` appends without improvement, at
     /// most `max_nodes` nodes, scored by `criterion`.
     pub fn new(step: usize, patience: usize, max_nodes: usize, criterion: Criterion) -> Self {

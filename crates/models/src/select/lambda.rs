@@ -66,6 +66,36 @@ impl std::fmt::Display for Method {
     }
 }
 
+impl std::str::FromStr for Method {
+    type Err = crate::ModelError;
+
+    /// `loo`, `kfold:K` (K ≥ 2) or `val:FRAC` (0 < FRAC < 1): what
+    /// [`Display`](std::fmt::Display) writes; the command line's
+    /// `--select-lambda` and the Python estimators' `select_lambda` read it.
+    ///
+    /// # Errors
+    /// [`crate::ModelError::InvalidParameter`] naming `select_lambda`.
+    fn from_str(text: &str) -> Result<Self> {
+        let bad = || crate::ModelError::InvalidParameter {
+            name: "select_lambda",
+            value: text.to_string(),
+            reason: "expected loo, kfold:K (K ≥ 2) or val:FRAC (0 < FRAC < 1)",
+        };
+        match text.split_once(':') {
+            None if text == "loo" => Ok(Method::LeaveOneOut),
+            Some(("kfold", k)) => match k.parse::<usize>() {
+                Ok(k) if k >= 2 => Ok(Method::KFold { k }),
+                _ => Err(bad()),
+            },
+            Some(("val", f)) => match f.parse::<f64>() {
+                Ok(f) if f > 0.0 && f < 1.0 => Ok(Method::Validation { fraction: f }),
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
+}
+
 /// What to select and how.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SelectOptions {
@@ -84,6 +114,10 @@ pub struct SelectOptions {
 }
 
 impl SelectOptions {
+    /// The λ grid by default, `(lo, hi, count)` for [`log_grid`](Self::log_grid):
+    /// 21 values from 10⁻⁸ to 10² (`nn fit --lambda-grid 1e-8:1e2:21`).
+    pub const DEFAULT_GRID: (f64, f64, usize) = (1e-8, 1e2, 21);
+
     /// `count` values log-spaced from `lo` to `hi` (both included; `lo`
     /// alone for `count = 1`).
     ///
