@@ -312,3 +312,27 @@ impl<'de, M: LinearReadout + Deserialize<'de>> Deserialize<'de> for OnlineFit<M>
         OnlineFit::from_sums(data.model, &sums).map_err(serde::de::Error::custom)
     }
 }
+
+/// An ELM kept for row updates, saved and loaded through the crate's
+/// versioned envelope: the model and the sums `AᵀA`, `AᵀY`, `K` of its rows
+/// (loading re-solves the weights from the sums, so they equal the saved
+/// ones to rounding).
+impl crate::traits::Persist for OnlineFit<Elm> {
+    const MAGIC: [u8; 8] = *b"DNNOELM\0";
+    const FORMAT_VERSION: u32 = 2;
+
+    fn check_invariants(&self) -> Result<()> {
+        self.model.check_invariants()
+    }
+}
+
+/// A BLS kept for row updates, saved and loaded as
+/// [`OnlineFit<Elm>`](OnlineFit) is.
+impl crate::traits::Persist for OnlineFit<Bls> {
+    const MAGIC: [u8; 8] = *b"DNNOBLS\0";
+    const FORMAT_VERSION: u32 = 2;
+
+    fn check_invariants(&self) -> Result<()> {
+        self.model.check_invariants()
+    }
+}

@@ -291,3 +291,95 @@ fn header_and_length_errors_of_an_elm_file_are_typed() {
 fn header_and_length_errors_of_a_bls_file_are_typed() {
     header_and_length_errors_are_typed(&small_bls(), models::elm::io::MAGIC);
 }
+
+fn small_dfnn() -> models::dfnn::Dfnn {
+    use models::dfnn::{Bias, Dfnn, DfnnTrainer, FullLbfgs};
+    let x = inputs();
+    let mut net = Dfnn::random(2, &[3, 1], Bias::Every, 5, models::dfnn::INIT_SCALE).expect("network");
+    let trainer = DfnnTrainer::Lbfgs(FullLbfgs {
+        max_iterations: 5,
+        ..FullLbfgs::default()
+    });
+    net.fit(x.view(), targets(&x).view(), 1e-4, &trainer, |_| {
+        std::ops::ControlFlow::Continue(())
+    })
+    .expect("fit");
+    net
+}
+
+#[test]
+fn every_single_byte_change_of_a_saved_dfnn_is_refused() {
+    assert_every_change_refused("DFNN", &small_dfnn());
+}
+
+#[test]
+fn header_and_length_errors_of_a_dfnn_file_are_typed() {
+    header_and_length_errors_are_typed(&small_dfnn(), *b"DNNELM\0\0");
+}
+
+#[test]
+fn a_dfnn_with_inconsistent_layers_is_corrupt() {
+    let net = small_dfnn();
+    let mut weights = net.weights().to_vec();
+    weights[1] = Array2::zeros((1, 7));
+    // Encode the inconsistent network through a copy of the same shape.
+    #[derive(serde::Serialize)]
+    struct Raw {
+        weights: Vec<Array2<f64>>,
+        bias: models::dfnn::Bias,
+    }
+    let bytes = models::envelope::encode_checked(
+        models::dfnn::MAGIC,
+        <models::dfnn::Dfnn as Persist>::FORMAT_VERSION,
+        &Raw {
+            weights,
+            bias: net.bias(),
+        },
+    )
+    .expect("encode");
+    let reason = corrupt_reason(models::dfnn::Dfnn::from_bytes(&bytes));
+    assert!(reason.contains("layer weights"), "{reason}");
+}
+
+/// A model loaded from its bytes predicts bit for bit as the model fitted
+/// (the Python package pickles through these bytes). Sizes large enough for
+/// BLAS to take its blocked paths, where a weight matrix stored in another
+/// layout than loading gives would round differently (as BPLS's did).
+#[test]
+fn a_loaded_model_predicts_bit_for_bit_as_the_fitted_one() {
+    use models::mlp::{BplsAlgorithm, BplsParams, OutputActivation};
+    let x = Array2::from_shape_fn((300, 5), |(i, j)| (((i * 37 + j * 11) % 97) as f64 / 48.0 - 1.0) * 1.3);
+    let y = Array2::from_shape_fn((300, 2), |(i, j)| (x[[i, j]] * x[[i, j + 1]]).sin());
+    let labels = Array2::from_shape_fn((300, 2), |(i, j)| f64::from(u8::from((x[[i, 0]] > 0.0) == (j == 0))));
+    let data = Dataset::new(x.view(), y.view());
+    fn same<M: Persist + Predict>(name: &str, model: &M, x: &Array2<f64>) {
+        let loaded = M::from_bytes(&model.to_bytes().expect("encode")).expect("decode");
+        let (a, b) = (
+            model.predict(x.view()).expect("predict"),
+            loaded.predict(x.view()).expect("predict"),
+        );
+        let differ = a.iter().zip(&b).filter(|(p, q)| p.to_bits() != q.to_bits()).count();
+        assert_eq!(
+            differ,
+            0,
+            "{name}: {differ} of {} outputs differ after loading",
+            a.len()
+        );
+    }
+    same(
+        "ELM",
+        &ElmParams::new(100, Activation::Sigmoid).fit(&data).expect("fit"),
+        &x,
+    );
+    same("BLS", &BlsParams::new(3, 4, 60).fit(&data).expect("fit"), &x);
+    same("SLFN", &models::SlfnParams::new(10).fit(&data).expect("fit"), &x);
+    same("DFNN", &small_dfnn(), &inputs());
+    let regression = BplsParams::new(vec![100]).fit(&data).expect("fit");
+    same("BPLS regression", &regression, &x);
+    let classifier = BplsParams::new(vec![100])
+        .with_output(OutputActivation::Softmax)
+        .with_algorithm(BplsAlgorithm::NonInjective { max_iterations: 5 })
+        .fit(&Dataset::new(x.view(), labels.view()))
+        .expect("fit");
+    same("BPLS classifier", &classifier, &x);
+}

@@ -28,7 +28,7 @@ mod train;
 pub use b2ld::B2ld;
 pub use incremental::{Incremental, IncrementalKind};
 pub use lbfgs::FullLbfgs;
-pub use network::{Bias, Dfnn};
+pub use network::{Bias, Dfnn, MAGIC};
 pub use objective::{BlockObjective, FullObjective, Objective3, Workspace};
 pub use train::{DfnnTrainer, Progress, TracePoint, TrainReport};
 

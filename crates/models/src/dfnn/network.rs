@@ -151,3 +151,59 @@ pub(crate) fn layer_into(
         }
     }
 }
+
+/// The first eight bytes of a deep-network model file.
+pub const MAGIC: [u8; 8] = *b"DNNDFNN\0";
+
+/// Saved and loaded through the crate's versioned envelope (format 2, as
+/// every model of the crate: CRC-32 checked; the body is the layers' weights
+/// and where the biases are).
+impl crate::traits::Persist for Dfnn {
+    const MAGIC: [u8; 8] = MAGIC;
+    const FORMAT_VERSION: u32 = 2;
+
+    /// At least one layer, every layer with units, each layer's columns the
+    /// previous layer's width (plus its bias), every weight finite.
+    fn check_invariants(&self) -> Result<()> {
+        let extra = usize::from(self.bias == Bias::Every);
+        let shape = |what: &'static str, expected: String, found: String| -> crate::ModelError {
+            linalg_core::Error::Shape { what, expected, found }.into()
+        };
+        if self.weights.is_empty() {
+            return Err(shape("layers", "at least one layer".into(), "none".into()));
+        }
+        let mut fan_in: Option<usize> = None;
+        for w in &self.weights {
+            validate::non_empty("layer weights", w.view())?;
+            let expected = fan_in.map_or(extra + 1, |n| n + extra);
+            let fits = match fan_in {
+                None => w.ncols() > extra,
+                Some(n) => w.ncols() == n + extra,
+            };
+            if !fits {
+                return Err(shape(
+                    "layer weights",
+                    format!("{expected} columns (the previous layer's width and the bias)"),
+                    format!("{}×{}", w.nrows(), w.ncols()),
+                ));
+            }
+            validate::finite("layer weights", w.view())?;
+            fan_in = Some(w.nrows());
+        }
+        Ok(())
+    }
+}
+
+impl crate::traits::Predict for Dfnn {
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+        Dfnn::predict(self, x)
+    }
+
+    fn n_inputs(&self) -> usize {
+        Dfnn::n_inputs(self)
+    }
+
+    fn n_outputs(&self) -> usize {
+        Dfnn::n_outputs(self)
+    }
+}

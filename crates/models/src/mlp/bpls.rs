@@ -84,6 +84,12 @@ pub const DEFAULT_LAMBDA: f64 = 1e-6;
 pub const DEFAULT_TARGET_RIDGE: f64 = 1e-6;
 /// The default clipping margin δ of the inverse activations.
 pub const DEFAULT_CLIP: f64 = 1e-3;
+/// `τ_max` of Algorithm 2 by default: 39 passes on the misses after the
+/// first pass, at most 40 epochs (the budget of Tomic et al.'s MNIST runs).
+pub const DEFAULT_MAX_ITERATIONS: usize = 39;
+/// The starting weights' default range `[−INIT_SCALE, INIT_SCALE)`: the
+/// paper's `U[−1, 1]` (Algorithms 1 and 2, line 1).
+pub const INIT_SCALE: f64 = 1.0;
 
 impl BplsParams {
     /// Hidden widths `N_1, …, N_L` (may be empty: one least-squares layer),
@@ -403,6 +409,15 @@ impl BplsValidParams {
                 }
             }
             net = best;
+        }
+        // The solves leave some layers column-major; a saved and loaded
+        // network is row-major, and BLAS rounds the two layouts' products
+        // differently: store the layout loading gives, so that a loaded
+        // network predicts bit for bit as the one fitted.
+        for w in net.weights_mut() {
+            if !w.is_standard_layout() {
+                *w = w.as_standard_layout().into_owned();
+            }
         }
         Ok((
             net,
