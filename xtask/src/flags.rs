@@ -15,13 +15,16 @@ pub enum Command {
         /// Also Open MPI and libclang, for the `mpi` feature of `experiments`.
         mpi: bool,
     },
-    /// `cargo xtask test [--mpi-only] [-- ARGS…]`: fmt check, clippy, tests,
-    /// doc tests, then the MPI tests when `mpirun` is there.
+    /// `cargo xtask test [--mpi-only | --python-only] [-- ARGS…]`: fmt
+    /// check, clippy, tests, doc tests, the Python package's tests, then the
+    /// MPI tests when `mpirun` is there.
     Test {
         /// Arguments after `--`, passed to both `cargo test` runs (after their own `--`).
         test_args: Vec<String>,
         /// Only the MPI stage (clippy with `--features mpi`, the `mpirun` runs).
         mpi_only: bool,
+        /// Only the Python package's stage (venv, maturin, pytest).
+        python_only: bool,
     },
     /// `cargo xtask reproduce [PAPER] [--quick] [--list] [-- ARGS…]`: rerun the
     /// papers' experiments (ARGS go to the reproduction, e.g. `--seeds 2`).
@@ -81,19 +84,23 @@ COMMANDS:
                                 with apt-get / rustup when possible. No-op if present.
                                 --mpi: also Open MPI and libclang (libopenmpi-dev
                                 openmpi-bin libclang-dev), for `--features mpi`.
-    test [--mpi-only] [-- ARGS…]
+    test [--mpi-only | --python-only] [-- ARGS…]
                                 setup (with --mpi when $CI is set), then stop at the
                                 first failure of:
                                   cargo fmt --all --check
                                   cargo clippy --workspace --all-targets [F] -- -D warnings
                                   cargo test --workspace --all-targets [F] [-- ARGS…]
                                   cargo test --workspace --doc [F] [-- ARGS…]
+                                  the Python package: a venv in target/python-venv with
+                                  maturin, numpy, scikit-learn, pytest (pip); maturin
+                                  develop --release; pytest crates/python/tests
                                   the mpi_fit example under mpirun -np 1, 2, 4 and its
                                   failure cases (120 s timeout each)
                                 where, when mpirun, mpicc and libclang are there, F is
                                 `--features experiments/mpi`; otherwise F is empty and the
                                 mpirun runs are skipped (with a message).
                                 --mpi-only: setup, clippy [F], then the mpirun runs.
+                                --python-only: setup, then the Python package's stage.
     reproduce [PAPER] [--quick] [-- ARGS…]
                                 setup, then reproduce one paper (or all of them); ARGS
                                 go to the reproduction (`-- --help` lists them).
@@ -122,6 +129,7 @@ EXAMPLES:
     cargo xtask setup --mpi
     cargo xtask test -- --nocapture
     cargo xtask test --mpi-only
+    cargo xtask test --python-only
     cargo xtask reproduce bls-ridge --quick
     cargo xtask bench --quick --no-criterion
 ",
@@ -168,12 +176,16 @@ where
             if wants_help(own) {
                 return Ok(Command::Help);
             }
-            let [mpi_only] = switches("test", own, ["--mpi-only"]).map_err(|e| {
+            let [mpi_only, python_only] = switches("test", own, ["--mpi-only", "--python-only"]).map_err(|e| {
                 format!("{e} (pass arguments to the test binaries after `--`, e.g. `cargo xtask test -- --nocapture`)")
             })?;
+            if mpi_only && python_only {
+                return Err("test: --mpi-only and --python-only exclude each other".into());
+            }
             Ok(Command::Test {
                 test_args: passed,
                 mpi_only,
+                python_only,
             })
         }
         "reproduce" => {
@@ -271,6 +283,7 @@ mod tests {
             Ok(Command::Test {
                 test_args: vec!["--nocapture".into(), "--".into(), "x".into()],
                 mpi_only: false,
+                python_only: false,
             })
         );
         assert!(parse_strs(&["test", "--nocapture"]).is_err());
@@ -279,6 +292,7 @@ mod tests {
             Ok(Command::Test {
                 test_args: vec![],
                 mpi_only: true,
+                python_only: false,
             })
         );
         assert_eq!(parse_strs(&["setup", "--mpi"]), Ok(Command::Setup { mpi: true }));

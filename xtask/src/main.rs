@@ -11,6 +11,7 @@ mod bench;
 mod fit;
 mod flags;
 mod mpi_cli;
+mod python;
 mod reproduce;
 mod setup;
 mod test;
@@ -60,7 +61,11 @@ fn run(root: &std::path::Path, command: Command) -> Result<(), String> {
             }
             Ok(())
         }
-        Command::Test { test_args, mpi_only } => test::run(root, &test_args, mpi_only),
+        Command::Test {
+            test_args,
+            mpi_only,
+            python_only,
+        } => test::run(root, &test_args, mpi_only, python_only),
         Command::Reproduce {
             paper,
             quick,

@@ -2,7 +2,9 @@
 //!
 //! After `setup`, it runs the formatting check, clippy with warnings denied,
 //! the tests of every target, then the doc tests (`--all-targets` leaves them
-//! out), then the MPI stage, stopping at the first failure. At the end it
+//! out), then the Python package's stage ([`crate::python`]: its venv,
+//! `maturin develop --release`, pytest), then the MPI stage, stopping at the
+//! first failure. At the end it
 //! prints one line with the wall time of each stage. OpenBLAS environment
 //! variables are left as they are.
 //!
@@ -61,8 +63,14 @@ const MPI_FEATURE: &str = "experiments/mpi";
 /// Runs setup and the stages; `test_args` go after `--` of both `cargo
 /// test` runs. With `mpi_only`, only the MPI stage (which then fails when
 /// `mpirun` is missing).
-pub fn run(root: &Path, test_args: &[String], mpi_only: bool) -> Result<(), String> {
+pub fn run(root: &Path, test_args: &[String], mpi_only: bool, python_only: bool) -> Result<(), String> {
     setup::run(root, Tools::Required)?;
+    if python_only {
+        let start = Instant::now();
+        crate::python::stage(root, &[])?;
+        eprintln!("xtask test: python {} — passed", util::seconds(start.elapsed()));
+        return Ok(());
+    }
     if in_ci() {
         eprintln!("xtask test: CI is set: making sure MPI is installed for the MPI stage");
         setup::ensure_mpi()?;
@@ -106,6 +114,16 @@ pub fn run(root: &Path, test_args: &[String], mpi_only: bool) -> Result<(), Stri
         timings.push((name, start.elapsed()));
         if let Err(e) = result {
             eprintln!("xtask test: {} — {name} failed", summary(&timings));
+            return Err(e);
+        }
+    }
+
+    if !mpi_only {
+        let start = Instant::now();
+        let result = crate::python::stage(root, &[]);
+        timings.push(("python", start.elapsed()));
+        if let Err(e) = result {
+            eprintln!("xtask test: {} — python failed", summary(&timings));
             return Err(e);
         }
     }

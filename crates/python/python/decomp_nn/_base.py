@@ -1,0 +1,225 @@
+"""What every estimator of ``decomp_nn`` shares: input validation by
+scikit-learn's own functions, the class labels of a classifier, the
+thread count, and the call into the Rust engine (``decomp_nn._core``).
+
+No numerics happen here: the arrays are checked and handed over (as
+float64, without a copy when they already are float64), and the Rust
+library fits and predicts.
+"""
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from . import _core
+
+DEFAULTS = _core.defaults()
+"""The library's defaults, by model (``DEFAULTS["elm"]["alpha"]``, ...)."""
+
+
+def seed_of(random_state):
+    """The library's ``u64`` seed for scikit-learn's ``random_state``: an int
+    ``>= 0`` as it is; ``None`` or a ``numpy.random.RandomState`` draws one."""
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"random_state = {random_state} is not admissible: an int >= 0, None or a RandomState")
+        return int(random_state)
+    return int(check_random_state(random_state).randint(0, 2**63 - 1, dtype=np.int64))
+
+
+def _one_hot(indices, n_classes):
+    """Class indicators (K x C, float64): 1 in each row's class column. Not
+    arithmetic: the targets a classifier fits, as the command line builds
+    them."""
+    y = np.zeros((indices.shape[0], n_classes), dtype=np.float64)
+    y[np.arange(indices.shape[0]), indices] = 1.0
+    return y
+
+
+class _Base(BaseEstimator):
+    """Fitting and predicting through ``self.model_``."""
+
+    def _fit_model(self, X, Y, classification):
+        """Fit the Rust model on float64 ``X`` (K x N) and ``Y`` (K x M);
+        returns ``(model, info)``."""
+        raise NotImplementedError
+
+    def _outputs(self, X):
+        check_is_fitted(self, "model_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self.model_.predict(X, n_jobs=self.n_jobs)
+
+    def _after_fit(self, model, info):
+        self.model_ = model
+        self.fit_info_ = dict(info)
+        nodes = model.nodes
+        if nodes is not None:
+            self.n_hidden_ = nodes
+        selection = self.fit_info_.get("selection")
+        if selection is not None:
+            self.alpha_ = selection["lambda"]
+            self.selection_ = selection
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False
+        tags.non_deterministic = False
+        return tags
+
+
+class _Regressor(RegressorMixin, _Base):
+    """A regressor: one or several outputs (``y`` of shape (K,) or (K, M))."""
+
+    def fit(self, X, y):
+        """Fit the model to samples ``X`` (K x N) and targets ``y`` (K,) or
+        (K, M). Returns ``self``."""
+        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        self._y_ndim = y.ndim
+        Y = np.asarray(y, dtype=np.float64).reshape(y.shape[0], -1)
+        self._after_fit(*self._fit_model(X, Y, False))
+        return self
+
+    def predict(self, X):
+        """The predicted targets of samples ``X``: shape (K,) for a model
+        fitted on a 1-D ``y``, else (K, M)."""
+        out = self._outputs(X)
+        return out[:, 0] if self._y_ndim == 1 else out
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True
+        tags.target_tags.single_output = True
+        return tags
+
+
+class _Classifier(ClassifierMixin, _Base):
+    """A classifier: the network fits one-hot class indicators and predicts
+    the class of its largest output."""
+
+    def fit(self, X, y):
+        """Fit the model to samples ``X`` (K x N) and class labels ``y``
+        (K,). Returns ``self``."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, indices = np.unique(y, return_inverse=True)
+        Y = _one_hot(indices, len(self.classes_))
+        self._after_fit(*self._fit_model(X, Y, True))
+        return self
+
+    def predict(self, X):
+        """The class of each sample of ``X``: the label of the network's
+        largest output."""
+        check_is_fitted(self, "model_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self.classes_[self.model_.predict_class(X, n_jobs=self.n_jobs)]
+
+    def decision_function(self, X):
+        """The network's outputs (K x C), one per class; for two classes the
+        difference of the second and the first (K,), positive for the
+        second class, as scikit-learn's binary convention asks."""
+        out = self._outputs(X)
+        if out.shape[1] == 2:
+            return out[:, 1] - out[:, 0]
+        return out
+
+
+class _Updatable:
+    """``partial_fit`` and ``forget`` for the ELM and the BLS (ridge
+    readouts whose sums of rows are kept: rows are added by a QR update of
+    the Cholesky factor of AᵀA + λI and forgotten by a downdate)."""
+
+    def _start_kwargs(self):
+        raise NotImplementedError
+
+    def _targets(self, y, classes, first):
+        if not is_classifier_like(self):
+            y = np.asarray(y, dtype=np.float64)
+            if first:
+                self._y_ndim = y.ndim
+            return y.reshape(y.shape[0], -1)
+        if first:
+            if classes is None:
+                raise ValueError("classes must be passed on the first call to partial_fit")
+            self.classes_ = np.unique(np.asarray(classes))
+        indices = np.searchsorted(self.classes_, y)
+        indices = np.clip(indices, 0, len(self.classes_) - 1)
+        unknown = self.classes_[indices] != y
+        if np.any(unknown):
+            raise ValueError(
+                f"y contains labels not in classes: {np.unique(np.asarray(y)[unknown]).tolist()} "
+                f"(classes given on the first call: {self.classes_.tolist()})"
+            )
+        return _one_hot(indices, len(self.classes_))
+
+    def partial_fit(self, X, y, classes=None):
+        """Add the rows ``X``, ``y`` to the fit: the output weights become the
+        ridge solution on every row given so far. The first call fits the
+        network on its rows (the hidden layer is drawn then; a classifier
+        needs ``classes``, every label it will see). Only a model started by
+        ``partial_fit`` can continue: ``fit`` keeps no sums of its rows, so
+        ``partial_fit`` after ``fit`` starts a new fit (with a warning)."""
+        first = not hasattr(self, "model_")
+        if not first and self.model_.rows is None:
+            # Fitted by `fit`, which keeps no sums of its rows (keeping them
+            # would cost a second pass over the hidden outputs in every fit).
+            warnings.warn(
+                f"{type(self).__name__}.partial_fit after fit starts a new fit on these rows: fit keeps no sums "
+                "of its rows to add to; call partial_fit from the start to add rows to a fit",
+                UserWarning,
+                stacklevel=2,
+            )
+            if classes is None and hasattr(self, "classes_"):
+                classes = self.classes_
+            first = True
+        classifier = is_classifier_like(self)
+        kwargs = {"dtype": np.float64, "reset": first}
+        if not classifier:
+            kwargs.update(multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, **kwargs)
+        if classifier:
+            check_classification_targets(y)
+        Y = self._targets(y, classes, first)
+        if first:
+            model = _core.partial_fit_start(X, Y, n_jobs=self.n_jobs, **self._start_kwargs())
+            self._after_fit(model, {})
+        else:
+            self.model_.partial_fit(X, Y, n_jobs=self.n_jobs)
+        return self
+
+    def forget(self, X, y):
+        """Remove the rows ``X``, ``y`` (given before to ``partial_fit``)
+        from the fit: the output weights become the ridge solution on the
+        rows kept."""
+        check_is_fitted(self, "model_")
+        classifier = is_classifier_like(self)
+        kwargs = {"dtype": np.float64, "reset": False}
+        if not classifier:
+            kwargs.update(multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, **kwargs)
+        Y = self._targets(y, None, False)
+        self.model_.forget(X, Y, n_jobs=self.n_jobs)
+        return self
+
+
+class _Growable:
+    """``add_nodes`` for the ELM and the BLS fitted with ``growable=True``."""
+
+    def add_nodes(self, q):
+        """Add ``q`` hidden nodes (ELM) or enhancement nodes (BLS) and update
+        the output weights with the model's incremental strategy, exactly
+        (no refit). Needs ``growable=True`` at fit. Returns ``self``."""
+        check_is_fitted(self, "model_")
+        if isinstance(q, bool) or not isinstance(q, (int, np.integer)) or q < 1:
+            raise ValueError(f"q = {q!r} is not admissible: the nodes to add, an int >= 1")
+        self.model_.add_nodes(int(q), n_jobs=self.n_jobs)
+        self.n_hidden_ = self.model_.nodes
+        return self
+
+
+def is_classifier_like(estimator):
+    """Whether ``estimator`` is one of this package's classifiers."""
+    return isinstance(estimator, _Classifier)

@@ -1,0 +1,480 @@
+"""The estimators: one regressor and one classifier per model, each a thin
+shell over one ``decomp_nn._core.fit_*`` function. Every default value is
+the Rust library's (``DEFAULTS``, read from ``_core.defaults()``)."""
+
+from ._base import DEFAULTS, _Classifier, _Growable, _Regressor, _Updatable, seed_of
+from . import _core
+
+_ELM_D = DEFAULTS["elm"]
+_BLS_D = DEFAULTS["bls"]
+_SLFN_D = DEFAULTS["slfn"]
+_DFNN_D = DEFAULTS["dfnn"]
+_BPLS_D = DEFAULTS["bpls"]
+
+
+def _grid(lambda_grid):
+    return None if lambda_grid is None else tuple(lambda_grid)
+
+
+def _sizes(select_sizes):
+    return None if select_sizes is None else [int(s) for s in select_sizes]
+
+
+class _ELM(_Updatable, _Growable):
+    def __init__(
+        self,
+        n_hidden=_ELM_D["n_hidden"],
+        *,
+        activation=_ELM_D["activation"],
+        alpha=_ELM_D["alpha"],
+        solver=_ELM_D["solver"],
+        random_state=_ELM_D["random_state"],
+        growable=False,
+        select_lambda=None,
+        lambda_grid=None,
+        select_sizes=None,
+        grow_until_val=False,
+        grow_step=None,
+        patience=None,
+        max_hidden=None,
+        val_fraction=None,
+        n_jobs=None,
+    ):
+        self.n_hidden = n_hidden
+        self.activation = activation
+        self.alpha = alpha
+        self.solver = solver
+        self.random_state = random_state
+        self.growable = growable
+        self.select_lambda = select_lambda
+        self.lambda_grid = lambda_grid
+        self.select_sizes = select_sizes
+        self.grow_until_val = grow_until_val
+        self.grow_step = grow_step
+        self.patience = patience
+        self.max_hidden = max_hidden
+        self.val_fraction = val_fraction
+        self.n_jobs = n_jobs
+
+    def _fit_model(self, X, Y, classification):
+        return _core.fit_elm(
+            X,
+            Y,
+            n_hidden=self.n_hidden,
+            activation=self.activation,
+            alpha=self.alpha,
+            solver=self.solver,
+            random_state=seed_of(self.random_state),
+            classification=classification,
+            growable=self.growable,
+            select_lambda=self.select_lambda,
+            lambda_grid=_grid(self.lambda_grid),
+            select_sizes=_sizes(self.select_sizes),
+            grow_until_val=self.grow_until_val,
+            grow_step=self.grow_step,
+            patience=self.patience,
+            max_hidden=self.max_hidden,
+            val_fraction=self.val_fraction,
+            n_jobs=self.n_jobs,
+        )
+
+    def _start_kwargs(self):
+        return dict(
+            kind="elm",
+            n_hidden=self.n_hidden,
+            activation=self.activation,
+            alpha=self.alpha,
+            random_state=seed_of(self.random_state),
+        )
+
+
+_ELM_DOC = """Extreme learning machine{what}: ``n_hidden`` random hidden nodes of
+    ``activation``, output weights by ``solver`` with ridge parameter
+    ``alpha`` (λ of Zhu & Wei).
+
+    Parameters
+    ----------
+    n_hidden : int, default {n_hidden}
+        Hidden nodes.
+    activation : str, default "{activation}"
+        sigmoid, tanh, sine, hardlim, tribas, radbas, relu, linear (or the
+        MATLAB names).
+    alpha : float, default {alpha}
+        λ, the ridge parameter of the output weights.
+    solver : str, default "{solver}"
+        ``ridge`` (Cholesky of AᵀA + λI), ``lstsq`` (minimum-norm least
+        squares) or an incremental strategy of the engine (``chol2``,
+        ``r-inv``, ``d-rdg``, ``alg1``, ``alg2``, ``alg3``, ...).
+    random_state : int, RandomState or None, default {random_state}
+        Seed of the hidden layer.
+    growable : bool, default False
+        Keep the incremental solver (``solver`` a strategy; ``ridge`` grows
+        by D-Rdg, the direct ridge update) so that ``add_nodes(q)`` grows the
+        fitted network exactly.
+    select_lambda : {{"loo", "kfold:K", "val:FRAC"}} or None
+        Choose λ on ``lambda_grid`` by leave-one-out (every λ from one
+        eigendecomposition), k-fold cross-validation or a held-out fraction;
+        the chosen λ is ``alpha_``, the curve ``selection_``.
+    lambda_grid : (lo, hi, n) or None
+        ``n`` values log-spaced from ``lo`` to ``hi`` (default: the
+        library's, 21 values from 1e-8 to 1e2).
+    select_sizes : list of int or None
+        Sizes to try with ``kfold:K`` or ``val:FRAC`` (each ≤ ``n_hidden``).
+    grow_until_val : bool, default False
+        Grow from ``grow_step`` nodes by ``grow_step`` until the error on a
+        held-out ``val_fraction`` has not improved for ``patience`` steps or
+        ``max_hidden`` (default ``n_hidden``) is reached; keep the best size
+        (``n_hidden_``).
+    grow_step, patience, max_hidden, val_fraction : optional
+        Growth's options (defaults: the library's, 10, 5, n_hidden, 0.2).
+    n_jobs : int or None
+        BLAS threads during fit and predict (None: OpenBLAS's default, every
+        core; -1: every core).
+
+    Attributes
+    ----------
+    model_ : decomp_nn._core.Model
+        The fitted network (pickled through the library's model file).
+    n_hidden_ : int
+        Hidden nodes of the fitted network.
+    alpha_, selection_ : with ``select_lambda`` or ``grow_until_val``
+        The chosen λ, and the selection's report (method, criterion, score,
+        curve, seconds).
+    """
+
+
+class ELMRegressor(_ELM, _Regressor):
+    __doc__ = _ELM_DOC.format(what=" for regression", **_ELM_D)
+
+
+class ELMClassifier(_ELM, _Classifier):
+    __doc__ = _ELM_DOC.format(what=" for classification (one-hot targets)", **_ELM_D)
+
+
+class _BLS(_Updatable, _Growable):
+    def __init__(
+        self,
+        feature_groups=_BLS_D["feature_groups"],
+        feature_nodes=_BLS_D["feature_nodes"],
+        enhancement_nodes=_BLS_D["enhancement_nodes"],
+        *,
+        alpha=_BLS_D["alpha"],
+        strategy=_BLS_D["strategy"],
+        random_state=_BLS_D["random_state"],
+        growable=False,
+        select_lambda=None,
+        lambda_grid=None,
+        select_sizes=None,
+        grow_until_val=False,
+        grow_step=None,
+        patience=None,
+        max_hidden=None,
+        val_fraction=None,
+        n_jobs=None,
+    ):
+        self.feature_groups = feature_groups
+        self.feature_nodes = feature_nodes
+        self.enhancement_nodes = enhancement_nodes
+        self.alpha = alpha
+        self.strategy = strategy
+        self.random_state = random_state
+        self.growable = growable
+        self.select_lambda = select_lambda
+        self.lambda_grid = lambda_grid
+        self.select_sizes = select_sizes
+        self.grow_until_val = grow_until_val
+        self.grow_step = grow_step
+        self.patience = patience
+        self.max_hidden = max_hidden
+        self.val_fraction = val_fraction
+        self.n_jobs = n_jobs
+
+    def _fit_model(self, X, Y, classification):
+        return _core.fit_bls(
+            X,
+            Y,
+            feature_groups=self.feature_groups,
+            feature_nodes=self.feature_nodes,
+            enhancement_nodes=self.enhancement_nodes,
+            alpha=self.alpha,
+            strategy=self.strategy,
+            random_state=seed_of(self.random_state),
+            classification=classification,
+            growable=self.growable,
+            select_lambda=self.select_lambda,
+            lambda_grid=_grid(self.lambda_grid),
+            select_sizes=_sizes(self.select_sizes),
+            grow_until_val=self.grow_until_val,
+            grow_step=self.grow_step,
+            patience=self.patience,
+            max_hidden=self.max_hidden,
+            val_fraction=self.val_fraction,
+            n_jobs=self.n_jobs,
+        )
+
+    def _start_kwargs(self):
+        return dict(
+            kind="bls",
+            feature_groups=self.feature_groups,
+            feature_nodes=self.feature_nodes,
+            enhancement_nodes=self.enhancement_nodes,
+            alpha=self.alpha,
+            random_state=seed_of(self.random_state),
+        )
+
+
+_BLS_DOC = """Broad learning system{what} (Chen & Liu; Zhu et al.'s ridge
+    solutions): ``feature_groups`` groups of ``feature_nodes`` feature nodes
+    (random maps fine-tuned by a sparse autoencoder), ``enhancement_nodes``
+    enhancement nodes, output weights by the incremental ``strategy`` with
+    ridge parameter ``alpha``.
+
+    Parameters
+    ----------
+    feature_groups, feature_nodes, enhancement_nodes : int, default {feature_groups}, {feature_nodes}, {enhancement_nodes}
+    alpha : float, default {alpha}
+        λ (2⁻³⁰, the BLS papers').
+    strategy : str, default "{strategy}"
+        The engine's strategy: ``chol2``, ``chol1``, ``r-inv``, ``d-rdg``,
+        ``orig``, ``exg-e``, ...
+    random_state : int, RandomState or None, default {random_state}
+    growable : bool, default False
+        Keep the solver and the data so that ``add_nodes(q)`` adds ``q``
+        enhancement nodes exactly (Zhu et al.'s increments).
+    select_lambda, lambda_grid, select_sizes, grow_until_val, grow_step,
+    patience, max_hidden, val_fraction : as for ``ELMRegressor`` (sizes are
+        all nodes; growth starts from the BLS's size, ``max_hidden`` defaults
+        to that size + 100 steps).
+    n_jobs : int or None
+        BLAS threads (None: OpenBLAS's default).
+    """
+
+
+class BLSRegressor(_BLS, _Regressor):
+    __doc__ = _BLS_DOC.format(what=" for regression", **_BLS_D)
+
+
+class BLSClassifier(_BLS, _Classifier):
+    __doc__ = _BLS_DOC.format(what=" for classification", **_BLS_D)
+
+
+class _SLFN:
+    def __init__(
+        self,
+        n_hidden=_SLFN_D["n_hidden"],
+        *,
+        trainer=_SLFN_D["trainer"],
+        tau_lambda=_SLFN_D["tau_lambda"],
+        tau_w=None,
+        random_state=_SLFN_D["random_state"],
+        n_jobs=None,
+    ):
+        self.n_hidden = n_hidden
+        self.trainer = trainer
+        self.tau_lambda = tau_lambda
+        self.tau_w = tau_w
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit_model(self, X, Y, classification):
+        return _core.fit_slfn(
+            X,
+            Y,
+            n_hidden=self.n_hidden,
+            trainer=self.trainer,
+            tau_lambda=self.tau_lambda,
+            tau_w=self.tau_w,
+            random_state=seed_of(self.random_state),
+            n_jobs=self.n_jobs,
+        )
+
+
+_SLFN_DOC = """Single-hidden-layer network{what} of Grippo, Manno & Sciandrone:
+    ``n_hidden`` sigmoid neurons, trained by ``trainer``.
+
+    Parameters
+    ----------
+    n_hidden : int, default {n_hidden}
+    trainer : str, default "{trainer}"
+        ``dec`` (DEC(10): exact output weights, then each neuron by Armijo
+        and L-BFGS), ``dec:K``, ``lbfgs`` (lbfgs(1000) on all weights),
+        ``lbfgs:K``, or ``elm`` (random neurons, least-squares output).
+    tau_lambda : float, default {tau_lambda}
+        τ_λ, the output weights' regularization.
+    tau_w : float or None
+        τ_w, the neurons' regularization (None: the paper's rule).
+    random_state : int, RandomState or None, default {random_state}
+    n_jobs : int or None
+    """
+
+
+class SLFNRegressor(_SLFN, _Regressor):
+    __doc__ = _SLFN_DOC.format(what=" for regression", **_SLFN_D)
+
+
+class SLFNClassifier(_SLFN, _Classifier):
+    __doc__ = _SLFN_DOC.format(what=" for classification", **_SLFN_D)
+
+
+class _DFNN:
+    def __init__(
+        self,
+        hidden_layer_sizes=tuple(_DFNN_D["hidden_layer_sizes"]),
+        *,
+        trainer=_DFNN_D["trainer"],
+        rho=None,
+        bias=True,
+        time_limit=None,
+        batch_size=_DFNN_D["batch_size"],
+        max_epochs=_DFNN_D["max_epochs"],
+        max_cycles=_DFNN_D["max_cycles"],
+        init_scale=_DFNN_D["init_scale"],
+        random_state=_DFNN_D["random_state"],
+        n_jobs=None,
+    ):
+        self.hidden_layer_sizes = hidden_layer_sizes
+        self.trainer = trainer
+        self.rho = rho
+        self.bias = bias
+        self.time_limit = time_limit
+        self.batch_size = batch_size
+        self.max_epochs = max_epochs
+        self.max_cycles = max_cycles
+        self.init_scale = init_scale
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit_model(self, X, Y, classification):
+        return _core.fit_dfnn(
+            X,
+            Y,
+            hidden_layer_sizes=[int(w) for w in self.hidden_layer_sizes],
+            trainer=self.trainer,
+            rho=self.rho,
+            bias=self.bias,
+            time_limit=self.time_limit,
+            batch_size=self.batch_size,
+            max_epochs=self.max_epochs,
+            max_cycles=self.max_cycles,
+            init_scale=self.init_scale,
+            random_state=seed_of(self.random_state),
+            n_jobs=self.n_jobs,
+        )
+
+
+_DFNN_DOC = """Deep feedforward network{what} of Palagi & Seccia: sigmoid hidden
+    layers, a linear output, trained by block layer decomposition.
+
+    Parameters
+    ----------
+    hidden_layer_sizes : tuple of int, default {hidden_layer_sizes}
+    trainer : str, default "{trainer}"
+        ``b2ld`` (batch, one layer's block at a time by L-BFGS), ``lbfgs``
+        (all weights), ``bling`` (minibatch, by layer) or ``ig`` (minibatch,
+        all weights).
+    rho : float or None
+        ρ of objective (3) (None: the paper's 10⁻³ / number of weights).
+    bias : bool, default True
+    time_limit : float or None
+        Seconds after which training stops.
+    batch_size, max_epochs : int, default {batch_size}, {max_epochs}
+        bling and ig only.
+    max_cycles : int, default {max_cycles}
+        b2ld only: the most cycles over the layers.
+    init_scale : float, default {init_scale}
+        Starting weights uniform on [-init_scale, init_scale].
+    random_state : int, RandomState or None, default {random_state}
+    n_jobs : int or None
+    """
+
+
+class DFNNRegressor(_DFNN, _Regressor):
+    __doc__ = _DFNN_DOC.format(what=" for regression", **_DFNN_D)
+
+
+class DFNNClassifier(_DFNN, _Classifier):
+    __doc__ = _DFNN_DOC.format(what=" for classification", **_DFNN_D)
+
+
+class _BPLS:
+    _output = None
+    _algorithm = None
+
+    def __init__(
+        self,
+        hidden_layer_sizes=tuple(_BPLS_D["hidden_layer_sizes"]),
+        *,
+        activation=_BPLS_D["activation"],
+        alpha=_BPLS_D["alpha"],
+        target_ridge=_BPLS_D["target_ridge"],
+        clip=_BPLS_D["clip"],
+        max_iterations=_BPLS_D["max_iterations"],
+        init_scale=_BPLS_D["init_scale"],
+        random_state=_BPLS_D["random_state"],
+        n_jobs=None,
+    ):
+        self.hidden_layer_sizes = hidden_layer_sizes
+        self.activation = activation
+        self.alpha = alpha
+        self.target_ridge = target_ridge
+        self.clip = clip
+        self.max_iterations = max_iterations
+        self.init_scale = init_scale
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _fit_model(self, X, Y, classification):
+        return _core.fit_bpls(
+            X,
+            Y,
+            hidden_layer_sizes=[int(w) for w in self.hidden_layer_sizes],
+            activation=self.activation,
+            output=self._output,
+            algorithm=self._algorithm,
+            max_iterations=self.max_iterations,
+            alpha=self.alpha,
+            target_ridge=self.target_ridge,
+            clip=self.clip,
+            init_scale=self.init_scale,
+            random_state=seed_of(self.random_state),
+            n_jobs=self.n_jobs,
+        )
+
+
+_BPLS_DOC = """Tomic et al.'s network{what} trained by BPLS: every layer's weights
+    by one closed-form ridge solve, layer by layer from the output back.
+
+    Parameters
+    ----------
+    hidden_layer_sizes : tuple of int, default {hidden_layer_sizes}
+    activation : str, default "{activation}"
+        The hidden layers' activation: sigmoid, tanh or linear (BPLS inverts it).
+    alpha : float, default {alpha}
+        λ of every layer's ridge solve.
+    target_ridge : float, default {target_ridge}
+        μ, the relative regularization of the neuron-target solves.
+    clip : float, default {clip}
+        δ, the clipping margin of the inverse activations.
+    max_iterations : int, default {max_iterations}
+        τ_max of Algorithm 2 (classification: passes on the misclassified
+        samples after the first).
+    init_scale : float, default {init_scale}
+    random_state : int, RandomState or None, default {random_state}
+    n_jobs : int or None
+    """
+
+
+class BPLSRegressor(_BPLS, _Regressor):
+    __doc__ = _BPLS_DOC.format(what=" for regression (linear output, Algorithm 1)", **_BPLS_D)
+    _output = "linear"
+    _algorithm = 1
+
+
+class BPLSClassifier(_BPLS, _Classifier):
+    __doc__ = _BPLS_DOC.format(what=" for classification (softmax output, Algorithm 2)", **_BPLS_D)
+    _output = "softmax"
+    _algorithm = 2
+
+    def predict_proba(self, X):
+        """Class probabilities (K x C): the softmax output of the network."""
+        return self._outputs(X)

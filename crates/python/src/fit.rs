@@ -1,0 +1,737 @@
+//! One function per model: the estimators' parameters become the library's
+//! validated parameters ([`models::ParamGuard::check`]), the library fits,
+//! and a [`Model`] comes back with a dict of what the fit reports.
+//!
+//! Samples `x` (K×N) and targets `y` (K×M) are float64 numpy arrays
+//! borrowed without a copy; a classifier passes one-hot targets and
+//! `classification=True` (which selects the classification error as the
+//! selection criterion). The GIL is released while the library works.
+
+use std::time::Duration;
+
+use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind};
+use models::mlp::{BplsAlgorithm, BplsParams, OutputActivation};
+use models::select::folds::Folds;
+use models::select::grow::GrowOptions;
+use models::select::lambda::{Method, SelectOptions};
+use models::select::{Criterion, CurvePoint};
+use models::{
+    BlsParams, BlsValidParams, Dataset, ElmParams, ElmValidParams, Fit, IncrementalBls, IncrementalElm, OnlineFit,
+    ParamGuard, SlfnParams,
+};
+use ndarray::{Array2, ArrayView2, Axis};
+use numpy::PyReadonlyArray2;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::errors::{to_py, value_error};
+use crate::model::{Model, State};
+use crate::threads;
+
+/// A model and the dict of its fit's report.
+type Fitted<'py> = (Model, Bound<'py, PyDict>);
+
+/// `name` parsed by the library's `FromStr`, as a `ValueError` on failure.
+fn parse<T>(name: &str) -> PyResult<T>
+where
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    name.parse::<T>().map_err(|e| value_error(e.to_string()))
+}
+
+/// The class of each row of one-hot targets (its largest entry).
+fn labels(y: ArrayView2<'_, f64>) -> Vec<usize> {
+    y.rows()
+        .into_iter()
+        .map(|row| {
+            let mut best = 0usize;
+            for (j, &v) in row.iter().enumerate() {
+                if v > row[best] {
+                    best = j;
+                }
+            }
+            best
+        })
+        .collect()
+}
+
+/// How the λ or the size is chosen, from the estimator's options.
+struct Selection {
+    /// `select_lambda`: loo, kfold:K or val:FRAC.
+    method: Option<Method>,
+    /// The λ grid.
+    lambdas: Vec<f64>,
+    /// Sizes to try (empty: the estimator's).
+    sizes: Vec<usize>,
+    /// `grow_until_val` with its step, patience, largest size and held-out
+    /// fraction.
+    grow: Option<(usize, usize, Option<usize>, f64)>,
+    criterion: Criterion,
+}
+
+impl Selection {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        select_lambda: Option<&str>,
+        lambda_grid: Option<(f64, f64, usize)>,
+        select_sizes: Option<Vec<usize>>,
+        grow_until_val: bool,
+        grow_step: Option<usize>,
+        patience: Option<usize>,
+        max_hidden: Option<usize>,
+        val_fraction: Option<f64>,
+        classification: bool,
+    ) -> PyResult<Self> {
+        let method = select_lambda.map(parse::<Method>).transpose()?;
+        if grow_until_val && method.is_some() {
+            return Err(value_error(
+                "select_lambda and grow_until_val exclude each other: choose λ (and sizes) by select_lambda, or \
+                 the size by growing",
+            ));
+        }
+        let (lo, hi, n) = lambda_grid.unwrap_or(SelectOptions::DEFAULT_GRID);
+        let lambdas = SelectOptions::log_grid(lo, hi, n).map_err(to_py)?;
+        let sizes = select_sizes.unwrap_or_default();
+        if !sizes.is_empty() && method.is_none() {
+            return Err(value_error("select_sizes needs select_lambda='kfold:K' or 'val:FRAC'"));
+        }
+        let grow = grow_until_val.then(|| {
+            (
+                grow_step.unwrap_or(GrowOptions::DEFAULT_STEP),
+                patience.unwrap_or(GrowOptions::DEFAULT_PATIENCE),
+                max_hidden,
+                val_fraction.unwrap_or(GrowOptions::DEFAULT_VAL_FRACTION),
+            )
+        });
+        let criterion = if classification {
+            Criterion::ClassificationError
+        } else {
+            Criterion::MeanSquaredError
+        };
+        Ok(Self {
+            method,
+            lambdas,
+            sizes,
+            grow,
+            criterion,
+        })
+    }
+
+    fn options(&self, method: Method, seed: u64) -> SelectOptions {
+        SelectOptions {
+            method,
+            lambdas: self.lambdas.clone(),
+            sizes: self.sizes.clone(),
+            criterion: self.criterion,
+            seed,
+        }
+    }
+}
+
+/// The curve as a list of dicts `{lambda, nodes, score, spread}`.
+fn curve_list<'py>(py: Python<'py>, curve: &[CurvePoint]) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for p in curve {
+        let d = PyDict::new(py);
+        d.set_item("lambda", p.lambda)?;
+        d.set_item("nodes", p.nodes)?;
+        d.set_item("score", p.score)?;
+        d.set_item("spread", p.spread)?;
+        list.append(d)?;
+    }
+    Ok(list)
+}
+
+/// The selection's report: method, criterion, chosen λ and size, score,
+/// curve, seconds (and why growth stopped).
+#[allow(clippy::too_many_arguments)]
+fn selection_dict<'py>(
+    py: Python<'py>,
+    method: &str,
+    criterion: Criterion,
+    lambda: f64,
+    nodes: usize,
+    score: f64,
+    curve: &[CurvePoint],
+    seconds: f64,
+    stopped: Option<String>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("method", method)?;
+    d.set_item("criterion", criterion.name())?;
+    d.set_item("lambda", lambda)?;
+    d.set_item("nodes", nodes)?;
+    d.set_item("score", score)?;
+    d.set_item("curve", curve_list(py, curve)?)?;
+    d.set_item("seconds", seconds)?;
+    d.set_item("stopped", stopped)?;
+    Ok(d)
+}
+
+/// Training samples and targets, then validation samples and targets.
+type Split = (Array2<f64>, Array2<f64>, Array2<f64>, Array2<f64>);
+
+/// The training and validation parts of `x`, `y` for growth (stratified by
+/// class for a classifier), as the command line's `--grow-until-val` cuts them.
+fn grow_split(
+    x: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    fraction: f64,
+    seed: u64,
+    criterion: Criterion,
+) -> models::Result<Split> {
+    let labels = (criterion == Criterion::ClassificationError).then(|| labels(y));
+    let split = Folds::validation(x.nrows(), fraction, seed, labels.as_deref())?;
+    let (train, val) = (split.training(0), split.held_out(0).to_vec());
+    Ok((
+        x.select(Axis(0), &train),
+        y.select(Axis(0), &train),
+        x.select(Axis(0), &val),
+        y.select(Axis(0), &val),
+    ))
+}
+
+/// What the ELM's and the BLS's fits share: the model, or the selection's
+/// model and report.
+enum RidgeFit {
+    Plain(State),
+    Selected(State, SelectionReport),
+}
+
+/// The numbers of a selection's report (turned into a dict with the GIL).
+struct SelectionReport {
+    method: String,
+    criterion: Criterion,
+    lambda: f64,
+    nodes: usize,
+    score: f64,
+    curve: Vec<CurvePoint>,
+    seconds: f64,
+    stopped: Option<String>,
+}
+
+fn report_dict<'py>(py: Python<'py>, fit: RidgeFit) -> PyResult<Fitted<'py>> {
+    let info = PyDict::new(py);
+    let state = match fit {
+        RidgeFit::Plain(state) => state,
+        RidgeFit::Selected(state, r) => {
+            let d = selection_dict(
+                py,
+                &r.method,
+                r.criterion,
+                r.lambda,
+                r.nodes,
+                r.score,
+                &r.curve,
+                r.seconds,
+                r.stopped,
+            )?;
+            info.set_item("selection", d)?;
+            state
+        }
+    };
+    Ok((Model::new(state), info))
+}
+
+/// Fit an extreme learning machine (Zhu & Wei's, Huang's): `n_hidden`
+/// random nodes of `activation`, output weights by `solver` (`ridge`,
+/// `lstsq`, or an incremental strategy such as `chol2`) with `λ = alpha`,
+/// the hidden layer from `random_state`. With `growable=True` the model
+/// keeps its incremental solver (`ridge` grows by D-Rdg) for `add_nodes`. With
+/// `select_lambda` (`loo`, `kfold:K`, `val:FRAC`) λ is chosen on
+/// `lambda_grid = (lo, hi, n)` (and the size among `select_sizes` by
+/// k-fold or a validation part); with `grow_until_val` the network grows
+/// `grow_step` nodes at a time from `grow_step` up to `max_hidden`
+/// (default `n_hidden`) until the error on a held-out `val_fraction` has
+/// not improved for `patience` steps.
+#[pyfunction]
+#[pyo3(signature = (x, y, *, n_hidden, activation, alpha, solver, random_state, classification = false,
+    growable = false, select_lambda = None, lambda_grid = None, select_sizes = None, grow_until_val = false,
+    grow_step = None, patience = None, max_hidden = None, val_fraction = None, n_jobs = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fit_elm<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray2<'py, f64>,
+    y: PyReadonlyArray2<'py, f64>,
+    n_hidden: usize,
+    activation: &str,
+    alpha: f64,
+    solver: &str,
+    random_state: u64,
+    classification: bool,
+    growable: bool,
+    select_lambda: Option<&str>,
+    lambda_grid: Option<(f64, f64, usize)>,
+    select_sizes: Option<Vec<usize>>,
+    grow_until_val: bool,
+    grow_step: Option<usize>,
+    patience: Option<usize>,
+    max_hidden: Option<usize>,
+    val_fraction: Option<f64>,
+    n_jobs: Option<i64>,
+) -> PyResult<Fitted<'py>> {
+    let params = |nodes: usize| -> PyResult<ElmValidParams> {
+        ElmParams::new(nodes, parse(activation)?)
+            .with_lambda(alpha)
+            .with_solver(parse(solver)?)
+            .with_seed(random_state)
+            .check()
+            .map_err(to_py)
+    };
+    let sel = Selection::new(
+        select_lambda,
+        lambda_grid,
+        select_sizes,
+        grow_until_val,
+        grow_step,
+        patience,
+        max_hidden,
+        val_fraction,
+        classification,
+    )?;
+    if growable && (sel.method.is_some() || sel.grow.is_some()) {
+        return Err(value_error(
+            "growable=True keeps one fit's solver: it excludes select_lambda and grow_until_val",
+        ));
+    }
+    let start = match sel.grow {
+        Some((step, ..)) => params(step.min(max_hidden.unwrap_or(n_hidden)))?,
+        None => params(n_hidden)?,
+    };
+    let (x, y) = (x.as_array(), y.as_array());
+    let _threads = threads::scoped(n_jobs)?;
+    let fit = py
+        .detach(|| -> models::Result<RidgeFit> {
+            let data = Dataset::new(x, y);
+            if let Some(method) = sel.method {
+                let s = start.select(&data, &sel.options(method, random_state))?;
+                let report = SelectionReport {
+                    method: method.to_string(),
+                    criterion: sel.criterion,
+                    lambda: s.lambda,
+                    nodes: s.nodes,
+                    score: s.score,
+                    curve: s.curve,
+                    seconds: s.seconds,
+                    stopped: None,
+                };
+                return Ok(RidgeFit::Selected(State::Elm(s.model), report));
+            }
+            if let Some((step, patience, max, fraction)) = sel.grow {
+                let (xt, yt, xv, yv) = grow_split(x, y, fraction, random_state, sel.criterion)?;
+                let opts = GrowOptions::new(step, patience, max.unwrap_or(n_hidden), sel.criterion);
+                let g = start.grow_until_val(
+                    &Dataset::new(xt.view(), yt.view()),
+                    &Dataset::new(xv.view(), yv.view()),
+                    &opts,
+                )?;
+                let report = SelectionReport {
+                    method: format!("grow-until-val:{fraction}"),
+                    criterion: sel.criterion,
+                    lambda: start.lambda(),
+                    nodes: g.nodes,
+                    score: g.score,
+                    curve: g.curve,
+                    seconds: g.seconds,
+                    stopped: Some(format!("{:?}", g.stop).to_lowercase()),
+                };
+                return Ok(RidgeFit::Selected(State::Elm(g.model), report));
+            }
+            if growable {
+                return Ok(RidgeFit::Plain(State::GrowingElm(Box::new(IncrementalElm::start(
+                    &start, &data,
+                )?))));
+            }
+            Ok(RidgeFit::Plain(State::Elm(start.fit(&data)?)))
+        })
+        .map_err(to_py)?;
+    report_dict(py, fit)
+}
+
+/// The BLS's validated parameters.
+fn bls_params(
+    feature_groups: usize,
+    feature_nodes: usize,
+    enhancement_nodes: usize,
+    alpha: f64,
+    strategy: &str,
+    random_state: u64,
+) -> PyResult<BlsValidParams> {
+    BlsParams::new(feature_groups, feature_nodes, enhancement_nodes)
+        .with_lambda(alpha)
+        .with_strategy(parse(strategy)?)
+        .with_seed(random_state)
+        .check()
+        .map_err(to_py)
+}
+
+/// Fit a broad learning system (Chen & Liu's, with Zhu et al.'s ridge
+/// solutions): `feature_groups` groups of `feature_nodes` sparse-autoencoder
+/// feature nodes, `enhancement_nodes` enhancement nodes, output weights by
+/// the incremental `strategy` with `λ = alpha`, maps from `random_state`.
+/// With `growable=True` the model keeps its solver and data for
+/// `add_nodes` (enhancement nodes). Selection options as for the ELM
+/// (sizes: all nodes; growth from the BLS's size up to `max_hidden`,
+/// default that size + 100 steps).
+#[pyfunction]
+#[pyo3(signature = (x, y, *, feature_groups, feature_nodes, enhancement_nodes, alpha, strategy, random_state,
+    classification = false, growable = false, select_lambda = None, lambda_grid = None, select_sizes = None,
+    grow_until_val = false, grow_step = None, patience = None, max_hidden = None, val_fraction = None,
+    n_jobs = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fit_bls<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray2<'py, f64>,
+    y: PyReadonlyArray2<'py, f64>,
+    feature_groups: usize,
+    feature_nodes: usize,
+    enhancement_nodes: usize,
+    alpha: f64,
+    strategy: &str,
+    random_state: u64,
+    classification: bool,
+    growable: bool,
+    select_lambda: Option<&str>,
+    lambda_grid: Option<(f64, f64, usize)>,
+    select_sizes: Option<Vec<usize>>,
+    grow_until_val: bool,
+    grow_step: Option<usize>,
+    patience: Option<usize>,
+    max_hidden: Option<usize>,
+    val_fraction: Option<f64>,
+    n_jobs: Option<i64>,
+) -> PyResult<Fitted<'py>> {
+    let params = bls_params(
+        feature_groups,
+        feature_nodes,
+        enhancement_nodes,
+        alpha,
+        strategy,
+        random_state,
+    )?;
+    let sel = Selection::new(
+        select_lambda,
+        lambda_grid,
+        select_sizes,
+        grow_until_val,
+        grow_step,
+        patience,
+        max_hidden,
+        val_fraction,
+        classification,
+    )?;
+    if growable && (sel.method.is_some() || sel.grow.is_some()) {
+        return Err(value_error(
+            "growable=True keeps one fit's solver: it excludes select_lambda and grow_until_val",
+        ));
+    }
+    let (x, y) = (x.as_array(), y.as_array());
+    let _threads = threads::scoped(n_jobs)?;
+    let fit = py
+        .detach(|| -> models::Result<RidgeFit> {
+            let data = Dataset::new(x, y);
+            if let Some(method) = sel.method {
+                let s = params.select(&data, &sel.options(method, random_state))?;
+                let report = SelectionReport {
+                    method: method.to_string(),
+                    criterion: sel.criterion,
+                    lambda: s.lambda,
+                    nodes: s.nodes,
+                    score: s.score,
+                    curve: s.curve,
+                    seconds: s.seconds,
+                    stopped: None,
+                };
+                return Ok(RidgeFit::Selected(State::Bls(s.model), report));
+            }
+            if let Some((step, patience, max, fraction)) = sel.grow {
+                let (xt, yt, xv, yv) = grow_split(x, y, fraction, random_state, sel.criterion)?;
+                let max = max.unwrap_or(params.initial_nodes() + 100 * step);
+                let opts = GrowOptions::new(step, patience, max, sel.criterion);
+                let g = params.grow_until_val(
+                    &Dataset::new(xt.view(), yt.view()),
+                    &Dataset::new(xv.view(), yv.view()),
+                    &opts,
+                )?;
+                let report = SelectionReport {
+                    method: format!("grow-until-val:{fraction}"),
+                    criterion: sel.criterion,
+                    lambda: params.lambda(),
+                    nodes: g.nodes,
+                    score: g.score,
+                    curve: g.curve,
+                    seconds: g.seconds,
+                    stopped: Some(format!("{:?}", g.stop).to_lowercase()),
+                };
+                return Ok(RidgeFit::Selected(State::Bls(g.model), report));
+            }
+            let bls = IncrementalBls::start(&params, x.to_owned(), y.to_owned())?;
+            Ok(RidgeFit::Plain(if growable {
+                State::GrowingBls(Box::new(bls))
+            } else {
+                State::Bls(bls.into_bls())
+            }))
+        })
+        .map_err(to_py)?;
+    report_dict(py, fit)
+}
+
+/// Start a row-updated fit (`partial_fit`'s first call) of an ELM
+/// (`kind="elm"`, parameters `n_hidden`, `activation`, `alpha`,
+/// `random_state`) or a BLS (`kind="bls"`, `feature_groups`,
+/// `feature_nodes`, `enhancement_nodes`, `alpha`, `random_state`): the
+/// network is fitted on these rows by a ridge solve, and keeps the sums of
+/// its rows so that `Model.partial_fit` adds rows and `Model.forget`
+/// removes them (λ must be > 0).
+#[pyfunction]
+#[pyo3(signature = (x, y, *, kind, n_hidden = 0, activation = "sigmoid", feature_groups = 0, feature_nodes = 0,
+    enhancement_nodes = 0, alpha, random_state, n_jobs = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn partial_fit_start<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray2<'py, f64>,
+    y: PyReadonlyArray2<'py, f64>,
+    kind: &str,
+    n_hidden: usize,
+    activation: &str,
+    feature_groups: usize,
+    feature_nodes: usize,
+    enhancement_nodes: usize,
+    alpha: f64,
+    random_state: u64,
+    n_jobs: Option<i64>,
+) -> PyResult<Model> {
+    let (x, y) = (x.as_array(), y.as_array());
+    let _threads = threads::scoped(n_jobs)?;
+    let state = match kind {
+        "elm" => {
+            let params = ElmParams::new(n_hidden, parse(activation)?)
+                .with_lambda(alpha)
+                .with_seed(random_state)
+                .check()
+                .map_err(to_py)?;
+            py.detach(|| -> models::Result<State> {
+                let elm = params.fit(&Dataset::new(x, y))?;
+                let online = OnlineFit::new(elm, [Ok((x.to_owned(), y.to_owned()))])?;
+                Ok(State::OnlineElm(Box::new(online)))
+            })
+        }
+        "bls" => {
+            let params = bls_params(
+                feature_groups,
+                feature_nodes,
+                enhancement_nodes,
+                alpha,
+                BlsParams::DEFAULT_STRATEGY.cli_name(),
+                random_state,
+            )?;
+            py.detach(|| -> models::Result<State> {
+                let bls = IncrementalBls::start(&params, x.to_owned(), y.to_owned())?.into_bls();
+                let online = OnlineFit::new(bls, [Ok((x.to_owned(), y.to_owned()))])?;
+                Ok(State::OnlineBls(Box::new(online)))
+            })
+        }
+        other => {
+            return Err(value_error(format!(
+                "partial_fit_start: unknown kind `{other}` (elm or bls)"
+            )))
+        }
+    }
+    .map_err(to_py)?;
+    Ok(Model::new(state))
+}
+
+/// Fit Grippo, Manno & Sciandrone's single-hidden-layer network:
+/// `n_hidden` sigmoid neurons trained by `trainer` (`dec` = DEC(10),
+/// `dec:K`, `lbfgs` = lbfgs(1000), `lbfgs:K`, `elm`), with the
+/// regularization `tau_lambda` (and `tau_w`, default the paper's rule),
+/// starting weights from `random_state`.
+#[pyfunction]
+#[pyo3(signature = (x, y, *, n_hidden, trainer, tau_lambda, tau_w = None, random_state, n_jobs = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fit_slfn<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray2<'py, f64>,
+    y: PyReadonlyArray2<'py, f64>,
+    n_hidden: usize,
+    trainer: &str,
+    tau_lambda: f64,
+    tau_w: Option<f64>,
+    random_state: u64,
+    n_jobs: Option<i64>,
+) -> PyResult<Fitted<'py>> {
+    let mut p = SlfnParams::new(n_hidden)
+        .with_trainer(parse(trainer)?)
+        .with_tau_lambda(tau_lambda)
+        .with_seed(random_state);
+    if let Some(t) = tau_w {
+        p = p.with_tau_w(t);
+    }
+    let params = p.check().map_err(to_py)?;
+    let (x, y) = (x.as_array(), y.as_array());
+    let _threads = threads::scoped(n_jobs)?;
+    let (net, report) = py
+        .detach(|| params.fit_with_report(&Dataset::new(x, y), |_| {}))
+        .map_err(to_py)?;
+    let info = PyDict::new(py);
+    info.set_item("trainer", params.trainer().to_string())?;
+    info.set_item("report", format!("{report:?}"))?;
+    Ok((Model::new(State::Slfn(net)), info))
+}
+
+/// Fit Palagi & Seccia's deep network: sigmoid hidden layers of
+/// `hidden_layer_sizes`, a linear output, objective (3) with `ρ = rho`
+/// (default the paper's `10⁻³/weights`), trained by `trainer` (`b2ld`,
+/// `lbfgs`, `bling`, `ig`) with its stopping rules (`time_limit` seconds;
+/// `max_epochs` and `batch_size` for bling and ig; `max_cycles` for
+/// b2ld); biases in every layer unless `bias=False`; starting weights
+/// uniform on `[−init_scale, init_scale]` from `random_state`.
+#[pyfunction]
+#[pyo3(signature = (x, y, *, hidden_layer_sizes, trainer, rho = None, bias = true, time_limit = None,
+    batch_size, max_epochs, max_cycles, init_scale, random_state, n_jobs = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fit_dfnn<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray2<'py, f64>,
+    y: PyReadonlyArray2<'py, f64>,
+    hidden_layer_sizes: Vec<usize>,
+    trainer: &str,
+    rho: Option<f64>,
+    bias: bool,
+    time_limit: Option<f64>,
+    batch_size: usize,
+    max_epochs: usize,
+    max_cycles: usize,
+    init_scale: f64,
+    random_state: u64,
+    n_jobs: Option<i64>,
+) -> PyResult<Fitted<'py>> {
+    let time_limit = match time_limit {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(value_error(format!(
+                "time_limit = {s} is not admissible: seconds, finite and > 0"
+            )))
+        }
+    };
+    if let Some(r) = rho {
+        if !(r.is_finite() && r >= 0.0) {
+            return Err(value_error(format!(
+                "rho = {r} is not admissible: it must be finite and ≥ 0"
+            )));
+        }
+    }
+    let trainer = match trainer.to_ascii_lowercase().as_str() {
+        "b2ld" => DfnnTrainer::B2ld(B2ld {
+            time_limit,
+            max_cycles,
+            ..B2ld::default()
+        }),
+        "lbfgs" => DfnnTrainer::Lbfgs(FullLbfgs {
+            time_limit,
+            ..FullLbfgs::default()
+        }),
+        name @ ("bling" | "ig") => {
+            let kind = if name == "bling" {
+                IncrementalKind::Bling
+            } else {
+                IncrementalKind::Ig
+            };
+            let mut inc = Incremental::new(kind);
+            inc.time_limit = time_limit;
+            inc.batch_size = batch_size;
+            inc.max_epochs = max_epochs;
+            // The fixed random order of the rows comes from the seed, as on
+            // the command line.
+            inc.shuffle = Some(random_state);
+            DfnnTrainer::Incremental(inc)
+        }
+        other => {
+            return Err(value_error(format!(
+                "trainer = {other} is not admissible: b2ld, lbfgs, bling or ig"
+            )))
+        }
+    };
+    let bias = if bias { Bias::Every } else { Bias::None };
+    let (x, y) = (x.as_array(), y.as_array());
+    let _threads = threads::scoped(n_jobs)?;
+    let (net, report, rho) = py
+        .detach(|| -> models::Result<_> {
+            let widths = [&hidden_layer_sizes[..], &[y.ncols()]].concat();
+            let mut net = Dfnn::random(x.ncols(), &widths, bias, random_state, init_scale)?;
+            let rho = rho.unwrap_or_else(|| net.paper_rho());
+            let report = net.fit(x, y, rho, &trainer, |_| std::ops::ControlFlow::Continue(()))?;
+            Ok((net, report, rho))
+        })
+        .map_err(to_py)?;
+    let info = PyDict::new(py);
+    info.set_item("trainer", report.trainer)?;
+    info.set_item("rho", rho)?;
+    info.set_item("objective", report.objective)?;
+    info.set_item("gradient_norm", report.gradient_norm)?;
+    info.set_item("iterations", report.iterations)?;
+    info.set_item("termination", report.termination.to_string())?;
+    info.set_item("seconds", report.seconds)?;
+    Ok((Model::new(State::Dfnn(net)), info))
+}
+
+/// Fit Tomic et al.'s network by BPLS: hidden layers of
+/// `hidden_layer_sizes` with `activation` (sigmoid, tanh or linear: it
+/// must be invertible), the `output` activation (linear, sigmoid, softmax),
+/// every layer one ridge solve with `λ = alpha`; `algorithm` 1 (one
+/// backward pass) or 2 (then up to `max_iterations` passes on the
+/// misclassified samples); starting weights uniform on
+/// `[−init_scale, init_scale)` from `random_state`.
+#[pyfunction]
+#[pyo3(signature = (x, y, *, hidden_layer_sizes, activation, output, algorithm, max_iterations, alpha,
+    target_ridge, clip, init_scale, random_state, n_jobs = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn fit_bpls<'py>(
+    py: Python<'py>,
+    x: PyReadonlyArray2<'py, f64>,
+    y: PyReadonlyArray2<'py, f64>,
+    hidden_layer_sizes: Vec<usize>,
+    activation: &str,
+    output: &str,
+    algorithm: u8,
+    max_iterations: usize,
+    alpha: f64,
+    target_ridge: f64,
+    clip: f64,
+    init_scale: f64,
+    random_state: u64,
+    n_jobs: Option<i64>,
+) -> PyResult<Fitted<'py>> {
+    let algorithm = match algorithm {
+        1 => BplsAlgorithm::Injective,
+        2 => BplsAlgorithm::NonInjective { max_iterations },
+        other => {
+            return Err(value_error(format!(
+                "algorithm = {other} is not admissible: 1 (one backward pass) or 2 (passes on the misses)"
+            )))
+        }
+    };
+    let params = BplsParams::new(hidden_layer_sizes)
+        .with_hidden_activation(parse(activation)?)
+        .with_output(parse::<OutputActivation>(output)?)
+        .with_algorithm(algorithm)
+        .with_lambda(alpha)
+        .with_target_ridge(target_ridge)
+        .with_clip(clip)
+        .with_init_scale(init_scale)
+        .with_seed(random_state)
+        .check()
+        .map_err(to_py)?;
+    let (x, y) = (x.as_array(), y.as_array());
+    let _threads = threads::scoped(n_jobs)?;
+    let (net, report) = py
+        .detach(|| params.fit_with_report(&Dataset::new(x, y), |_, _| {}))
+        .map_err(to_py)?;
+    let info = PyDict::new(py);
+    info.set_item("epochs", report.epochs.len())?;
+    info.set_item("best_epoch", report.best_epoch)?;
+    info.set_item("algorithm", algorithm.to_string())?;
+    Ok((Model::new(State::Mlp(net)), info))
+}

