@@ -75,6 +75,8 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
         eprintln!("xtask bench: {what} written to {}", root.join(out).display());
     }
 
+    python_report(root, quick)?;
+
     if criterion {
         for name in CRITERION_BENCHES {
             let mut bench = vec!["bench", "-p", "benches", "--bench", name];
@@ -86,6 +88,47 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
     } else {
         eprintln!("xtask bench: criterion benchmarks skipped (--no-criterion)");
     }
+    Ok(())
+}
+
+/// Where the Python package's report (issue 23: wrapper overhead against
+/// the Rust command, the ELM beside hpelm and scikit-elm, the trainers beside
+/// scikit-learn's MLPClassifier) goes.
+const PYTHON_REPORT: &str = "target/python-report.md";
+
+/// The peers the Python package's report compares with, installed into the
+/// package's virtual environment when they can be (a peer that does not
+/// install is reported as not run). scikit-elm imports dask without
+/// requiring it.
+const PYTHON_PEERS: &[&str] = &["hpelm", "scikit-elm", "dask[dataframe,distributed]"];
+
+/// `benches/python_estimators.py` in the package's virtual environment
+/// ([`crate::python`]: the package built in release), with
+/// `OPENBLAS_NUM_THREADS` removed as a Python user's environment has it.
+fn python_report(root: &Path, quick: bool) -> Result<(), String> {
+    let python = crate::python::ensure_venv(root, &[])?;
+    crate::python::install_package(root, &python)?;
+    let mut peers = std::process::Command::new(&python);
+    peers
+        .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+        .args(PYTHON_PEERS);
+    if let Err(e) = util::run(&mut peers) {
+        eprintln!("xtask bench: the Python peers did not install ({e}); the report says which did not run");
+    }
+    let mut cmd = std::process::Command::new(&python);
+    cmd.arg(root.join("benches").join("python_estimators.py"))
+        .arg(root)
+        .arg(root.join(PYTHON_REPORT))
+        .env_remove("OPENBLAS_NUM_THREADS")
+        .current_dir(root);
+    if quick {
+        cmd.arg("--quick");
+    }
+    util::run(&mut cmd)?;
+    eprintln!(
+        "xtask bench: Python package report written to {}",
+        root.join(PYTHON_REPORT).display()
+    );
     Ok(())
 }
 

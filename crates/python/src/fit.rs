@@ -7,7 +7,7 @@
 //! `classification=True` (which selects the classification error as the
 //! selection criterion). The GIL is released while the library works.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind};
 use models::mlp::{BplsAlgorithm, BplsParams, OutputActivation};
@@ -211,8 +211,11 @@ struct SelectionReport {
     stopped: Option<String>,
 }
 
-fn report_dict<'py>(py: Python<'py>, fit: RidgeFit) -> PyResult<Fitted<'py>> {
+/// The fit's report: `seconds` (the library's time, the GIL released) and
+/// the selection's report when there was one.
+fn report_dict<'py>(py: Python<'py>, fit: RidgeFit, seconds: f64) -> PyResult<Fitted<'py>> {
     let info = PyDict::new(py);
+    info.set_item("seconds", seconds)?;
     let state = match fit {
         RidgeFit::Plain(state) => state,
         RidgeFit::Selected(state, r) => {
@@ -301,6 +304,7 @@ pub fn fit_elm<'py>(
     };
     let (x, y) = (x.as_array(), y.as_array());
     let _threads = threads::scoped(n_jobs)?;
+    let started = Instant::now();
     let fit = py
         .detach(|| -> models::Result<RidgeFit> {
             let data = Dataset::new(x, y);
@@ -346,7 +350,7 @@ pub fn fit_elm<'py>(
             Ok(RidgeFit::Plain(State::Elm(start.fit(&data)?)))
         })
         .map_err(to_py)?;
-    report_dict(py, fit)
+    report_dict(py, fit, started.elapsed().as_secs_f64())
 }
 
 /// The BLS's validated parameters.
@@ -428,6 +432,7 @@ pub fn fit_bls<'py>(
     }
     let (x, y) = (x.as_array(), y.as_array());
     let _threads = threads::scoped(n_jobs)?;
+    let started = Instant::now();
     let fit = py
         .detach(|| -> models::Result<RidgeFit> {
             let data = Dataset::new(x, y);
@@ -474,7 +479,7 @@ pub fn fit_bls<'py>(
             }))
         })
         .map_err(to_py)?;
-    report_dict(py, fit)
+    report_dict(py, fit, started.elapsed().as_secs_f64())
 }
 
 /// Start a row-updated fit (`partial_fit`'s first call) of an ELM
@@ -571,10 +576,12 @@ pub fn fit_slfn<'py>(
     let params = p.check().map_err(to_py)?;
     let (x, y) = (x.as_array(), y.as_array());
     let _threads = threads::scoped(n_jobs)?;
+    let started = Instant::now();
     let (net, report) = py
         .detach(|| params.fit_with_report(&Dataset::new(x, y), |_| {}))
         .map_err(to_py)?;
     let info = PyDict::new(py);
+    info.set_item("seconds", started.elapsed().as_secs_f64())?;
     info.set_item("trainer", params.trainer().to_string())?;
     info.set_item("report", format!("{report:?}"))?;
     Ok((Model::new(State::Slfn(net)), info))
@@ -657,6 +664,7 @@ pub fn fit_dfnn<'py>(
     let bias = if bias { Bias::Every } else { Bias::None };
     let (x, y) = (x.as_array(), y.as_array());
     let _threads = threads::scoped(n_jobs)?;
+    let started = Instant::now();
     let (net, report, rho) = py
         .detach(|| -> models::Result<_> {
             let widths = [&hidden_layer_sizes[..], &[y.ncols()]].concat();
@@ -673,7 +681,8 @@ pub fn fit_dfnn<'py>(
     info.set_item("gradient_norm", report.gradient_norm)?;
     info.set_item("iterations", report.iterations)?;
     info.set_item("termination", report.termination.to_string())?;
-    info.set_item("seconds", report.seconds)?;
+    info.set_item("train_seconds", report.seconds)?;
+    info.set_item("seconds", started.elapsed().as_secs_f64())?;
     Ok((Model::new(State::Dfnn(net)), info))
 }
 
@@ -726,10 +735,12 @@ pub fn fit_bpls<'py>(
         .map_err(to_py)?;
     let (x, y) = (x.as_array(), y.as_array());
     let _threads = threads::scoped(n_jobs)?;
+    let started = Instant::now();
     let (net, report) = py
         .detach(|| params.fit_with_report(&Dataset::new(x, y), |_, _| {}))
         .map_err(to_py)?;
     let info = PyDict::new(py);
+    info.set_item("seconds", started.elapsed().as_secs_f64())?;
     info.set_item("epochs", report.epochs.len())?;
     info.set_item("best_epoch", report.best_epoch)?;
     info.set_item("algorithm", algorithm.to_string())?;
