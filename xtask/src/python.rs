@@ -15,7 +15,7 @@
 //!    the package's own tests.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use crate::util;
 
@@ -79,40 +79,17 @@ pub fn install_package(root: &Path, python: &Path) -> Result<(), String> {
     util::run(&mut cmd)
 }
 
-/// Builds `reference_predictions` in release and returns its path (from
-/// cargo's JSON messages, wherever the target directory is).
+/// Builds `reference_predictions` in release and returns its path.
 fn build_reference(root: &Path) -> Result<PathBuf, String> {
-    let mut cmd = util::cargo(
-        root,
-        [
-            "build",
-            "--release",
-            "-p",
-            "models",
-            "--example",
-            "reference_predictions",
-            "--message-format",
-            "json-render-diagnostics",
-        ],
-    );
-    let line = util::display(&cmd);
-    eprintln!("$ {line}");
-    let output = cmd
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("could not start `{line}`: {e}"))?;
-    if !output.status.success() {
-        return Err(format!("`{line}` failed"));
-    }
-    String::from_utf8_lossy(&output.stdout)
-        .lines()
-        .filter(|m| m.contains("\"reason\":\"compiler-artifact\"") && m.contains("\"name\":\"reference_predictions\""))
-        .find_map(|m| {
-            let (_, rest) = m.split_once("\"executable\":\"")?;
-            let (path, _) = rest.split_once('"')?;
-            Some(PathBuf::from(path))
-        })
-        .ok_or_else(|| format!("`{line}` did not report the reference_predictions executable"))
+    let args = [
+        "build",
+        "--release",
+        "-p",
+        "models",
+        "--example",
+        "reference_predictions",
+    ];
+    crate::test::build_reporting(root, &args, "reference_predictions")
 }
 
 /// The stage: venv, package, reference, pytest (`pytest_args` appended).

@@ -218,20 +218,26 @@ fn mpi_stage(root: &Path) -> Result<(), String> {
 /// recompiled), and returns its path, read from cargo's JSON messages (so
 /// wherever the target directory is).
 pub(crate) fn build_artifact(root: &Path, kind: &str, name: &str) -> Result<PathBuf, String> {
+    let args = [
+        "build",
+        "--workspace",
+        "--features",
+        MPI_FEATURE,
+        "--profile",
+        "test",
+        kind,
+        name,
+    ];
+    build_reporting(root, &args, name)
+}
+
+/// Runs `cargo ARGS --message-format json-render-diagnostics` and returns
+/// the path of the executable `name` it built, read from cargo's JSON
+/// messages (so wherever the target directory is).
+pub(crate) fn build_reporting(root: &Path, args: &[&str], name: &str) -> Result<PathBuf, String> {
     let mut cmd = util::cargo(
         root,
-        [
-            "build",
-            "--workspace",
-            "--features",
-            MPI_FEATURE,
-            "--profile",
-            "test",
-            kind,
-            name,
-            "--message-format",
-            "json-render-diagnostics",
-        ],
+        args.iter().chain(&["--message-format", "json-render-diagnostics"]),
     );
     let line = util::display(&cmd);
     eprintln!("$ {line}");

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind};
 use models::mlp::{BplsAlgorithm, BplsParams, OutputActivation};
 use models::select::folds::Folds;
-use models::select::grow::GrowOptions;
-use models::select::lambda::{Method, SelectOptions};
+use models::select::grow::{GrowOptions, Grown};
+use models::select::lambda::{Method, SelectOptions, Selected};
 use models::select::{Criterion, CurvePoint};
 use models::{
     BlsParams, BlsValidParams, Dataset, ElmParams, ElmValidParams, Fit, IncrementalBls, IncrementalElm, OnlineFit,
@@ -38,22 +38,6 @@ where
     T::Err: std::fmt::Display,
 {
     name.parse::<T>().map_err(|e| value_error(e.to_string()))
-}
-
-/// The class of each row of one-hot targets (its largest entry).
-fn labels(y: ArrayView2<'_, f64>) -> Vec<usize> {
-    y.rows()
-        .into_iter()
-        .map(|row| {
-            let mut best = 0usize;
-            for (j, &v) in row.iter().enumerate() {
-                if v > row[best] {
-                    best = j;
-                }
-            }
-            best
-        })
-        .collect()
 }
 
 /// How the λ or the size is chosen, from the estimator's options.
@@ -116,6 +100,37 @@ impl Selection {
             grow,
             criterion,
         })
+    }
+
+    /// The fit chosen by `select_lambda`, as a model and its report.
+    fn selected<M>(&self, method: Method, s: Selected<M>, wrap: impl FnOnce(M) -> State) -> RidgeFit {
+        let report = SelectionReport {
+            method: method.to_string(),
+            criterion: self.criterion,
+            lambda: s.lambda,
+            nodes: s.nodes,
+            score: s.score,
+            curve: s.curve,
+            seconds: s.seconds,
+            stopped: None,
+        };
+        RidgeFit::Selected(wrap(s.model), report)
+    }
+
+    /// The network grown by `grow_until_val` (held-out `fraction`, ridge
+    /// parameter `lambda`), as a model and its report.
+    fn grown<M>(&self, fraction: f64, lambda: f64, g: Grown<M>, wrap: impl FnOnce(M) -> State) -> RidgeFit {
+        let report = SelectionReport {
+            method: format!("grow-until-val:{fraction}"),
+            criterion: self.criterion,
+            lambda,
+            nodes: g.nodes,
+            score: g.score,
+            curve: g.curve,
+            seconds: g.seconds,
+            stopped: Some(format!("{:?}", g.stop).to_lowercase()),
+        };
+        RidgeFit::Selected(wrap(g.model), report)
     }
 
     fn options(&self, method: Method, seed: u64) -> SelectOptions {
@@ -181,7 +196,7 @@ fn grow_split(
     seed: u64,
     criterion: Criterion,
 ) -> models::Result<Split> {
-    let labels = (criterion == Criterion::ClassificationError).then(|| labels(y));
+    let labels = (criterion == Criterion::ClassificationError).then(|| crate::model::argmax_rows(y));
     let split = Folds::validation(x.nrows(), fraction, seed, labels.as_deref())?;
     let (train, val) = (split.training(0), split.held_out(0).to_vec());
     Ok((
@@ -310,17 +325,7 @@ pub fn fit_elm<'py>(
             let data = Dataset::new(x, y);
             if let Some(method) = sel.method {
                 let s = start.select(&data, &sel.options(method, random_state))?;
-                let report = SelectionReport {
-                    method: method.to_string(),
-                    criterion: sel.criterion,
-                    lambda: s.lambda,
-                    nodes: s.nodes,
-                    score: s.score,
-                    curve: s.curve,
-                    seconds: s.seconds,
-                    stopped: None,
-                };
-                return Ok(RidgeFit::Selected(State::Elm(s.model), report));
+                return Ok(sel.selected(method, s, State::Elm));
             }
             if let Some((step, patience, max, fraction)) = sel.grow {
                 let (xt, yt, xv, yv) = grow_split(x, y, fraction, random_state, sel.criterion)?;
@@ -330,17 +335,7 @@ pub fn fit_elm<'py>(
                     &Dataset::new(xv.view(), yv.view()),
                     &opts,
                 )?;
-                let report = SelectionReport {
-                    method: format!("grow-until-val:{fraction}"),
-                    criterion: sel.criterion,
-                    lambda: start.lambda(),
-                    nodes: g.nodes,
-                    score: g.score,
-                    curve: g.curve,
-                    seconds: g.seconds,
-                    stopped: Some(format!("{:?}", g.stop).to_lowercase()),
-                };
-                return Ok(RidgeFit::Selected(State::Elm(g.model), report));
+                return Ok(sel.grown(fraction, start.lambda(), g, State::Elm));
             }
             if growable {
                 return Ok(RidgeFit::Plain(State::GrowingElm(Box::new(IncrementalElm::start(
@@ -438,17 +433,7 @@ pub fn fit_bls<'py>(
             let data = Dataset::new(x, y);
             if let Some(method) = sel.method {
                 let s = params.select(&data, &sel.options(method, random_state))?;
-                let report = SelectionReport {
-                    method: method.to_string(),
-                    criterion: sel.criterion,
-                    lambda: s.lambda,
-                    nodes: s.nodes,
-                    score: s.score,
-                    curve: s.curve,
-                    seconds: s.seconds,
-                    stopped: None,
-                };
-                return Ok(RidgeFit::Selected(State::Bls(s.model), report));
+                return Ok(sel.selected(method, s, State::Bls));
             }
             if let Some((step, patience, max, fraction)) = sel.grow {
                 let (xt, yt, xv, yv) = grow_split(x, y, fraction, random_state, sel.criterion)?;
@@ -459,17 +444,7 @@ pub fn fit_bls<'py>(
                     &Dataset::new(xv.view(), yv.view()),
                     &opts,
                 )?;
-                let report = SelectionReport {
-                    method: format!("grow-until-val:{fraction}"),
-                    criterion: sel.criterion,
-                    lambda: params.lambda(),
-                    nodes: g.nodes,
-                    score: g.score,
-                    curve: g.curve,
-                    seconds: g.seconds,
-                    stopped: Some(format!("{:?}", g.stop).to_lowercase()),
-                };
-                return Ok(RidgeFit::Selected(State::Bls(g.model), report));
+                return Ok(sel.grown(fraction, params.lambda(), g, State::Bls));
             }
             let bls = IncrementalBls::start(&params, x.to_owned(), y.to_owned())?;
             Ok(RidgeFit::Plain(if growable {

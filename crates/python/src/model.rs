@@ -174,8 +174,55 @@ impl Model {
     }
 }
 
-/// The row index of the largest entry of each row (ties to the first).
-fn argmax_rows(y: &Array2<f64>) -> Array1<i64> {
+/// What a row update does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    /// `partial_fit`.
+    Add,
+    /// `forget`.
+    Forget,
+}
+
+impl Model {
+    /// Add or forget the rows `x`, `y` of a model started by `partial_fit`.
+    fn update<'py>(
+        &self,
+        py: Python<'py>,
+        x: PyReadonlyArray2<'py, f64>,
+        y: PyReadonlyArray2<'py, f64>,
+        n_jobs: Option<i64>,
+        rows: Rows,
+    ) -> PyResult<()> {
+        let mut guard = self.lock()?;
+        let (x, y) = (x.as_array(), y.as_array());
+        let _threads = threads::scoped(n_jobs)?;
+        let result = match (&mut *guard, rows) {
+            (State::OnlineElm(m), Rows::Add) => py.detach(|| m.partial_fit(x, y)),
+            (State::OnlineElm(m), Rows::Forget) => py.detach(|| m.forget(x, y)),
+            (State::OnlineBls(m), Rows::Add) => py.detach(|| m.partial_fit(x, y)),
+            (State::OnlineBls(m), Rows::Forget) => py.detach(|| m.forget(x, y)),
+            (other, Rows::Add) => {
+                return Err(value_error(format!(
+                    "partial_fit continues only a model that partial_fit started; this {} was fitted by fit \
+                     (call partial_fit on a fresh estimator, or fit again)",
+                    other.kind()
+                )))
+            }
+            (other, Rows::Forget) => {
+                return Err(value_error(format!(
+                    "forget needs a model started by partial_fit (it keeps the sums of its rows); this {} was \
+                     fitted by fit",
+                    other.kind()
+                )))
+            }
+        };
+        result.map_err(to_py)
+    }
+}
+
+/// The column of the largest entry of each row (ties to the first): the
+/// class of one-hot targets or of a classifier's outputs.
+pub fn argmax_rows(y: ArrayView2<'_, f64>) -> Vec<usize> {
     y.rows()
         .into_iter()
         .map(|row| {
@@ -185,7 +232,7 @@ fn argmax_rows(y: &Array2<f64>) -> Array1<i64> {
                     best = j;
                 }
             }
-            i64::try_from(best).unwrap_or(i64::MAX)
+            best
         })
         .collect()
 }
@@ -223,9 +270,13 @@ impl Model {
         let state: &mut State = &mut guard;
         let x = x.as_array();
         let _threads = threads::scoped(n_jobs)?;
-        let out = py
-            .detach(move || state.predict(x).map(|y| argmax_rows(&y)))
+        let classes = py
+            .detach(move || state.predict(x).map(|y| argmax_rows(y.view())))
             .map_err(to_py)?;
+        let out: Array1<i64> = classes
+            .into_iter()
+            .map(|c| i64::try_from(c).unwrap_or(i64::MAX))
+            .collect();
         Ok(out.into_pyarray(py))
     }
 
@@ -311,19 +362,7 @@ impl Model {
         y: PyReadonlyArray2<'py, f64>,
         n_jobs: Option<i64>,
     ) -> PyResult<()> {
-        let mut state = self.lock()?;
-        let (x, y) = (x.as_array(), y.as_array());
-        let _threads = threads::scoped(n_jobs)?;
-        let state = &mut *state;
-        match state {
-            State::OnlineElm(m) => py.detach(|| m.partial_fit(x, y)).map_err(to_py),
-            State::OnlineBls(m) => py.detach(|| m.partial_fit(x, y)).map_err(to_py),
-            other => Err(value_error(format!(
-                "partial_fit continues only a model that partial_fit started; this {} was fitted by fit \
-                 (call partial_fit on a fresh estimator, or fit again)",
-                other.kind()
-            ))),
-        }
+        self.update(py, x, y, n_jobs, Rows::Add)
     }
 
     /// Remove rows `x`, `y` (added before) from a model started by
@@ -337,19 +376,7 @@ impl Model {
         y: PyReadonlyArray2<'py, f64>,
         n_jobs: Option<i64>,
     ) -> PyResult<()> {
-        let mut state = self.lock()?;
-        let (x, y) = (x.as_array(), y.as_array());
-        let _threads = threads::scoped(n_jobs)?;
-        let state = &mut *state;
-        match state {
-            State::OnlineElm(m) => py.detach(|| m.forget(x, y)).map_err(to_py),
-            State::OnlineBls(m) => py.detach(|| m.forget(x, y)).map_err(to_py),
-            other => Err(value_error(format!(
-                "forget needs a model started by partial_fit (it keeps the sums of its rows); this {} was fitted \
-                 by fit",
-                other.kind()
-            ))),
-        }
+        self.update(py, x, y, n_jobs, Rows::Forget)
     }
 
     /// The rows a model started by `partial_fit` is fitted on now (`None`
