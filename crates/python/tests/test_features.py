@@ -277,3 +277,32 @@ def test_defaults_are_the_librarys():
     assert d.SLFNRegressor().trainer == "dec:10"
     assert d.SLFNRegressor().tau_lambda == 1e-3
     assert d.BPLSClassifier().max_iterations == 39
+
+
+@pytest.mark.parametrize("layout", ["C", "F"])
+def test_float64_samples_are_not_copied_on_the_way_to_rust(layout):
+    """numpy's allocations are traced by tracemalloc (Rust's are not): a
+    copy of X by the wrapper, however made, would show as a peak of X's
+    size. Fortran order is read in place too."""
+    import tracemalloc
+
+    rng = np.random.default_rng(2)
+    x = np.asarray(rng.normal(size=(20000, 50)), order=layout)
+    y = rng.normal(size=20000)
+    est = d.ELMRegressor(20)
+    tracemalloc.start()
+    try:
+        est.fit(x, y)
+        est.predict(x)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < x.nbytes / 4, f"peak of {peak} bytes traced against X's {x.nbytes}"
+    # The check can fail: a copy is seen.
+    tracemalloc.start()
+    try:
+        np.array(x, copy=True)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak >= x.nbytes
