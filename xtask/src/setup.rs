@@ -7,7 +7,9 @@
 //! them). When the library is missing and we may use `apt-get` (as root or
 //! through password-less `sudo`), it is installed; otherwise the error says
 //! which command to run. Running setup when everything is present changes
-//! nothing. The `rustfmt` and `clippy` components are checked too.
+//! nothing. The `rustfmt` and `clippy` components are checked too, and
+//! `python3` (the Python package's build script and tests need it; installed
+//! with apt-get, `python3 python3-venv python3-pip`, under the same rules).
 //!
 //! `cargo xtask setup --mpi` ([`ensure_mpi`]) also makes sure of what the
 //! `mpi` feature of the `experiments` crate needs (rsmpi, issue 21's
@@ -68,7 +70,42 @@ pub enum Tools {
 /// checks the `rustfmt` / `clippy` components according to `tools`.
 pub fn run(root: &Path, tools: Tools) -> Result<(), String> {
     ensure_openblas()?;
+    ensure_python()?;
     ensure_components(root, tools)
+}
+
+/// The Debian packages that give a Python 3 with its `venv` module: the
+/// build of `crates/python` (PyO3's build script) runs `python3`, and the
+/// package's tests make a virtual environment.
+const PYTHON_PACKAGES: &[&str] = &["python3", "python3-venv", "python3-pip"];
+
+/// Ensures `python3` is on `PATH`, installing it with apt-get when it is
+/// missing and we may (as for OpenBLAS); does nothing when it is there.
+fn ensure_python() -> Result<(), String> {
+    if let Some(python) = util::find_on_path("python3") {
+        eprintln!("setup: python3 found at {}", python.display());
+        return Ok(());
+    }
+    let why = "python3 not found (the Python package's build and tests need it)";
+    eprintln!("setup: {why}");
+    let sudo = install_rights().map_err(|reason| {
+        format!(
+            "{why} and cannot be installed automatically ({reason}); install it with: sudo apt-get update && \
+             sudo apt-get install -y {}",
+            PYTHON_PACKAGES.join(" ")
+        )
+    })?;
+    eprintln!("setup: installing {} with apt-get", PYTHON_PACKAGES.join(" "));
+    util::run(&mut apt_get(sudo, &["update"]))?;
+    let mut install = vec!["install", "-y", "--no-install-recommends"];
+    install.extend_from_slice(PYTHON_PACKAGES);
+    util::run(&mut apt_get(sudo, &install))?;
+    util::find_on_path("python3").map(|_| ()).ok_or_else(|| {
+        format!(
+            "apt-get installed {} but python3 is still not on PATH",
+            PYTHON_PACKAGES.join(" ")
+        )
+    })
 }
 
 /// What the OpenBLAS detection found.
