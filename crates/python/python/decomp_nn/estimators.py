@@ -12,12 +12,23 @@ _DFNN_D = DEFAULTS["dfnn"]
 _BPLS_D = DEFAULTS["bpls"]
 
 
-def _grid(lambda_grid):
-    return None if lambda_grid is None else tuple(lambda_grid)
-
-
-def _sizes(select_sizes):
-    return None if select_sizes is None else [int(s) for s in select_sizes]
+def _ridge_options(est, classification):
+    """What the ELM's and the BLS's fits share: the seed, the task, growth,
+    the λ and size selection, the threads."""
+    return dict(
+        random_state=seed_of(est.random_state),
+        classification=classification,
+        growable=est.growable,
+        select_lambda=est.select_lambda,
+        lambda_grid=None if est.lambda_grid is None else tuple(est.lambda_grid),
+        select_sizes=None if est.select_sizes is None else [int(s) for s in est.select_sizes],
+        grow_until_val=est.grow_until_val,
+        grow_step=est.grow_step,
+        patience=est.patience,
+        max_hidden=est.max_hidden,
+        val_fraction=est.val_fraction,
+        n_jobs=est.n_jobs,
+    )
 
 
 class _ELM(_Updatable, _Growable):
@@ -64,18 +75,7 @@ class _ELM(_Updatable, _Growable):
             activation=self.activation,
             alpha=self.alpha,
             solver=self.solver,
-            random_state=seed_of(self.random_state),
-            classification=classification,
-            growable=self.growable,
-            select_lambda=self.select_lambda,
-            lambda_grid=_grid(self.lambda_grid),
-            select_sizes=_sizes(self.select_sizes),
-            grow_until_val=self.grow_until_val,
-            grow_step=self.grow_step,
-            patience=self.patience,
-            max_hidden=self.max_hidden,
-            val_fraction=self.val_fraction,
-            n_jobs=self.n_jobs,
+            **_ridge_options(self, classification),
         )
 
     def _start_kwargs(self):
@@ -198,18 +198,7 @@ class _BLS(_Updatable, _Growable):
             enhancement_nodes=self.enhancement_nodes,
             alpha=self.alpha,
             strategy=self.strategy,
-            random_state=seed_of(self.random_state),
-            classification=classification,
-            growable=self.growable,
-            select_lambda=self.select_lambda,
-            lambda_grid=_grid(self.lambda_grid),
-            select_sizes=_sizes(self.select_sizes),
-            grow_until_val=self.grow_until_val,
-            grow_step=self.grow_step,
-            patience=self.patience,
-            max_hidden=self.max_hidden,
-            val_fraction=self.val_fraction,
-            n_jobs=self.n_jobs,
+            **_ridge_options(self, classification),
         )
 
     def _start_kwargs(self):
