@@ -11,7 +11,8 @@
 //!    measured dgemm rate — the hidden layer (`2KNl`), the Gram sums (`Kl²`,
 //!    DSYRK), the eigendecomposition (DSYEVD), `Q = AV` (`2Kl²`) — which is
 //!    why the issue's 1.5× cannot hold when `Q = AV` alone costs twice the
-//!    Gram product; also 5-fold cross-validation over the same grid.
+//!    Gram product, nor with `Q = AV` in single precision (SGEMM, timed
+//!    beside it); also 5-fold cross-validation over the same grid.
 //!    Then `leave_one_out` alone on the same `A` beside scikit-learn's
 //!    `RidgeCV` (its efficient leave-one-out through the SVD of `A`,
 //!    `benches/ridgecv_loo.py`), skipped with a message when scikit-learn is
@@ -205,6 +206,13 @@ fn loo_table(
     let t = Instant::now();
     black_box(a.dot(&v));
     let q_s = t.elapsed().as_secs_f64();
+    // The single-precision shortcut, not used by the library: A and V
+    // rounded to f32 (part of the time), then SGEMM.
+    let t = Instant::now();
+    let q32 = a.mapv(|x| x as f32).dot(&v.mapv(|x| x as f32));
+    let q32_s = t.elapsed().as_secs_f64();
+    black_box(q32[[0, 0]]);
+    drop(q32);
     black_box(path.eigenvalues());
     let n_in = x.ncols() as f64;
     let (kf, lf) = (k as f64, l as f64);
@@ -241,6 +249,16 @@ fn loo_table(
          out of reach of any exact PRESS computation that forms the leverages this way.\n",
         x.ncols(),
         (2.0 * kf * n_in * lf + 3.0 * kf * lf * lf + 9.0 * lf * lf * lf) / (2.0 * kf * n_in * lf + kf * lf * lf)
+    )?;
+    writeln!(
+        md,
+        "Not even leverages in single precision would reach it (not implemented; their scores would be \
+         exact only to about 1e-7): rounding A and V to f32 and `Q = AV` by SGEMM took {q32_s:.2} s here \
+         ({:.1}× faster than DGEMM), so the parts of such a path would still sum to {:.2}× the parts of a \
+         fit (hidden layer and Gram sums: {:.2} s).\n",
+        q_s / q32_s,
+        (hidden_s + gram_s + eig_s + q32_s) / (hidden_s + gram_s),
+        hidden_s + gram_s
     )?;
     Ok((selected.lambda, a))
 }
