@@ -17,6 +17,11 @@
 //! file's length ([`decode_bounded`]), so a damaged length prefix cannot make
 //! loading allocate more than a small multiple of the file. Nothing in a
 //! file can make loading panic.
+//!
+//! Saving writes a temporary file beside the target and renames it over the
+//! target ([`write_replacing`]): a save that fails part-way leaves the old
+//! file whole, and a path that is not a regular file (a device, a FIFO) is
+//! refused rather than replaced.
 
 use std::path::Path;
 
@@ -164,14 +169,165 @@ pub fn encode_checked<T: Serialize>(magic: [u8; 8], version: u32, value: &T) -> 
     Ok(bytes)
 }
 
-/// Write `model` to `path` (created or truncated) behind `magic` and
-/// `version`.
+/// Write `model` to `path` behind `magic` and `version`, through
+/// [`write_replacing`]: a failed write leaves an existing file as it was.
 pub(crate) fn save<T: Serialize>(path: &Path, magic: [u8; 8], version: u32, model: &T) -> Result<()> {
     let bytes = encode(magic, version, model)?;
-    std::fs::write(path, bytes).map_err(|source| ModelError::Io {
+    write_replacing(path, &bytes).map_err(|source| ModelError::Io {
         path: path.to_path_buf(),
         source,
     })
+}
+
+/// What `path` is, when it exists and is not a regular file (symbolic links
+/// followed): `a directory`, `a FIFO (named pipe)`, `a character device`,
+/// `a block device`, `a socket`, or `a special file`. `None` for a regular
+/// file and for a path that does not exist or cannot be inspected (writing
+/// it then says why).
+pub fn special_file_kind(path: &Path) -> Option<&'static str> {
+    std::fs::metadata(path).ok().and_then(|m| kind(&m.file_type()))
+}
+
+fn kind(t: &std::fs::FileType) -> Option<&'static str> {
+    if t.is_file() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("a directory");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if t.is_char_device() {
+            return Some("a character device");
+        }
+        if t.is_block_device() {
+            return Some("a block device");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+    }
+    Some("a special file")
+}
+
+/// Write `bytes` to the file `path` as one step that either happens whole
+/// or not at all: into a new temporary file in the same directory (flushed
+/// to disk), then renamed over `path`. A write that fails part-way (a full
+/// disk, a quota, a file-size limit) removes the temporary file and leaves
+/// an existing `path` as it was.
+///
+/// A symbolic link is followed: the file it points to is replaced, the link
+/// kept. An existing file keeps its permissions, and must be writable by
+/// this process (as writing into it would require); a new one gets the
+/// default mode. `path` must not exist or be a regular file: a device, a
+/// FIFO, a socket or a directory is refused, never replaced by a file.
+///
+/// # Errors
+/// The I/O error of the step that failed; [`std::io::ErrorKind::InvalidInput`]
+/// for a `path` that is not a regular file or names no file.
+pub fn write_replacing(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind, Write};
+    let target = resolve_links(path)?;
+    let existing = match std::fs::metadata(&target) {
+        Ok(meta) => Some(meta),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(e) => return Err(e),
+    };
+    if let Some(meta) = &existing {
+        if let Some(kind) = kind(&meta.file_type()) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!("is {kind}, not a regular file; give a regular file or a new path"),
+            ));
+        }
+        // The permission a write into the file would need (opened without
+        // truncating: nothing changes).
+        std::fs::OpenOptions::new().write(true).open(&target)?;
+    }
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| Error::new(ErrorKind::InvalidInput, "names no file; give a file name"))?;
+    let (tmp, mut file) = create_temp(dir, name).map_err(|e| {
+        Error::new(
+            e.kind(),
+            format!("cannot create a temporary file in {}: {e}", dir.display()),
+        )
+    })?;
+    let mut written = existing
+        .as_ref()
+        .map_or(Ok(()), |meta| file.set_permissions(meta.permissions()))
+        .and_then(|()| file.write_all(bytes))
+        .and_then(|()| file.sync_all());
+    drop(file);
+    if written.is_ok() {
+        written = std::fs::rename(&tmp, &target)
+            .map_err(|e| Error::new(e.kind(), format!("cannot rename {} over it: {e}", tmp.display())));
+    }
+    match written {
+        Ok(()) => {
+            // The rename itself on disk (best effort: not every platform
+            // opens a directory).
+            #[cfg(unix)]
+            if let Ok(d) = std::fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e)
+        }
+    }
+}
+
+/// `path` with its symbolic links followed to the file they name (which
+/// need not exist).
+fn resolve_links(path: &Path) -> std::io::Result<std::path::PathBuf> {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&p) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&p)?;
+                p = match p.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+            }
+            _ => return Ok(p),
+        }
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        "too many levels of symbolic links",
+    ))
+}
+
+/// A new file `.NAME.PID-N.tmp` in `dir`, created exclusively (never an
+/// existing file).
+fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> std::io::Result<(std::path::PathBuf, std::fs::File)> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let mut attempts = 0;
+    loop {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let mut tmp_name = std::ffi::OsString::from(".");
+        tmp_name.push(name);
+        tmp_name.push(format!(".{}-{n}.tmp", std::process::id()));
+        let tmp = dir.join(tmp_name);
+        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempts < 100 => attempts += 1,
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Read a model written by [`save`] with the same `magic` and `version`
@@ -263,5 +419,73 @@ mod tests {
         assert!(decode_bounded::<Vec<f64>>(&bytes).is_err());
         assert!(decode_bounded::<String>(&bytes).is_err());
         assert!(decode_bounded::<Vec<u8>>(&bytes).is_err());
+    }
+
+    /// The names in `dir`, sorted (to see that no temporary file is left).
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("read dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn write_replacing_creates_and_replaces_leaving_no_temporary_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("m.bin");
+        write_replacing(&path, b"first").expect("create");
+        assert_eq!(std::fs::read(&path).expect("read"), b"first");
+        write_replacing(&path, b"second, longer").expect("replace");
+        assert_eq!(std::fs::read(&path).expect("read"), b"second, longer");
+        assert_eq!(names(dir.path()), ["m.bin"]);
+        // A bare file name: the current directory's.
+        assert!(write_replacing(Path::new(""), b"x").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn write_replacing_keeps_permissions_and_follows_symbolic_links() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("m.bin");
+        std::fs::write(&path, b"old").expect("write");
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+        write_replacing(&path, b"new").expect("replace");
+        let mode = std::fs::metadata(&path).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        // Through a relative symbolic link: the file replaced, the link kept.
+        let link = dir.path().join("link.bin");
+        std::os::unix::fs::symlink("m.bin", &link).expect("symlink");
+        write_replacing(&link, b"via link").expect("write through the link");
+        assert!(std::fs::symlink_metadata(&link).expect("meta").file_type().is_symlink());
+        assert_eq!(std::fs::read(&path).expect("read"), b"via link");
+        assert_eq!(names(dir.path()), ["link.bin", "m.bin"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn write_replacing_refuses_what_is_not_a_regular_file() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let e = write_replacing(dir.path(), b"x").expect_err("a directory");
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+        assert!(e.to_string().contains("is a directory, not a regular file"), "{e}");
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped the FIFO: `mkfifo` did not run");
+            return;
+        }
+        assert_eq!(special_file_kind(&fifo), Some("a FIFO (named pipe)"));
+        let e = write_replacing(&fifo, b"x").expect_err("a FIFO");
+        assert!(
+            e.to_string()
+                .contains("is a FIFO (named pipe), not a regular file; give a regular file or a new path"),
+            "{e}"
+        );
+        assert!(std::fs::symlink_metadata(&fifo).expect("meta").file_type().is_fifo());
+        assert_eq!(names(dir.path()), ["fifo"]);
     }
 }

@@ -161,10 +161,13 @@ pub trait Persist: Serialize + DeserializeOwned {
     /// The first violated invariant.
     fn check_invariants(&self) -> Result<()>;
 
-    /// Write the model to `path` (created or truncated).
+    /// Write the model to `path`, through a temporary file in the same
+    /// directory renamed over it ([`crate::envelope::write_replacing`]): a
+    /// save that fails part-way leaves an existing file as it was.
     ///
     /// # Errors
-    /// [`ModelError::Io`] (with the path) if the file cannot be written,
+    /// [`ModelError::Io`] (with the path) if the file cannot be written or
+    /// exists and is not a regular file (a device, a FIFO, a directory),
     /// [`ModelError::Encode`] if encoding fails.
     fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         crate::envelope::save(path.as_ref(), Self::MAGIC, Self::FORMAT_VERSION, self)
