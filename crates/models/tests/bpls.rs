@@ -133,6 +133,71 @@ proptest! {
     }
 }
 
+/// The forward-error bound of `W = [A, 1]ᵀα`, `(GGᵀ + λI)α = T` with
+/// `G = [A, 1]` (K×(n+1), K < n+1), as the dual form computes it: forming
+/// `C = GGᵀ + λI` perturbs it by `γ‖G‖²` and its Cholesky solve is
+/// backward stable with `γ‖C‖`, so `‖Δα‖ ≤ 2γκ(C)‖α‖` with
+/// `κ(C) = (‖G‖² + λ)/(σ_K² + λ)` (σ_K the smallest of G's K singular
+/// values); `Gᵀα` carries it as `‖G‖‖Δα‖` and adds `γ‖G‖‖α‖`; and
+/// `‖α‖ ≤ ‖T‖/(σ_K² + λ)`. `c = 2` absorbs the constants, as in
+/// `common::ridge_tolerance`.
+fn dual_tolerance(g: ArrayView2<'_, f64>, t: ArrayView2<'_, f64>, lambda: f64) -> f64 {
+    let (k, n) = g.dim();
+    let rows = spectrum(g.t());
+    let floor = rows.sigma_min * rows.sigma_min + lambda;
+    let kappa = (rows.norm_a * rows.norm_a + lambda) / floor;
+    let alpha = fro(t) / floor;
+    2.0 * (k + n) as f64 * U * rows.norm_a * alpha * (2.0 * kappa + 1.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// With fewer samples than columns (K < n+1) a layer's weights come
+    /// from the K×K dual system `[A, 1]ᵀ([A, 1][A, 1]ᵀ + λI)⁻¹T`: equal to
+    /// the primal (n+1)×(n+1) solve of linalg-core and to Gaussian
+    /// elimination on the normal equations, within the sum of the two
+    /// forms' forward-error bounds (the primal's from κ of `GᵀG + λI`,
+    /// which is `(‖G‖² + λ)/λ` here, the dual's from κ of `GGᵀ + λI`);
+    /// the re-estimated weights of Algorithm 2 on `[N̂, 1]` likewise.
+    #[test]
+    fn dual_layer_step_equals_the_primal_solve(
+        seed in any::<u64>(),
+        k in 2usize..12,
+        extra in 0usize..30,
+        m in 1usize..5,
+        log_lambda in -8.0f64..0.0,
+        sigmoid_inputs in any::<bool>(),
+    ) {
+        let mut rng = rng(seed);
+        let n = k + extra;
+        let a = if sigmoid_inputs { uniform(&mut rng, k, n, 0.01, 0.99) } else { rng.gaussian(k, n) };
+        let t = rng.gaussian(k, m);
+        let lambda = 10f64.powf(log_lambda);
+        let p = BplsParams::new(vec![n]).with_lambda(lambda).check().expect("valid");
+        let w = p.layer_step(a.view(), t.view(), false, false).expect("step").weights;
+        let a1 = with_ones(a.view());
+        let primal = linalg_core::ridge::ridge_solve_with_intercept(a.view(), t.view(), lambda)
+            .expect("primal")
+            .weights;
+        let reference = ref_ridge(a1.view(), t.view(), lambda);
+        let tol = ridge_tolerance(a1.view(), t.view(), reference.view(), lambda, 1, 1)
+            + dual_tolerance(a1.view(), t.view(), lambda);
+        let (err_p, err_r) = (fro_diff(w.view(), primal.view()), fro_diff(w.view(), reference.view()));
+        prop_assert!(err_p <= tol, "dual vs primal: {err_p:.3e} > {tol:.3e}");
+        prop_assert!(err_r <= tol, "dual vs elimination: {err_r:.3e} > {tol:.3e}");
+        // Algorithm 2's re-estimation on [N̂, 1] (N̂ returned, K < n+1 again).
+        let step = p.layer_step(a.view(), t.view(), true, true).expect("step");
+        let n_hat = step.neurons.expect("a layer below");
+        let n1 = with_ones(n_hat.view());
+        let again = ref_ridge(n1.view(), t.view(), lambda);
+        let tol = ridge_tolerance(n1.view(), t.view(), again.view(), lambda, 1, 1)
+            + dual_tolerance(n1.view(), t.view(), lambda);
+        let err = fro_diff(step.weights.view(), again.view());
+        prop_assert!(err <= tol, "re-estimated: {err:.3e} > {tol:.3e}");
+    }
+}
+
 /// Without a layer below (the first layer), only the weights.
 #[test]
 fn first_layer_step_is_one_ridge_solve() {

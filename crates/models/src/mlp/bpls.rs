@@ -6,11 +6,11 @@
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use linalg_core::ridge::{ridge_solve, ridge_solve_with_intercept};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array2, ArrayView2, Axis, Slice, Zip};
 
 use super::network::{affine, check_hidden, Mlp, OutputActivation};
+use super::solve::{neuron_map, ridge_with_intercept};
 use crate::activation::Activation;
 use crate::error::{ModelError, Result};
 use crate::traits::{Dataset, Fit, ParamGuard};
@@ -483,7 +483,9 @@ impl BplsValidParams {
     /// targets `T` (K×m):
     ///
     /// 1. the weights `W = ([A, 1]ᵀ[A, 1] + λI)⁻¹[A, 1]ᵀT` (eq. (6), one
-    ///    Cholesky factorization, one right-hand side per neuron);
+    ///    Cholesky factorization, one right-hand side per neuron; with fewer
+    ///    samples than columns K < n+1, the same `W` in the dual form
+    ///    `[A, 1]ᵀ([A, 1][A, 1]ᵀ + λI)⁻¹T`, a K×K factorization);
     /// 2. if a hidden layer feeds this one (`below`): its neuron targets
     ///    `N̂` by eq. (5) read as least squares (see the [module
     ///    documentation](super)), clipped into the activation's range;
@@ -501,7 +503,7 @@ impl BplsValidParams {
         below: bool,
         reestimate: bool,
     ) -> Result<LayerStep> {
-        let w = ridge_solve_with_intercept(a, target, self.lambda)?.weights;
+        let w = ridge_with_intercept(a, target, self.lambda)?;
         if !below {
             return Ok(LayerStep {
                 weights: w,
@@ -511,7 +513,7 @@ impl BplsValidParams {
         }
         let n_hat = self.neuron_targets(a, w.view(), target)?;
         let weights = if reestimate {
-            ridge_solve_with_intercept(n_hat.view(), target, self.lambda)?.weights
+            ridge_with_intercept(n_hat.view(), target, self.lambda)?
         } else {
             w
         };
@@ -541,11 +543,11 @@ impl BplsValidParams {
         Zip::from(&mut r).and(t).for_each(|r, &t| *r = t - *r);
         let scale = v.iter().map(|x| x * x).sum::<f64>() / n as f64;
         let mu = self.target_ridge * if scale > 0.0 { scale } else { 1.0 };
-        // ΔN = R Vᵀ(VVᵀ + μI)⁻¹ = R Pᵀ with P = (VVᵀ + μI)⁻¹V (n × N_l): a
-        // ridge problem with "samples" Vᵀ and the identity as right-hand
-        // sides, solved once, then one product (rather than the solve with
-        // one right-hand side per sample: 30 ms of a 0.9 s MNIST epoch).
-        let p = ridge_solve(v.t(), Array2::eye(v.ncols()).view(), mu)?.weights;
+        // ΔN = R Vᵀ(VVᵀ + μI)⁻¹ = R Pᵀ with P = (VVᵀ + μI)⁻¹V (n × N_l),
+        // solved once (from the smaller of VVᵀ and VᵀV: `neuron_map`), then
+        // one product (rather than the solve with one right-hand side per
+        // sample: 30 ms of a 0.9 s MNIST epoch).
+        let p = neuron_map(v, mu)?;
         let mut n_hat = a.to_owned();
         general_mat_mul(1.0, &r, &p.t(), 1.0, &mut n_hat);
         let (lo, hi) = self.range();

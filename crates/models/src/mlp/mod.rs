@@ -37,6 +37,8 @@
 //!    loop over neurons, "parallel by construction", as one BLAS-3 solve).
 //!    λ (default 10⁻⁶) keeps the tiny systems of the toy problems (5
 //!    samples, collinear neuron values in a linear network) well posed.
+//!    With fewer samples than columns the same `W_l` comes from the K×K
+//!    dual system instead (`solve.rs`).
 //! 4. **Targets of layer `l − 1`** (eq. (5)): the paper solves one output's
 //!    equation for one neuron with the others held at their current values,
 //!    `n̂_i = (ỹ_j − Σ_{t≠i} ŵ_tj n_t)/ŵ_ij`, which is ambiguous when a
@@ -73,6 +75,7 @@
 mod backprop;
 mod bpls;
 mod network;
+mod solve;
 
 pub use backprop::{loss_and_gradient, Backprop, BackpropEpoch, BackpropReport, Loss};
 pub use bpls::{
