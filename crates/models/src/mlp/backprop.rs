@@ -24,6 +24,14 @@ use crate::validate;
 /// The name [`ModelError::Training`] gives this trainer.
 const TRAINER: &str = "backprop";
 
+/// The word a divergence's [`ModelError::Training`] reason carries
+/// ([`Backprop::is_divergence`]).
+const DIVERGED: &str = "diverged";
+
+/// Epoch records reserved up front: the report grows past it one epoch at
+/// a time, so that a huge `epochs` reserves nothing it may never use.
+const RESERVED_EPOCHS: usize = 1024;
+
 /// The loss backprop minimizes: cross-entropy for a softmax output, the
 /// squared error otherwise ([`Loss::for_output`]).
 ///
@@ -95,6 +103,39 @@ impl Loss {
 /// so one rule per layer is the same as one rule on all weights
 /// concatenated (checked by a test for all four).
 ///
+/// # Divergence
+///
+/// A run has diverged, and [`train`](Backprop::train) fails, when an
+/// epoch's loss or the loss at the final weights is not finite or exceeds
+/// [`DIVERGENCE_FACTOR`](Backprop::DIVERGENCE_FACTOR) `= 10⁶` times `L₀`,
+/// the loss of the starting weights on all samples — the same rule for
+/// every step rule, regression and classification alike. Why relative to
+/// `L₀` and why `10⁶`:
+///
+/// - the loss's scale is the data's (the targets' units, the number of
+///   outputs), and `L₀` carries it: the rule reads the same on
+///   standardized and raw targets;
+/// - with a learning rate small enough every rule is a descent method: the
+///   loss goes down on average, and a converging run's epoch loss stays
+///   within a small factor of `L₀` (minibatch noise and early overshoot
+///   raise it by a few times, not by orders of magnitude);
+/// - a diverging run's loss grows geometrically (the squared error by about
+///   `(ηλ_max − 1)²` per step along the Hessian's top eigenvector) or, for
+///   the cross-entropy, which grows like the logits, with the weights'
+///   scale `η·‖∇L‖`; either passes `10⁶ L₀` within a few epochs, or at
+///   once for absurd rates (η = 10³⁰⁰ puts the loss near 10³⁰⁰ after one
+///   step), long before it overflows to infinity — which a saturated
+///   sigmoid layer may keep it from ever doing (SGD at η = 1000 on a small
+///   regression reaches a training MSE of 10¹⁹ in four epochs, finite);
+/// - a loss merely high is a poor fit, reported as it is, not refused:
+///   SGD at η = 1000 on Pima oscillates at a few hundred nats from
+///   `L₀ ≈ 0.7` and still classifies 71% of the samples.
+///
+/// The epoch loss is the running one (each minibatch's at the weights
+/// before its step), so the last epoch's steps are judged by the loss at
+/// the final weights, computed once after training, as `L₀` once before
+/// (one forward pass over the samples each).
+///
 /// # Minibatches
 ///
 /// Every epoch visits the `K` samples once, in minibatches of
@@ -150,7 +191,8 @@ pub struct Backprop {
     /// Samples per minibatch, ≥ 1 (the last minibatch of an epoch may be
     /// smaller; a value above the number of samples means full batches).
     pub batch_size: usize,
-    /// Passes over the data, ≥ 1.
+    /// Passes over the data, ≥ 1 (nothing is allocated per epoch up front:
+    /// any count is accepted, and runs that long).
     pub epochs: usize,
     /// `Some(seed)`: a new random order of the samples every epoch, from
     /// `(seed, epoch)`; `None`: file order every epoch.
@@ -186,6 +228,17 @@ pub struct BackpropReport {
 }
 
 impl Backprop {
+    /// A run whose loss exceeds this many times the loss of its starting
+    /// weights has diverged (see [the rule](Backprop#divergence)).
+    pub const DIVERGENCE_FACTOR: f64 = 1e6;
+
+    /// Whether `error` is [`train`](Self::train)'s report of a diverged
+    /// run (a [`ModelError::Training`] whose remedy is a smaller learning
+    /// rate), as opposed to bad parameters or data.
+    pub fn is_divergence(error: &ModelError) -> bool {
+        matches!(error, ModelError::Training { trainer, reason } if *trainer == TRAINER && reason.contains(DIVERGED))
+    }
+
     /// `method` with Tomic et al.'s settings: `η =`
     /// [`paper_learning_rate`](FirstOrderKind::paper_learning_rate)
     /// (`10⁻³`), batch size 1, 40 epochs (their MNIST runs), shuffled with
@@ -257,9 +310,10 @@ impl Backprop {
     ///   softmax output (`targets Y`);
     /// - [`ModelError::Linalg`] for empty or non-finite data, or data whose
     ///   columns do not match the network's inputs and outputs;
-    /// - [`ModelError::Training`] if an epoch's loss is not finite (the
-    ///   steps diverged: a smaller learning rate is needed); `net` then
-    ///   holds the diverged weights.
+    /// - [`ModelError::Training`] if the loss at the starting weights is not
+    ///   finite, or if the run diverged by [the rule](Backprop#divergence)
+    ///   ([`is_divergence`](Self::is_divergence): a smaller learning rate
+    ///   is needed); `net` then holds the diverged weights.
     pub fn train(
         &self,
         net: &mut Mlp,
@@ -283,8 +337,17 @@ impl Backprop {
         let mut tail = (k % batch != 0).then(|| Workspace::new(net, k % batch));
         let mut grads: Vec<Array2<f64>> = net.weights().iter().map(|w| Array2::zeros(w.raw_dim())).collect();
         let mut order: Vec<usize> = (0..k).collect();
+        let initial = full_loss(net, x, y, &order, &mut full, tail.as_mut());
+        if !initial.is_finite() {
+            return Err(ModelError::Training {
+                trainer: TRAINER,
+                reason: format!(
+                    "the loss at the starting weights is {initial}: the network's weights are too large for the data"
+                ),
+            });
+        }
         let mut report = BackpropReport {
-            epochs: Vec::with_capacity(self.epochs),
+            epochs: Vec::with_capacity(self.epochs.min(RESERVED_EPOCHS)),
             updates: 0,
             elapsed: Duration::ZERO,
         };
@@ -312,17 +375,7 @@ impl Backprop {
             }
             training += epoch_start.elapsed();
             let loss = sum / k as f64;
-            if !loss.is_finite() {
-                return Err(ModelError::Training {
-                    trainer: TRAINER,
-                    reason: format!(
-                        "the loss is {loss} in epoch {epoch} ({} with η = {}): the steps diverged; try a smaller \
-                         learning rate",
-                        self.method.label(),
-                        self.learning_rate
-                    ),
-                });
-            }
+            self.check_divergence(loss, initial, &format!("in epoch {epoch}"))?;
             let record = BackpropEpoch {
                 epoch,
                 loss,
@@ -334,8 +387,53 @@ impl Backprop {
                 break;
             }
         }
+        let last = full_loss(net, x, y, &order, &mut full, tail.as_mut());
+        self.check_divergence(last, initial, "at the final weights")?;
         Ok(report)
     }
+
+    /// The [divergence rule](Backprop#divergence) on `loss` (`when`: "in
+    /// epoch 3", "at the final weights") against the starting loss.
+    fn check_divergence(&self, loss: f64, initial: f64, when: &str) -> Result<()> {
+        if loss.is_finite() && loss <= Self::DIVERGENCE_FACTOR * initial {
+            return Ok(());
+        }
+        let how = if loss.is_finite() {
+            format!("{loss:.3e} {when}, more than 10⁶ times the {initial:.3e} at the starting weights")
+        } else {
+            format!("{loss} {when}")
+        };
+        Err(ModelError::Training {
+            trainer: TRAINER,
+            reason: format!(
+                "the steps of {} with η = {:e} {DIVERGED} (the loss is {how}); use a smaller learning rate",
+                self.method.label(),
+                self.learning_rate
+            ),
+        })
+    }
+}
+
+/// The loss of `net` on all samples (the rows of `order`, in its
+/// minibatches: the workspaces of the steps), without a step.
+fn full_loss(
+    net: &Mlp,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    order: &[usize],
+    full: &mut Workspace,
+    mut tail: Option<&mut Workspace>,
+) -> f64 {
+    let mut sum = 0.0;
+    for rows in order.chunks(full.rows) {
+        let ws = match tail.as_deref_mut() {
+            Some(ws) if ws.rows == rows.len() => ws,
+            _ => &mut *full,
+        };
+        ws.gather(x, y, rows);
+        sum += rows.len() as f64 * ws.loss(net);
+    }
+    sum / order.len() as f64
 }
 
 /// The loss [`Loss::for_output`] of `net` on all of `data` taken as one
@@ -502,9 +600,9 @@ impl Workspace {
         }
     }
 
-    /// The minibatch's loss; `grads[l]` ← its gradient with respect to
-    /// layer `l`'s weights.
-    fn loss_and_gradient(&mut self, net: &Mlp, slope: Slope, grads: &mut [Array2<f64>]) -> f64 {
+    /// The minibatch's loss by the forward pass (the last `Δ` then holds
+    /// `∂L/∂Z_{L+1}`).
+    fn loss(&mut self, net: &Mlp) -> f64 {
         let weights = net.weights();
         let last = weights.len() - 1;
         // Forward: N_l = f([N_{l−1}, 1] W_l), Z_{L+1} into the last Δ.
@@ -519,7 +617,15 @@ impl Workspace {
                 affine_into(input, w, &mut self.deltas[last]);
             }
         }
-        let loss = output_loss(&mut self.deltas[last], &self.y, net.output_activation());
+        output_loss(&mut self.deltas[last], &self.y, net.output_activation())
+    }
+
+    /// The minibatch's loss; `grads[l]` ← its gradient with respect to
+    /// layer `l`'s weights.
+    fn loss_and_gradient(&mut self, net: &Mlp, slope: Slope, grads: &mut [Array2<f64>]) -> f64 {
+        let weights = net.weights();
+        let last = weights.len() - 1;
+        let loss = self.loss(net);
         // Backward: gradients from Δ_l, then Δ_{l−1}.
         for l in (0..=last).rev() {
             let input = if l == 0 { &self.x } else { &self.hidden[l - 1] };

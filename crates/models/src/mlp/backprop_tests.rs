@@ -613,3 +613,126 @@ fn weights_in_column_major_layout_train_as_row_major_ones() {
     bp.train(&mut b, &Dataset::new(x.view(), y.view()), go).expect("train");
     assert_eq!(a, b);
 }
+
+/// `epochs = usize::MAX` reserves nothing up front (it panicked with
+/// "capacity overflow", and 10⁹ epochs aborted on a 24 GB reservation):
+/// the run starts, and stops when `on_epoch` says so.
+#[test]
+fn a_huge_epoch_count_reserves_nothing_up_front() {
+    let mut rng = TestRng::new(19);
+    let x = rng.uniform_matrix(8, 2, -1.0, 1.0);
+    let y = rng.uniform_matrix(8, 1, -1.0, 1.0);
+    for epochs in [usize::MAX, 1_000_000_000] {
+        let mut net = Mlp::random(2, &[3], 1, Activation::Tanh, OutputActivation::Linear, 3, 1.0).expect("net");
+        let report = Backprop::new(FirstOrderKind::Adam)
+            .with_learning_rate(0.01)
+            .with_batch_size(4)
+            .with_epochs(epochs)
+            .train(&mut net, &Dataset::new(x.view(), y.view()), |e, _| {
+                if e.epoch == 3 {
+                    ControlFlow::Break(())
+                } else {
+                    ControlFlow::Continue(())
+                }
+            })
+            .expect("train");
+        assert_eq!((report.epochs.len(), report.updates), (3, 6));
+    }
+}
+
+/// The divergence rule is one for every step rule and both losses: at
+/// η = 10³⁰⁰ every rule's run fails, naming η and the remedy, for a
+/// softmax (cross-entropy, which stays finite: it was accepted at 2.9e300)
+/// as for a linear output (squared error).
+#[test]
+fn divergence_is_refused_for_every_rule_and_both_losses() {
+    let mut rng = TestRng::new(20);
+    let x = rng.uniform_matrix(40, 3, -1.0, 1.0);
+    let labels: Vec<usize> = (0..40).map(|i| i % 3).collect();
+    let onehot = Array2::from_shape_fn((40, 3), |(i, j)| f64::from(u8::from(labels[i] == j)));
+    let yr = rng.uniform_matrix(40, 1, -1.0, 1.0);
+    for kind in [
+        FirstOrderKind::Sgd,
+        FirstOrderKind::Nag,
+        FirstOrderKind::Adam,
+        FirstOrderKind::AdaGrad,
+    ] {
+        for (output, y) in [(OutputActivation::Softmax, &onehot), (OutputActivation::Linear, &yr)] {
+            let j = y.ncols();
+            let mut net = Mlp::random(3, &[5], j, Activation::Sigmoid, output, 4, 1.0).expect("net");
+            let err = Backprop::new(kind)
+                .with_learning_rate(1e300)
+                .with_batch_size(8)
+                .with_epochs(3)
+                .train(&mut net, &Dataset::new(x.view(), y.view()), go)
+                .expect_err("diverges");
+            let text = err.to_string();
+            assert!(Backprop::is_divergence(&err), "{kind:?} {output:?}: {text}");
+            for piece in ["η = 1e300", "diverged", "in epoch 1", "use a smaller learning rate"] {
+                assert!(text.contains(piece), "{kind:?} {output:?}: {piece:?} not in {text}");
+            }
+        }
+    }
+}
+
+/// A finite loss past 10⁶ × the starting loss is divergence (SGD at η = 1000
+/// on a sigmoid network: the squared error grows geometrically yet the
+/// saturated hidden layer keeps it finite for many epochs), and the last
+/// epoch's steps are judged at the final weights: one full batch at η = 10³⁰⁰
+/// has its running loss at the start, its damage only after.
+#[test]
+fn a_finite_loss_far_above_the_start_and_a_last_bad_step_are_divergence() {
+    let mut rng = TestRng::new(21);
+    let x = rng.uniform_matrix(80, 3, -1.0, 1.0);
+    let y = rng.uniform_matrix(80, 1, -1.0, 1.0);
+    let data = Dataset::new(x.view(), y.view());
+    let start = Mlp::random(3, &[5], 1, Activation::Sigmoid, OutputActivation::Linear, 5, 1.0).expect("net");
+    let (l0, _) = loss_and_gradient(&start, &data).expect("loss");
+    let mut net = start.clone();
+    let mut losses = Vec::new();
+    let err = Backprop::new(FirstOrderKind::Sgd)
+        .with_learning_rate(1000.0)
+        .with_batch_size(128)
+        .with_epochs(1000)
+        .train(&mut net, &data, |e, _| {
+            losses.push(e.loss);
+            go(e, &start)
+        })
+        .expect_err("diverges");
+    let text = err.to_string();
+    assert!(Backprop::is_divergence(&err), "{text}");
+    assert!(text.contains("more than 10⁶ times"), "{text}");
+    // Stopped at the first epoch whose loss passed the bound, finite.
+    assert!(
+        losses.iter().all(|&l| l <= Backprop::DIVERGENCE_FACTOR * l0),
+        "{losses:?}"
+    );
+    assert!(losses.len() < 10, "{losses:?}");
+    let (l_end, _) = loss_and_gradient(&net, &data).expect("loss");
+    assert!(
+        l_end.is_finite() && l_end > Backprop::DIVERGENCE_FACTOR * l0,
+        "{l_end} vs {l0}"
+    );
+    // One epoch of one step: its running loss is the starting loss.
+    let mut one = start.clone();
+    let err = Backprop::new(FirstOrderKind::Adam)
+        .with_learning_rate(1e300)
+        .with_batch_size(128)
+        .with_epochs(1)
+        .train(&mut one, &data, go)
+        .expect_err("diverges at the end");
+    assert!(Backprop::is_divergence(&err), "{err}");
+    assert!(err.to_string().contains("at the final weights"), "{err}");
+    // A converging run is not touched by the rule, and other errors are not divergence.
+    let mut fine = start.clone();
+    Backprop::new(FirstOrderKind::Sgd)
+        .with_learning_rate(0.1)
+        .with_epochs(5)
+        .train(&mut fine, &data, go)
+        .expect("converges");
+    let bad = Backprop::new(FirstOrderKind::Sgd)
+        .with_batch_size(0)
+        .check()
+        .expect_err("batch 0");
+    assert!(!Backprop::is_divergence(&bad), "{bad}");
+}
