@@ -4,7 +4,17 @@
 //! Every error — a bad flag, an unreadable file, a failed fit — is one line
 //! `nn: error: …` on stderr and a non-zero exit (2 for command-line errors,
 //! 1 for the rest); stdout carries only the JSON report or the predictions.
+//!
+//! Output that cannot be written: when the reader of stdout goes away (a
+//! closed pipe, as in `nn predict … | head -1`), `nn` stops quietly, with
+//! nothing on stderr and exit code 141 — what the shell reports for a
+//! program ended by SIGPIPE, so that `set -o pipefail` sees `nn` as it sees
+//! `cat` or `seq` (Rust ignores SIGPIPE: the write fails with EPIPE
+//! instead). Any other failed write (a full disk) is `nn: error: cannot
+//! write to stdout: …` and exit 1. A model saved by `--save` is written
+//! before the report is printed.
 
+use std::io::{BufWriter, Write};
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
@@ -19,7 +29,14 @@ enum Failure {
     /// Printed already (`--distributed`: by every process before a barrier).
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))]
     Printed,
+    /// Writing to stdout failed: `cannot write to stdout: …`.
+    Stdout(std::io::Error),
+    /// The reader of stdout has gone (EPIPE): a quiet exit.
+    BrokenPipe,
 }
+
+/// The exit code after a closed pipe on stdout: 128 + SIGPIPE (13).
+const BROKEN_PIPE_EXIT: u8 = 141;
 
 impl From<CliError> for Failure {
     fn from(e: CliError) -> Self {
@@ -56,20 +73,21 @@ fn main() -> ExitCode {
             set_blas_threads(cli::args::threads_or_all(flags.threads));
             cli::update(&flags)
                 .and_then(|report| serde_json::to_string(&report).map_err(CliError::from))
-                .map(|json| println!("{json}"))
                 .map_err(Failure::from)
+                .and_then(|json| write_stdout(|out| writeln!(out, "{json}")))
         }
         Ok(Cli {
             command: Command::Predict(flags),
         }) => {
             set_blas_threads(cli::args::threads_or_all(flags.threads));
-            cli::predict(&flags)
-                .map(|preds| {
+            cli::predict(&flags).map_err(Failure::from).and_then(|preds| {
+                write_stdout(|out| {
                     for p in preds {
-                        println!("{p}");
+                        writeln!(out, "{p}")?;
                     }
+                    Ok(())
                 })
-                .map_err(Failure::from)
+            })
         }
     };
     match result {
@@ -79,7 +97,27 @@ fn main() -> ExitCode {
             print_error(&e);
             ExitCode::FAILURE
         }
+        Err(Failure::Stdout(e)) => {
+            print_line(&format!("nn: error: cannot write to stdout: {e}\n"));
+            ExitCode::FAILURE
+        }
+        Err(Failure::BrokenPipe) => ExitCode::from(BROKEN_PIPE_EXIT),
     }
+}
+
+/// Write the command's output to stdout through one buffer, flushed and
+/// checked: a closed pipe is [`Failure::BrokenPipe`], any other error
+/// [`Failure::Stdout`] (`println!` would panic on either).
+fn write_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), Failure> {
+    let stdout = std::io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    write(&mut out).and_then(|()| out.flush()).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Failure::Stdout(e)
+        }
+    })
 }
 
 /// `nn fit`: resolve the flags, set the BLAS threads, fit, print the JSON.
@@ -97,8 +135,8 @@ fn run_fit(flags: FitFlags, matches: &clap::ArgMatches) -> Result<(), Failure> {
     }
     let _ = requested;
     let report = cli::fit(&args)?;
-    println!("{}", serde_json::to_string(&report)?);
-    Ok(())
+    let json = serde_json::to_string(&report)?;
+    write_stdout(|out| writeln!(out, "{json}"))
 }
 
 /// `nn fit --distributed` under `mpirun`: the streamed fit over the
@@ -119,16 +157,17 @@ fn run_distributed(args: &FitArgs, requested: Option<usize>) -> Result<(), Failu
             .max(1);
         set_blas_threads((cli::args::threads_or_all(None) / local).max(1));
     }
-    let outcome = cli::stream::fit(args, &world).and_then(|report| {
-        if world.rank() == 0 {
-            println!("{}", serde_json::to_string(&report)?);
-        }
-        Ok(())
-    });
-    match outcome {
-        Ok(()) => {
+    match cli::stream::fit(args, &world) {
+        Ok(report) => {
+            let printed = if world.rank() == 0 {
+                serde_json::to_string(&report)
+                    .map_err(Failure::from)
+                    .and_then(|json| write_stdout(|out| writeln!(out, "{json}")))
+            } else {
+                Ok(())
+            };
             world.barrier();
-            Ok(())
+            printed
         }
         Err(e) if agreed(&e) => {
             // Every process failed with this error; each prints it before
@@ -161,8 +200,13 @@ fn agreed(e: &CliError) -> bool {
 /// `nn: error: …` on stderr in one write, so that the lines of several
 /// processes under `mpirun` do not interleave.
 fn print_error(e: &CliError) {
-    use std::io::Write;
-    let _ = std::io::stderr().write_all(format!("nn: error: {e}\n").as_bytes());
+    print_line(&format!("nn: error: {e}\n"));
+}
+
+/// `line` on stderr in one write; a failure to write it is ignored (there
+/// is nowhere left to report it).
+fn print_line(line: &str) {
+    let _ = std::io::stderr().write_all(line.as_bytes());
 }
 
 /// Help and version to stdout with success; a parse error as one line
@@ -191,6 +235,6 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
         .collect();
     let message = message.join(" ");
     let message = message.strip_prefix("error: ").unwrap_or(&message);
-    eprintln!("nn: error: {message} (see `nn --help`)");
+    print_line(&format!("nn: error: {message} (see `nn --help`)\n"));
     ExitCode::from(2)
 }
