@@ -660,42 +660,21 @@ impl FitArgs {
     }
 }
 
-/// `--save FILE` can be written: its directory exists, and it is none of
-/// the `inputs` (which the fit would overwrite after reading). Checked
-/// before the fit, so that an hour of training is not lost to a typo.
+/// `--save FILE` can be written: its directory exists, it is not a
+/// directory, device or FIFO, and it is none of the `inputs` (which the fit
+/// would overwrite after reading), also through a symbolic or hard link.
+/// Checked before the fit, so that an hour of training is not lost to a typo.
 fn check_save(save: Option<&std::path::Path>, inputs: &[&std::path::Path]) -> Result<(), CliError> {
     let Some(save) = save else {
         return Ok(());
     };
-    let dir = match save.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => std::path::Path::new("."),
-    };
-    if !dir.is_dir() {
-        return Err(CliError::Usage(format!(
-            "--save {}: the directory {} does not exist",
-            save.display(),
-            dir.display()
-        )));
-    }
     if save.is_dir() {
         return Err(CliError::Usage(format!(
             "--save {}: is a directory; give a file name",
             save.display()
         )));
     }
-    let same = |input: &std::path::Path| match (save.canonicalize(), input.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if let Some(input) = inputs.iter().find(|input| same(input)) {
-        return Err(CliError::Usage(format!(
-            "--save {} is the input file {}: the model would overwrite the data; choose another file",
-            save.display(),
-            input.display()
-        )));
-    }
-    Ok(())
+    super::saved::check_save_target("--save", save, inputs)
 }
 
 /// The thread count to use: `requested`, or every core the system offers.

@@ -404,13 +404,16 @@ impl FittedPipeline {
         }
     }
 
-    /// Save with magic, format version and checksum.
+    /// Save with magic, format version and checksum, through a temporary
+    /// file renamed over `path` ([`models::envelope::write_replacing`]): a
+    /// save that fails part-way leaves an existing model whole.
     ///
     /// # Errors
-    /// [`CliError::File`] when the file cannot be encoded or written.
+    /// [`CliError::File`] when the file cannot be encoded or written, or
+    /// exists and is not a regular file.
     pub fn save(&self, path: &Path) -> Result<(), CliError> {
         let bytes = self.to_bytes(path)?;
-        std::fs::write(path, bytes).map_err(|e| file_error(path, e.to_string()))
+        models::envelope::write_replacing(path, &bytes).map_err(|e| file_error(path, e.to_string()))
     }
 
     /// Load, checking the magic, the format version (6; 5 from before the

@@ -11,7 +11,9 @@
 //! `--forget` file removed, each as one block: the output weights become
 //! exactly those of a ridge fit on the rows kept, with the saved hidden
 //! layer, input scaling and target scaling. The model is written back to
-//! FILE (or to `--save OUT`) only when every step succeeded; one JSON object
+//! FILE (or to `--save OUT`), through a temporary file renamed over it, only
+//! when every step succeeded; the target must be a regular file or a new
+//! path, and none of the data files (checked first). One JSON object
 //! reports the rows, the time of the updates and, with `--test`, the metric.
 
 use std::path::{Path, PathBuf};
@@ -126,10 +128,11 @@ pub struct UpdateReport {
 /// evaluate, save.
 ///
 /// # Errors
-/// [`CliError::Usage`] when there is nothing to do or the model was not
-/// saved with `--updatable`; any error of reading the files (a width other
-/// than the model's, a class label it does not know, a feature that is not
-/// finite after scaling), and [`models::ModelError`]s of the update (a
+/// [`CliError::Usage`] when there is nothing to do, the model was not
+/// saved with `--updatable`, or the file to write is not a regular file or
+/// is one of the data files (checked before anything is read); any error of
+/// reading the files (a width other than the model's, a class label it does
+/// not know, a feature that is not finite after scaling), and [`models::ModelError`]s of the update (a
 /// forget that leaves the system indefinite: nothing is saved then).
 pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
     if flags.add.is_empty() && flags.forget.is_empty() {
@@ -138,6 +141,15 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
         ));
     }
     let out = flags.save.clone().unwrap_or_else(|| flags.model_file.clone());
+    let flag = if flags.save.is_some() { "--save" } else { "--model-file" };
+    let inputs: Vec<&Path> = flags
+        .add
+        .iter()
+        .chain(&flags.forget)
+        .chain(&flags.test)
+        .map(PathBuf::as_path)
+        .collect();
+    check_save_target(flag, &out, &inputs)?;
     let mut pipeline = FittedPipeline::load(&flags.model_file)?;
     let (model, nodes, rows_before) = match &pipeline.model {
         FittedModel::OnlineElm(m) => ("elm", m.model().nodes(), m.rows()),
@@ -223,7 +235,7 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
         }
         None => (None, None),
     };
-    save_replacing(&pipeline, &out)?;
+    pipeline.save(&out)?;
     Ok(UpdateReport {
         model: model.into(),
         task: pipeline.task.name().into(),
@@ -336,15 +348,60 @@ impl<'a> RowPrep<'a> {
     }
 }
 
-/// Write the model to `path` through a temporary file beside it, renamed
-/// over it: a failed write never leaves a half-written model.
-fn save_replacing(pipeline: &FittedPipeline, path: &Path) -> Result<(), CliError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    pipeline.save(&tmp)?;
-    std::fs::rename(&tmp, path).map_err(|e| CliError::File {
-        path: path.to_path_buf(),
-        problem: format!("cannot replace it with the updated model: {e}"),
-    })
+/// A model file about to be written to `save` (named by `flag` in the
+/// messages) can be: its directory exists; `save` is not a directory, a
+/// device, a FIFO or a socket (which a saved model would replace), and not
+/// one of the `inputs` (whose data the model would overwrite), under its
+/// name or another: a symbolic or a hard link to it. Checked before the work, so that a fit is not lost
+/// to a wrong path.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the path and what it is.
+pub(crate) fn check_save_target(flag: &str, save: &Path, inputs: &[&Path]) -> Result<(), CliError> {
+    let dir = match save.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(CliError::Usage(format!(
+            "{flag} {}: the directory {} does not exist",
+            save.display(),
+            dir.display()
+        )));
+    }
+    if let Some(kind) = models::envelope::special_file_kind(save) {
+        let hint = if flag == "--save" {
+            "give a regular file or a new path"
+        } else {
+            "the model is written back to it: give --save with a regular file or a new path"
+        };
+        return Err(CliError::Usage(format!(
+            "{flag} {}: is {kind}, not a regular file; {hint}",
+            save.display()
+        )));
+    }
+    if let Some(input) = inputs.iter().find(|input| same_file(save, input)) {
+        return Err(CliError::Usage(format!(
+            "{flag} {} is the input file {}: the model would overwrite the data; choose another file",
+            save.display(),
+            input.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same existing file: the same path once
+/// symbolic links are resolved, or (on Unix) the same device and inode, as
+/// two hard links to one file do.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
+            if (x.dev(), x.ino()) == (y.dev(), y.ino()) {
+                return true;
+            }
+        }
+    }
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
 }
