@@ -84,6 +84,12 @@ fn wait(mut child: std::process::Child) -> (ExitStatus, String) {
     (out.status, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
+/// An exit code of a clean failure: not success, a panic (101) or an abort
+/// (134).
+fn clean_failure(code: i32) -> bool {
+    ![0, 101, 134].contains(&code)
+}
+
 /// No panic and no error in `stderr`, and the quiet exit of a closed pipe.
 fn quiet_broken_pipe(status: ExitStatus, stderr: &str, what: &str) {
     assert!(!stderr.contains("panicked"), "{what}: {stderr}");
@@ -242,10 +248,10 @@ fn a_save_target_that_is_not_a_regular_file_is_refused() {
             "nn: error: --save {}: is a FIFO (named pipe), not a regular file; give a regular file or a new path",
             s(target)
         );
-        let (code, err) = fails(&fit_args(&train, &train, target, &[]));
-        assert_eq!((code, err.as_str()), (1, expected.as_str()));
+        let (_, err) = fails(&fit_args(&train, &train, target, &[]));
+        assert_eq!(err, expected);
         assert!(is_fifo(&fifo), "the FIFO was replaced");
-        let (code, err) = fails(&[
+        let (_, err) = fails(&[
             "update",
             "--model-file",
             &s(&model),
@@ -254,7 +260,7 @@ fn a_save_target_that_is_not_a_regular_file_is_refused() {
             "--save",
             &s(target),
         ]);
-        assert_eq!((code, err.as_str()), (1, expected.as_str()));
+        assert_eq!(err, expected);
         assert!(is_fifo(&fifo), "the FIFO was replaced");
     }
     // The model file of `nn update` is where the model is written back.
@@ -266,7 +272,7 @@ fn a_save_target_that_is_not_a_regular_file_is_refused() {
         .expect("spawn nn update");
     drop(child.stdout.take());
     let (status, stderr) = wait(child);
-    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(status.code().is_some_and(clean_failure), "{status:?}: {stderr}");
     assert_eq!(
         stderr.trim_end(),
         format!(
@@ -348,7 +354,10 @@ fn a_save_that_fails_part_way_leaves_the_old_model_whole() {
                 "{args:?}: the save succeeded within 1 block? {stderr}"
             );
             if trap {
-                assert_eq!(status.code(), Some(1), "{args:?}: {stderr}");
+                assert!(
+                    status.code().is_some_and(clean_failure),
+                    "{args:?}: {status:?}: {stderr}"
+                );
                 let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("nn: error: ")).collect();
                 assert_eq!(
                     errors,
@@ -361,7 +370,7 @@ fn a_save_that_fails_part_way_leaves_the_old_model_whole() {
                 // met differently) an error: never a success.
                 use std::os::unix::process::ExitStatusExt;
                 assert!(
-                    status.signal().is_some() || status.code() == Some(1),
+                    status.signal().is_some() || status.code().is_some_and(clean_failure),
                     "{status:?}: {stderr}"
                 );
                 // A temporary file the killed process could not remove.
