@@ -573,15 +573,88 @@ fn chol1_breaks_down_on_collinear_features_where_chol2_and_r_inv_continue() {
     }
 }
 
+/// The maps against the solver's `A` on the training samples `x`: bit for
+/// bit in every block but those in `cut`, blocks a strategy kept only part
+/// of. A cut block's map is a product of another width than the candidate
+/// block's, which BLAS does not promise to round the same way (seen:
+/// OpenBLAS's Prescott kernel differs in the last bits). There the two
+/// differ only in the order of one sum, so each lies within a rounding
+/// bound of the exact value and they differ by at most twice it:
+/// - feature node `j` of a group `(β, min, max)`, `g = 1/(max − min)`:
+///   `((x̃ᵢβⱼ) − minⱼ)·gⱼ`, each within `γ_{d+3}·gⱼ·(Σₖ|xᵢₖβₖⱼ| +
+///   |0.1·β_dⱼ| + |minⱼ|)`;
+/// - enhancement node `j` of a group `(W, s)` fed by features `zᵢ` (`f` of
+///   them): `tanh(s·(zᵢWⱼ))`, each within `s·γ_{f+3}·(Σₘ|zᵢₘWₘⱼ| +
+///   |0.1·W_fⱼ|) + 4u` (tanh is 1-Lipschitz; glibc's tanh is within 2 ulp,
+///   at most `4u` for values of magnitude ≤ 1).
+fn assert_maps_match_solver(bls: &IncrementalBls, x: ArrayView2<'_, f64>, cut: &[Block], what: &str) {
+    let a = bls.hidden_outputs(x).expect("shapes");
+    let h = bls.solver().hidden();
+    assert_eq!(a.dim(), h.dim(), "{what}");
+    let expansion = bls.expansion();
+    let z = expansion.feature_outputs(x).expect("shapes");
+    let gamma = |n: usize| n as f64 * U / (1.0 - n as f64 * U);
+    for (block, cols) in expansion.columns() {
+        if !cut.contains(&block) {
+            for j in cols {
+                assert_eq!(a.column(j), h.column(j), "{what}: column {j} ({block:?})");
+            }
+            continue;
+        }
+        for (c, j) in cols.enumerate() {
+            for i in 0..a.nrows() {
+                let bound = match block {
+                    Block::Feature(k) => {
+                        let group = &expansion.feature_groups()[k];
+                        let (beta, lo, hi) = (group.beta(), group.min(), group.max());
+                        let d = x.ncols();
+                        let g = if hi[c] > lo[c] { 1.0 / (hi[c] - lo[c]) } else { 1.0 };
+                        let t = (0..d).map(|m| (x[[i, m]] * beta[[m, c]]).abs()).sum::<f64>()
+                            + (BIAS_INPUT * beta[[d, c]]).abs()
+                            + lo[c].abs();
+                        2.0 * gamma(d + 3) * g * t
+                    }
+                    Block::Enhancement(k) => {
+                        let group = &expansion.enhancement_groups()[k];
+                        let (w, inputs) = (group.weights(), group.inputs());
+                        let f = inputs.len();
+                        let t = inputs
+                            .enumerate()
+                            .map(|(m, col)| (z[[i, col]] * w[[m, c]]).abs())
+                            .sum::<f64>()
+                            + (BIAS_INPUT * w[[f, c]]).abs();
+                        2.0 * (group.scale() * gamma(f + 3) * t + 4.0 * U)
+                    }
+                };
+                let diff = (a[[i, j]] - h[[i, j]]).abs();
+                assert!(
+                    diff <= bound,
+                    "{what}: A[{i}, {j}] ({block:?}) differs by {diff:e} > {bound:e}"
+                );
+            }
+        }
+    }
+}
+
 /// Column-by-column strategies may keep part of a failing block: the network
 /// then keeps exactly the nodes the solver kept (here a cut feature group),
-/// its maps still reproduce the solver's `A`, and it stays usable. On d = 3
-/// inputs, `A₀` holds 2 feature nodes and 8 enhancement nodes, which at
-/// shrink 0.8 are nearly affine in the features: `A₀` nearly spans 3 of the
-/// 4 directions of `[X, 1]`. Of 6 new feature nodes the first adds the last
-/// direction, the rest are (nearly) in the span: at λ = 1e-30 the
-/// strategies' scalar Schur complements `c − pᵀQp` of those are rounding
-/// noise, and a strategy stopping there keeps a cut feature group.
+/// its maps still reproduce the solver's `A` ([`assert_maps_match_solver`]:
+/// bit for bit but in the cut group, there to the rounding of two widths of
+/// product), and it stays usable. On d = 3 inputs, `A₀` holds 2 feature
+/// nodes and 8 enhancement nodes, which at shrink 0.8 are nearly affine in
+/// the features: `A₀` nearly spans 3 of the 4 directions of `[X, 1]`. Of 6
+/// new feature nodes the first adds the last direction, the rest are
+/// (nearly) in the span: at λ = 1e-30 the strategies' scalar Schur
+/// complements `c − pᵀQp` of those are rounding noise, and a strategy
+/// stopping there keeps a cut feature group.
+///
+/// Where each strategy stops, and whether 2 enhancement nodes added after
+/// the cut are accepted, is decided by that same rounding noise, so it
+/// depends on the BLAS kernel (OpenBLAS's Haswell and Zen kernels stop
+/// Alg. 2 after the first of the 2 nodes, Cooperlake and SkylakeX accept
+/// both): the test holds every outcome to its contract — the network keeps
+/// exactly the nodes the solver kept, its maps follow them — and needs a
+/// cut block from at least one strategy.
 #[test]
 fn a_partly_applied_block_keeps_the_maps_in_step_with_the_solver() {
     let (x, y) = data(17, 200, 3);
@@ -592,13 +665,16 @@ fn a_partly_applied_block_keeps_the_maps_in_step_with_the_solver() {
         let result = bls.add_feature_group(6, 3, 3);
         let n = bls.nodes();
         assert_eq!(bls.expansion().nodes(), n, "{strategy}");
-        let a = bls.hidden_outputs(x.view()).expect("shapes");
-        assert_eq!(a.view(), bls.solver().hidden(), "{strategy}");
+        let what = format!("{strategy}");
         match result {
-            Ok(r) => assert_eq!(r.nodes, 22),
+            Ok(r) => {
+                assert_eq!(r.nodes, 22);
+                assert_maps_match_solver(&bls, x.view(), &[], &what);
+            }
             Err(ModelError::Linalg(linalg_core::Error::NotPositiveDefinite { .. })) if n == 10 => {
                 assert_eq!(bls.expansion().feature_groups().len(), 1);
                 assert_eq!(bls.reports().len(), 1);
+                assert_maps_match_solver(&bls, x.view(), &[], &what);
             }
             Err(ModelError::Linalg(linalg_core::Error::NotPositiveDefinite { .. })) => {
                 assert!((11..16).contains(&n), "{strategy}: {n} nodes");
@@ -607,11 +683,26 @@ fn a_partly_applied_block_keeps_the_maps_in_step_with_the_solver() {
                 assert_eq!(bls.expansion().blocks().len(), 3);
                 assert_eq!(bls.reports().len(), 1);
                 partial += 1;
+                let mut cut = vec![Block::Feature(1)];
+                assert_maps_match_solver(&bls, x.view(), &cut, &what);
                 // Still usable: enhancement nodes fed by the features kept.
-                bls.add_enhancement(2).unwrap_or_else(|e| panic!("{strategy}: {e}"));
-                let a = bls.hidden_outputs(x.view()).expect("shapes");
-                assert_eq!(a.view(), bls.solver().hidden(), "{strategy}");
-                assert_eq!(bls.expansion().enhancement_groups()[1].inputs(), 0..n - 8);
+                match bls.add_enhancement(2) {
+                    Ok(r) => assert_eq!(r.nodes, n + 2, "{strategy}"),
+                    Err(ModelError::Linalg(linalg_core::Error::NotPositiveDefinite { .. })) => {
+                        // Column by column: the nodes before the refused one stay.
+                        assert!((n..n + 2).contains(&bls.nodes()), "{strategy}: {} nodes", bls.nodes());
+                        assert_eq!(bls.reports().len(), 1);
+                        if bls.nodes() > n {
+                            cut.push(Block::Enhancement(1));
+                        }
+                    }
+                    Err(e) => panic!("{strategy}: {e}"),
+                }
+                assert_eq!(bls.expansion().nodes(), bls.nodes(), "{strategy}");
+                if bls.nodes() > n {
+                    assert_eq!(bls.expansion().enhancement_groups()[1].inputs(), 0..n - 8);
+                }
+                assert_maps_match_solver(&bls, x.view(), &cut, &format!("{strategy}, then 2 enhancement nodes"));
             }
             Err(e) => panic!("{strategy}: {e}"),
         }

@@ -499,8 +499,19 @@ impl IncrementalBls {
             if f == z.ncols() {
                 self.features = z;
             } else if f > self.features.ncols() {
+                // A cut group: its kept columns as its cut map computes them
+                // (what `hidden_outputs` and `predict` compute), not the
+                // candidate's. BLAS does not promise that a column of a
+                // product is independent of the product's width (on some
+                // kernels they differ in the last bits), and the groups
+                // added later must be fed what prediction feeds them.
+                let old = self.features.ncols();
                 let mut kept = Array2::<f64>::zeros((z.nrows(), f).f());
-                kept.assign(&z.slice_axis(Axis(1), Slice::from(..f)));
+                kept.slice_axis_mut(Axis(1), Slice::from(..old))
+                    .assign(&z.slice_axis(Axis(1), Slice::from(..old)));
+                if let Some(cut) = self.expansion.feature_groups().last() {
+                    cut.write(self.x.view(), kept.slice_axis_mut(Axis(1), Slice::from(old..f)));
+                }
                 self.features = kept;
             }
         }
@@ -601,7 +612,12 @@ impl IncrementalBls {
 
     /// The expanded input matrix `A` (K×nodes) of samples `x` (K×d) with the
     /// stored maps, in append order; on the training samples it equals the
-    /// solver's [`hidden`](IncrementalRidge::hidden) bit for bit.
+    /// solver's [`hidden`](IncrementalRidge::hidden) bit for bit (the same
+    /// operations on the same shapes), except in the columns of a block the
+    /// solver kept only part of (a column-by-column strategy that stopped
+    /// inside a block): there the map is the block's cut, a product of
+    /// another width, which BLAS may round differently in the last bits
+    /// (bounded in `tests/bls.rs`, `a_partly_applied_block_…`).
     ///
     /// # Errors
     /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
