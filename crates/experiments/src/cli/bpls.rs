@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 
 use clap::{Args, ValueEnum};
 use models::mlp::{Backprop, BplsAlgorithm, BplsParams, BplsReport, Loss, Mlp, OutputActivation, DEFAULT_LAMBDA};
-use models::{Activation, Dataset, ParamGuard, Persist, Predict};
+use models::{Activation, Dataset, ModelError, ParamGuard, Persist, Predict};
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
@@ -383,7 +383,8 @@ fn termination(report: &BplsReport) -> String {
 ///
 /// # Errors
 /// The model's: data or parameters it refuses, a failed least-squares
-/// solve, a diverged backprop run.
+/// solve, a diverged backprop run (its remedy naming `--learning-rate`:
+/// [`diverged`]).
 pub(crate) fn fit(
     args: &BplsArgs,
     seed: u64,
@@ -487,7 +488,8 @@ pub(crate) fn fit(
                     loss: Some(e.loss),
                 });
                 ControlFlow::Continue(())
-            })?;
+            });
+            let report = report.map_err(|e| diverged(backprop, e))?;
             let termination = format!("all {} epochs run (--max-epochs)", report.epochs.len());
             eprintln!(
                 "nn fit: {name} stopped: {termination}, {} updates ({:.2} s)",
@@ -509,6 +511,25 @@ pub(crate) fn fit(
     }
 }
 
+/// A backprop run that diverged ([`Backprop::is_divergence`]: the loss
+/// not finite, or above 10⁶ times the starting loss) as the failed fit it
+/// is (exit code 1), its remedy naming `--learning-rate` with a smaller
+/// value — the default when η is above it, a tenth of η otherwise; any
+/// other error as it is.
+fn diverged(backprop: &Backprop, e: ModelError) -> CliError {
+    match e {
+        ModelError::Training { trainer, reason } if Backprop::is_divergence(&e) => {
+            let (eta, default) = (backprop.learning_rate, backprop.method.paper_learning_rate());
+            let smaller = if eta > default { default } else { eta / 10.0 };
+            CliError::Model(ModelError::Training {
+                trainer,
+                reason: format!("{reason} (e.g. --learning-rate {smaller:e})"),
+            })
+        }
+        other => other.into(),
+    }
+}
+
 /// Bytes of the fit (a lower bound on the peak, as [`super::budget`]'s
 /// other estimates), in 8-byte floats, with `n_ℓ` every layer's width (the
 /// output layer's last), `W` the weights, K training and K_test test
@@ -518,7 +539,10 @@ pub(crate) fn fit(
 ///   K × max n_ℓ buffers of a layer's step (targets, residual, neuron
 ///   targets and their inverses), the misses' copy of the features and
 ///   their forward pass (Algorithm 2: K·N + K·Σn_ℓ), four copies of the
-///   weights (network, best, the misses' pass, the blend);
+///   weights (network, best, the misses' pass, the blend), and the largest
+///   matrix a layer step factors (one at a time): the weights' system,
+///   min(K, n_{ℓ−1}+1)² (the (n+1)² Gram matrix, or the K×K dual one when
+///   there are fewer samples), and the neuron targets' min(n_{ℓ−1}, n_ℓ)²;
 /// - backprop: the minibatch buffers (2·2·B·Σn_ℓ, a shorter last batch
 ///   too), the weights with their gradients and two moments (4·W), and the
 ///   per-epoch evaluation on the training set (K·Σn_ℓ);
@@ -526,11 +550,15 @@ pub(crate) fn fit(
 pub(crate) fn fit_bytes(args: &BplsArgs, size: FitSize) -> Option<u128> {
     let (k, kt, n) = (size.train as u128, size.test as u128, size.features as u128);
     let (mut units, mut widest, mut weights, mut fan_in) = (0u128, 0u128, 0u128, n);
-    for &w in args.hidden.iter().chain([&size.outputs]) {
+    let mut square = 0u128;
+    for (l, &w) in args.hidden.iter().chain([&size.outputs]).enumerate() {
         let w = w as u128;
         units = units.checked_add(w)?;
         widest = widest.max(w);
         weights = weights.checked_add(w.checked_mul(fan_in.checked_add(1)?)?)?;
+        let solve = k.min(fan_in.checked_add(1)?);
+        let targets = if l > 0 { fan_in.min(w) } else { 0 };
+        square = square.max(solve.checked_mul(solve)?).max(targets.checked_mul(targets)?);
         fan_in = w;
     }
     let test = kt.checked_mul(2)?.checked_mul(widest)?;
@@ -544,6 +572,7 @@ pub(crate) fn fit_bytes(args: &BplsArgs, size: FitSize) -> Option<u128> {
                 .checked_add(k.checked_mul(widest)?.checked_mul(4)?)?
                 .checked_add(misses)?
                 .checked_add(weights.checked_mul(4)?)?
+                .checked_add(square)?
         }
         MlpTrainer::Backprop(b) => (b.batch_size as u128)
             .min(k)
@@ -675,8 +704,10 @@ mod tests {
 
     /// BPLS on 100 samples of 4 features, layers 5 → 3 → 2 outputs, 10
     /// test samples: K·Σn = 100·10, 4·K·max n = 4·100·5, the misses' copy
-    /// 100·(4 + 10), weights (5·5 + 3·6 + 2·4)·4, test 2·10·5 — by hand;
-    /// Algorithm 1 without the misses' copy; Adam with B = 16.
+    /// 100·(4 + 10), weights (5·5 + 3·6 + 2·4)·4, test 2·10·5, the largest
+    /// square 6² (the second layer's Gram matrix of its 5 inputs and the
+    /// bias; above the neuron targets' 3² and 2²) — by hand; Algorithm 1
+    /// without the misses' copy; Adam with B = 16 and no square.
     #[test]
     fn the_memory_estimate_counts_by_hand() -> Result<(), String> {
         let size = FitSize {
@@ -687,7 +718,7 @@ mod tests {
             outputs: 2,
         };
         let weights = 5 * 5 + 3 * 6 + 2 * 4;
-        let common = 100 * 10 + 4 * 100 * 5 + 4 * weights + 2 * 10 * 5;
+        let common = 100 * 10 + 4 * 100 * 5 + 4 * weights + 2 * 10 * 5 + 6 * 6;
         let c = resolve("classification", &["--layers", "5,3"])?;
         assert_eq!(fit_bytes(&c, size), Some(8 * (common + 100 * 14) as u128));
         let r = resolve("regression", &["--layers", "5,3"])?;
@@ -698,6 +729,30 @@ mod tests {
         )?;
         let want = 4 * 16 * 10 + 4 * weights + 100 * 10 + 2 * 10 * 5;
         assert_eq!(fit_bytes(&a, size), Some(8 * want as u128));
+        // Fewer samples than a layer's inputs: the K×K dual system, not the
+        // (n+1)² Gram matrix; the neuron targets' smaller side.
+        let wide = resolve("classification", &["--layers", "3", "--iterations", "0"])?;
+        let few = FitSize {
+            train: 30,
+            test: 0,
+            features: 20000,
+            nodes: 3,
+            outputs: 2,
+        };
+        let weights = 3 * 20001 + 2 * 4;
+        let want = 30 * 5 + 4 * 30 * 3 + 30 * (20000 + 5) + 4 * weights + 30 * 30;
+        assert_eq!(fit_bytes(&wide, few), Some(8 * want as u128));
+        let tall = resolve("regression", &["--layers", "60000"])?;
+        let eighty = FitSize {
+            train: 80,
+            test: 0,
+            features: 3,
+            nodes: 60000,
+            outputs: 1,
+        };
+        let weights = 60000 * 4 + 60001;
+        let want = 80 * 60001 + 4 * 80 * 60000 + 4 * weights + 80 * 80;
+        assert_eq!(fit_bytes(&tall, eighty), Some(8 * want as u128));
         let huge = resolve("classification", &["--layers", "18446744073709551615"])?;
         assert_eq!(
             fit_bytes(

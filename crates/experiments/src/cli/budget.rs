@@ -25,10 +25,12 @@
 //! | the same for one minibatch of B rows (and a shorter last one) | 2·2·B·Σn_ℓ | bling, ig |
 //! | weights, gradients, L-BFGS pairs (m = 10) and work vectors | W·(2m + 4) | always |
 //! | two layers' outputs on the test file | 2·K_test·max n_ℓ | evaluation after the fit |
+//! | `Z = [N_L, 1]` and the Gram matrix of its columns (ρ > 0), or LAPACK's copy of `Z` (ρ = 0) | K·(n_L+1) + (n_L+1)², or 2·K·(n_L+1) | b2ld with `--exact-last-layer` (its ridge step) |
 //!
 //! The BPLS model (`--model bpls`) is estimated by
 //! [`super::bpls`]'s `fit_bytes` (every layer's outputs, a layer step's
-//! buffers, the misses' copy for Algorithm 2; backprop's minibatch buffers).
+//! buffers, the misses' copy for Algorithm 2, the largest matrix a layer
+//! step factors; backprop's minibatch buffers).
 //!
 //! Small terms (targets, biases, node maps) are left out; the estimate is a
 //! lower bound on the peak, close to it for large fits.
@@ -67,13 +69,31 @@ fn dfnn_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
     let (k, kt) = (size.train as u128, size.test as u128);
     let extra = u128::from(dfnn.bias == Bias::Every);
     let (mut units, mut widest, mut weights, mut fan_in) = (0u128, 0u128, 0u128, size.features as u128);
+    // The output layer's inputs with the bias: the columns of the exact
+    // last layer's ridge problem.
+    let mut last_cols = 0u128;
     for &n in dfnn.hidden.iter().chain([&size.outputs]) {
         let n = n as u128;
         units = units.checked_add(n)?;
         widest = widest.max(n);
-        weights = weights.checked_add(n.checked_mul(fan_in.checked_add(extra)?)?)?;
+        last_cols = fan_in.checked_add(extra)?;
+        weights = weights.checked_add(n.checked_mul(last_cols)?)?;
         fan_in = n;
     }
+    let exact = match &dfnn.trainer {
+        DfnnTrainer::B2ld(b) if b.exact_last_layer => {
+            let z = k.checked_mul(last_cols)?;
+            // ρ = 0: minimum-norm least squares on a copy of Z; otherwise
+            // ridge on the Gram matrix of Z's columns.
+            let solve = if dfnn.rho == Some(0.0) {
+                z
+            } else {
+                last_cols.checked_mul(last_cols)?
+            };
+            z.checked_add(solve)?
+        }
+        _ => 0,
+    };
     let batch = match &dfnn.trainer {
         DfnnTrainer::Incremental(inc) => (inc.batch_size as u128).min(k),
         DfnnTrainer::B2ld(_) | DfnnTrainer::Lbfgs(_) => 0,
@@ -83,7 +103,8 @@ fn dfnn_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
         .checked_mul(2)?
         .checked_mul(units)?
         .checked_add(weights.checked_mul(2 * DFNN_LBFGS_MEMORY + 4)?)?
-        .checked_add(kt.checked_mul(2)?.checked_mul(widest)?)?;
+        .checked_add(kt.checked_mul(2)?.checked_mul(widest)?)?
+        .checked_add(exact)?;
     doubles.checked_mul(8)
 }
 
@@ -146,6 +167,13 @@ pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
     Some(bytes)
 }
 
+/// Whether `args` is a DFNN fit by b2ld with `--exact-last-layer`.
+fn exact_last_layer(args: &FitArgs) -> bool {
+    args.dfnn
+        .as_ref()
+        .is_some_and(|d| matches!(&d.trainer, DfnnTrainer::B2ld(b) if b.exact_last_layer))
+}
+
 /// Refuse a fit that needs more memory than the machine has available (or
 /// whose size overflows), naming the need, the memory and the flags that
 /// reduce it. Without `/proc/meminfo` only overflow is refused.
@@ -160,6 +188,9 @@ pub fn check_fit(args: &FitArgs, size: FitSize) -> Result<(), CliError> {
 pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64>) -> Result<(), CliError> {
     let flags = match args.model {
         ModelKind::Elm | ModelKind::Slfn => "fewer hidden nodes (--hidden)".to_string(),
+        ModelKind::Dfnn if exact_last_layer(args) => {
+            "fewer or narrower layers (--layers), or no --exact-last-layer".to_string()
+        }
         ModelKind::Dfnn | ModelKind::Bpls => "fewer or narrower layers (--layers)".to_string(),
         ModelKind::Bls => {
             let f32 = if args.bls.precision == Precision::F64 {
@@ -302,5 +333,58 @@ mod tests {
         assert!(e.contains("--layers"), "{e}");
         let overflow = fit_args(&["--model", "dfnn", "--layers", "18446744073709551615"]);
         assert_eq!(fit_bytes(&overflow, size(100, 0, usize::MAX, 1)), None);
+    }
+
+    /// b2ld's `--exact-last-layer` adds its ridge problem: `Z = [N_L, 1]`
+    /// (100·4) and the Gram matrix of its 4 columns (4²), or with
+    /// `--lambda 0` LAPACK's copy of `Z` (100·4) — by hand, on the network
+    /// of the test above; at --layers 60000 on 80 samples the 60001² Gram
+    /// matrix (28.8 GB of the 29.1) is refused on a machine with 24 GB, naming
+    /// the flags.
+    #[test]
+    fn the_exact_last_layer_counts_its_ridge_problem() {
+        let two = FitSize {
+            outputs: 2,
+            ..size(100, 10, 4, 8)
+        };
+        let base = fit_args(&["--model", "dfnn", "--layers", "5,3"]);
+        let (Some(plain), Some(exact), Some(lstsq)) = (
+            fit_bytes(&base, two),
+            fit_bytes(
+                &fit_args(&["--model", "dfnn", "--layers", "5,3", "--exact-last-layer"]),
+                two,
+            ),
+            fit_bytes(
+                &fit_args(&[
+                    "--model",
+                    "dfnn",
+                    "--layers",
+                    "5,3",
+                    "--exact-last-layer",
+                    "--lambda",
+                    "0",
+                ]),
+                two,
+            ),
+        ) else {
+            panic!("sizes fit")
+        };
+        assert_eq!(exact - plain, 8 * (100 * 4 + 4 * 4));
+        assert_eq!(lstsq - plain, 8 * (100 * 4 + 100 * 4));
+        let wide = fit_args(&["--model", "dfnn", "--layers", "60000", "--exact-last-layer"]);
+        let eighty = FitSize {
+            outputs: 3,
+            ..size(80, 80, 3, 60000)
+        };
+        let e = check_against(&wide, eighty, Some(24_000_000_000))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.contains("this fit needs about 29.1 GB") && e.contains("or no --exact-last-layer"),
+            "{e}"
+        );
+        let without = fit_args(&["--model", "dfnn", "--layers", "60000"]);
+        assert!(check_against(&without, eighty, Some(24_000_000_000)).is_ok());
     }
 }
