@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use ndarray::{Array2, ArrayView2};
-use optim::{Armijo, ConjugateGradient, Counted, Evaluations, FnOperator, Lbfgs, Objective};
+use optim::{Armijo, ConjugateGradient, Counted, Evaluations, FnOperator, Lbfgs, Objective, Termination};
 
 use super::error_fn::ErrorFunction;
 use super::neuron::NeuronObjective;
@@ -24,6 +24,11 @@ use crate::error::{ModelError, Result};
 /// `δ = 0.5`; the skip test's `θ = 0.5` (`‖∇_{w_j}E‖ ≤ θᵏ`, which after the
 /// first sweep skips only units already stationary to rounding); `τ = 10⁻⁶`
 /// in the acceptance test (26).
+///
+/// Beyond the paper (both off by default, so that DEC(maxiter) is the
+/// paper's): a test on progress, the algorithm model's "termination test"
+/// (Algorithm 1, DAM) read as a relative decrease of `E` over a major
+/// iteration, and a time limit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DecSettings {
     /// `maxiter ≥ 1`: the number of full Step A solves; `maxiter − 1` sweeps
@@ -39,6 +44,19 @@ pub struct DecSettings {
     pub lbfgs: Lbfgs,
     /// CG's relative tolerance in Step A (rule (38)).
     pub cg_tolerance: f64,
+    /// Stop after a major iteration that decreased `E` by at most this,
+    /// relative to `max{E, 1}` (`(E_{k−1} − E_k) ≤ tol·max{E_{k−1}, 1}`,
+    /// checked after every Step A with `h = 0` from the second on). `None`,
+    /// the default: the paper's DEC, which stops after `maxiter` Step A
+    /// solves only.
+    pub relative_decrease: Option<f64>,
+    /// Stop once training has taken this long, checked before every unit's
+    /// Step B (the inner L-BFGS gets the time that is left), so that a run
+    /// overruns it by at most one unit step or one Step A with `h = 0` (the
+    /// first always runs: it gives the output weights). A sweep cut short
+    /// leaves the network consistent (each unit's `λ_j` is set right after
+    /// its `w_j`); its `E` ends the trace. `None`, the default: no limit.
+    pub time_limit: Option<Duration>,
 }
 
 impl DecSettings {
@@ -54,6 +72,8 @@ impl DecSettings {
                 .with_gradient_tolerance(1e-2)
                 .with_gradient_relative_to_x(true),
             cg_tolerance: 1e-6,
+            relative_decrease: None,
+            time_limit: None,
         }
     }
 }
@@ -61,7 +81,8 @@ impl DecSettings {
 /// One major iteration of DEC as the observer and the report see it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DecIteration {
-    /// Major iterations completed (`1..=maxiter`).
+    /// Major iterations completed (`1..=maxiter`); the last of a run stopped
+    /// by the time limit inside a sweep counts that partial sweep.
     pub iteration: usize,
     /// `E(λ, w)` after it.
     pub objective: f64,
@@ -103,6 +124,11 @@ pub struct DecReport {
     /// each unit's Step B, each Step A with `h = j`), computed from the
     /// stored outputs: the sequence the paper proves non-increasing (31).
     pub steps: Vec<f64>,
+    /// Why DEC stopped: [`Termination::MaxIterations`] after `maxiter`
+    /// Step A solves (the paper's rule), [`Termination::RelativeDecrease`]
+    /// or [`Termination::TimeLimit`] ([`DecSettings`]); `None` only in a
+    /// report not made by a run.
+    pub termination: Option<Termination>,
 }
 
 /// Which point a unit step took.
@@ -181,7 +207,9 @@ pub(crate) fn train(
     let mut grad = vec![0.0; n + 1];
     let mut d = vec![0.0; n + 1];
     let mut trial = Vec::new();
-    for iteration in 1..=settings.maxiter.max(1) {
+    let out_of_time = || settings.time_limit.is_some_and(|t| start.elapsed() >= t);
+    let mut termination = Termination::MaxIterations;
+    'major: for iteration in 1..=settings.maxiter.max(1) {
         // Step A, h = 0: the ridge problem in λ by CG, then φ = Hλ.
         let (iterations, unconverged) = step_a_full(error, &mut state, &y, settings.cg_tolerance)?;
         report.cg_iterations += iterations;
@@ -195,12 +223,34 @@ pub(crate) fn train(
             elapsed: start.elapsed(),
         };
         observer(&it);
+        let previous = report.trace.last().map(|t| t.objective);
         report.trace.push(it);
         if iteration >= settings.maxiter {
             break;
         }
+        if let (Some(tol), Some(prev)) = (settings.relative_decrease, previous) {
+            if prev - objective <= tol * prev.max(1.0) {
+                termination = Termination::RelativeDecrease;
+                break;
+            }
+        }
         let sweep = Instant::now();
         for j in 0..units {
+            if out_of_time() {
+                termination = Termination::TimeLimit;
+                if j > 0 {
+                    // A partial sweep: its E ends the trace.
+                    let it = DecIteration {
+                        iteration: iteration + 1,
+                        objective: state.objective(error, &y),
+                        elapsed: start.elapsed(),
+                    };
+                    observer(&it);
+                    report.trace.push(it);
+                }
+                report.unit_time += sweep.elapsed();
+                break 'major;
+            }
             // Step B on unit j: b = φ − g_j λ_jᵀ − Y.
             {
                 let g = state.ht.row(j);
@@ -238,7 +288,18 @@ pub(crate) fn train(
                         // only under (25) and (26).
                         let mut w_hat = trial.clone();
                         let dist = |a: &[f64]| a.iter().zip(&w_j).map(|(p, q)| (p - q) * (p - q)).sum::<f64>();
-                        let lbfgs_value = match settings.lbfgs.minimize(&mut obj, &mut w_hat) {
+                        let limited;
+                        let lbfgs = match settings.time_limit {
+                            Some(t) => {
+                                limited = settings
+                                    .lbfgs
+                                    .clone()
+                                    .with_time_limit(t.saturating_sub(start.elapsed()));
+                                &limited
+                            }
+                            None => &settings.lbfgs,
+                        };
+                        let lbfgs_value = match lbfgs.minimize(&mut obj, &mut w_hat) {
                             Ok(r) => {
                                 report.lbfgs_iterations += r.iterations;
                                 Some(r.value)
@@ -317,6 +378,7 @@ pub(crate) fn train(
         }
         report.unit_time += sweep.elapsed();
     }
+    report.termination = Some(termination);
     Ok(DecOutcome {
         w: state.w,
         lambda: state.lambda,

@@ -92,6 +92,8 @@ pub struct SlfnValidParams {
     tau_lambda: f64,
     tau_w: Option<f64>,
     seed: u64,
+    time_limit: Option<Duration>,
+    relative_decrease: Option<f64>,
 }
 
 impl SlfnValidParams {
@@ -119,6 +121,17 @@ impl SlfnValidParams {
     /// The seed of the starting point.
     pub fn seed(&self) -> u64 {
         self.seed
+    }
+
+    /// The time limit ([`SlfnParams::with_time_limit`]), if any.
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.time_limit
+    }
+
+    /// The tolerance on progress ([`SlfnParams::with_relative_decrease`]),
+    /// if any.
+    pub fn relative_decrease(&self) -> Option<f64> {
+        self.relative_decrease
     }
 
     /// The starting point for `n` inputs and `m` outputs: every weight
@@ -156,7 +169,11 @@ impl SlfnValidParams {
         match self.trainer {
             SlfnTrainer::Dec { maxiter } => {
                 let error = ErrorFunction::new(x, y, self.tau_lambda, tau_w)?;
-                let settings = DecSettings::new(maxiter);
+                let settings = DecSettings {
+                    relative_decrease: self.relative_decrease,
+                    time_limit: self.time_limit,
+                    ..DecSettings::new(maxiter)
+                };
                 let out = dec::train(&error, w0, &settings, |it| {
                     progress(&Progress {
                         iteration: it.iteration,
@@ -175,7 +192,7 @@ impl SlfnValidParams {
                         objective,
                         iterations,
                         evaluations,
-                        termination: None,
+                        termination: out.report.termination,
                         elapsed: start.elapsed(),
                         dec: Some(out.report),
                     },
@@ -185,9 +202,13 @@ impl SlfnValidParams {
                 let error = ErrorFunction::new(x, y, self.tau_lambda, tau_w)?;
                 let mut obj = FullObjective::new(error, self.hidden);
                 let mut z: Vec<f64> = lambda0.iter().chain(w0.iter()).copied().collect();
-                let lbfgs = Lbfgs::default()
+                let mut lbfgs = Lbfgs::default()
                     .with_gradient_tolerance(0.0)
-                    .with_max_iterations(iterations);
+                    .with_max_iterations(iterations)
+                    .with_relative_decrease(self.relative_decrease.unwrap_or(0.0));
+                if let Some(t) = self.time_limit {
+                    lbfgs = lbfgs.with_time_limit(t);
+                }
                 let r = lbfgs
                     .minimize_observed(&mut obj, &mut z, |it| {
                         progress(&Progress {
@@ -275,7 +296,7 @@ pub struct SlfnReport {
     /// Evaluations: of one unit's error (DEC, each `O(P·n)`) or of the whole
     /// error with its gradient (L-BFGS).
     pub evaluations: Evaluations,
-    /// Why L-BFGS stopped.
+    /// Why DEC or L-BFGS stopped (`None` for the ELM).
     pub termination: Option<Termination>,
     /// Training time.
     pub elapsed: Duration,
@@ -317,6 +338,8 @@ impl SlfnParams {
             tau_lambda: Self::DEFAULT_TAU_LAMBDA,
             tau_w: None,
             seed: 0,
+            time_limit: None,
+            relative_decrease: None,
         })
     }
 
@@ -336,6 +359,25 @@ impl SlfnParams {
         self.0.tau_w = Some(tau_w);
         self
     }
+
+    /// Stop training once it has taken `limit`: DEC checks before every
+    /// unit's Step B, after its first Step A, which always runs
+    /// ([`DecSettings::time_limit`]); L-BFGS between iterations. The ELM,
+    /// one least-squares solve, has nothing to stop. Default: no limit.
+    pub fn with_time_limit(mut self, limit: Duration) -> Self {
+        self.0.time_limit = Some(limit);
+        self
+    }
+
+    /// Stop when progress stalls: DEC after a major iteration, L-BFGS after
+    /// an iteration that decreased `E` by at most `tol · max{E, 1}`
+    /// ([`DecSettings::relative_decrease`]; L-BFGS's `ftol`). `tol` finite
+    /// and ≥ 0. Default: off, the paper's fixed counts (DEC(maxiter),
+    /// lbfgs(iterations)).
+    pub fn with_relative_decrease(mut self, tol: f64) -> Self {
+        self.0.relative_decrease = Some(tol);
+        self
+    }
 }
 
 impl ParamGuard for SlfnParams {
@@ -343,13 +385,16 @@ impl ParamGuard for SlfnParams {
 
     /// `hidden ≥ 1`; `τ_λ, τ_w` finite and ≥ 0 (DEC's Step A needs
     /// `τ_λ > 0` unless `H` has full column rank); `maxiter ≥ 1`,
-    /// iterations ≥ 1.
+    /// iterations ≥ 1; the relative-decrease tolerance finite and ≥ 0.
     fn check_ref(&self) -> Result<&SlfnValidParams> {
         let p = &self.0;
         validate::at_least_one("hidden", p.hidden, "the network needs at least one hidden unit")?;
         validate::finite_scalar("tau_lambda", p.tau_lambda, false, "τ_λ must be finite and ≥ 0")?;
         if let Some(t) = p.tau_w {
             validate::finite_scalar("tau_w", t, false, "τ_w must be finite and ≥ 0")?;
+        }
+        if let Some(t) = p.relative_decrease {
+            validate::finite_scalar("relative_decrease", t, false, "the tolerance must be finite and ≥ 0")?;
         }
         match p.trainer {
             SlfnTrainer::Dec { maxiter } => {

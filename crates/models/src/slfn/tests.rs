@@ -311,3 +311,88 @@ fn dec_falls_back_to_the_armijo_point() {
     let slack = |e: f64| 4.0 * f64::EPSILON * 300.0 * e;
     assert!(r.steps.windows(2).all(|w| w[1] <= w[0] + slack(w[0])), "{:?}", r.steps);
 }
+
+/// A huge `maxiter` does not run without end: the time limit stops DEC (the
+/// first Step A always runs) with a consistent network whose `E` ends the
+/// trace, and so does the tolerance on progress; both are off by default
+/// (the paper's DEC(maxiter)).
+#[test]
+fn dec_stops_at_its_time_limit_and_on_stalled_progress() {
+    let (x, y) = data(200, 2);
+    let data = Dataset::new(x.view(), y.view());
+    let settings = DecSettings::new(10);
+    assert_eq!((settings.relative_decrease, settings.time_limit), (None, None));
+    let paper = SlfnParams::new(4)
+        .with_trainer(SlfnTrainer::Dec { maxiter: 3 })
+        .check()
+        .unwrap();
+    let (_, r) = paper.fit_with_report(&data, |_| {}).unwrap();
+    assert_eq!(r.termination, Some(optim::Termination::MaxIterations));
+    assert_eq!(r.iterations, 3);
+
+    let limit = std::time::Duration::from_millis(200);
+    let timed = SlfnParams::new(6)
+        .with_trainer(SlfnTrainer::Dec { maxiter: usize::MAX })
+        .with_time_limit(limit)
+        .check()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let (net, r) = timed.fit_with_report(&data, |_| {}).unwrap();
+    let took = started.elapsed();
+    assert!(took >= limit && took < 10 * limit, "{took:?}");
+    assert_eq!(r.termination, Some(optim::Termination::TimeLimit));
+    let dec = r.dec.as_ref().unwrap();
+    assert!(dec.trace.len() >= 2 && dec.trace.len() == r.iterations, "{dec:?}");
+    assert!(dec
+        .trace
+        .windows(2)
+        .all(|t| t[1].objective <= t[0].objective * (1.0 + 1e-12)));
+    let error = ErrorFunction::new(x.view(), y.view(), timed.tau_lambda(), timed.tau_w(3)).unwrap();
+    let exact = error.value(net.weights(), net.output_weights());
+    assert!(
+        (exact - r.objective).abs() <= 1e-10 * exact,
+        "{exact} vs {}",
+        r.objective
+    );
+
+    let tol = 1e-3;
+    let stalled = SlfnParams::new(6)
+        .with_trainer(SlfnTrainer::Dec { maxiter: usize::MAX })
+        .with_relative_decrease(tol)
+        .check()
+        .unwrap();
+    let (_, r) = stalled.fit_with_report(&data, |_| {}).unwrap();
+    assert_eq!(r.termination, Some(optim::Termination::RelativeDecrease));
+    let e: Vec<f64> = r.dec.unwrap().trace.iter().map(|t| t.objective).collect();
+    let n = e.len();
+    assert!(n >= 2 && e[n - 2] - e[n - 1] <= tol * e[n - 2].max(1.0), "{e:?}");
+    assert!(
+        e.windows(2).take(n - 2).all(|w| w[0] - w[1] > tol * w[0].max(1.0)),
+        "{e:?}"
+    );
+}
+
+/// L-BFGS takes the same time limit and tolerance; a negative or NaN
+/// tolerance is refused by name.
+#[test]
+fn lbfgs_stops_at_its_time_limit_and_tolerances_are_checked() {
+    let (x, y) = data(2000, 1);
+    let data = Dataset::new(x.view(), y.view());
+    let limit = std::time::Duration::from_millis(200);
+    let p = SlfnParams::new(30)
+        .with_trainer(SlfnTrainer::Lbfgs { iterations: usize::MAX })
+        .with_time_limit(limit)
+        .check()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let (_, r) = p.fit_with_report(&data, |_| {}).unwrap();
+    assert!(started.elapsed() < 10 * limit, "{:?}", started.elapsed());
+    assert_eq!(r.termination, Some(optim::Termination::TimeLimit), "{r:?}");
+    assert!(r.objective.is_finite() && r.iterations >= 1);
+    for bad in [-1.0, f64::NAN, f64::INFINITY] {
+        match SlfnParams::new(3).with_relative_decrease(bad).check() {
+            Err(crate::ModelError::InvalidParameter { name, .. }) => assert_eq!(name, "relative_decrease"),
+            other => panic!("{other:?}"),
+        }
+    }
+}
