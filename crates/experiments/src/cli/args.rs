@@ -97,7 +97,7 @@ pub struct FitFlags {
     #[arg(long, value_enum)]
     pub task: TaskKind,
     /// Ridge parameter λ (default: [`ModelKind::default_lambda`]).
-    #[arg(long, value_name = "L", help = lambda_help(), long_help = lambda_help())]
+    #[arg(long, value_name = "L", allow_negative_numbers = true, help = lambda_help(), long_help = lambda_help())]
     pub lambda: Option<f64>,
     /// Input scaling fitted on the training file (default:
     /// [`ModelKind::default_scale`]).
@@ -175,12 +175,19 @@ pub struct FitFlags {
     )]
     pub trainer: Option<TrainerArg>,
     /// DEC: major iterations (the paper's DEC(2), DEC(10)) [default: 10];
-    /// L-BFGS: iterations [default: 1000].
-    #[arg(long, value_name = "K", value_parser = at_least_one, help_heading = "SLFN (--model slfn)")]
+    /// L-BFGS: iterations [default: 1000]; either also stops when progress
+    /// stalls ([`trainer::DEC_RELATIVE_DECREASE`],
+    /// [`trainer::LBFGS_RELATIVE_DECREASE`]).
+    #[arg(long, value_name = "K", value_parser = at_least_one, help_heading = "SLFN (--model slfn)", help = trainer::maxiter_help(), long_help = trainer::maxiter_help())]
     pub maxiter: Option<usize>,
     /// Regularization τ_w of the input weights [default: 10⁻²/(n·N), the
     /// paper's]; τ_λ is --lambda.
-    #[arg(long, value_name = "T", help_heading = "SLFN (--model slfn)")]
+    #[arg(
+        long,
+        value_name = "T",
+        allow_negative_numbers = true,
+        help_heading = "SLFN (--model slfn)"
+    )]
     pub tau_w: Option<f64>,
 
     /// The deep network's flags (`--layers`, `--time-limit`, …).
@@ -516,6 +523,8 @@ pub struct FitArgs {
     pub trainer: SlfnTrainer,
     /// The SLFN's `τ_w` (`--tau-w`; `None`: the paper's `10⁻²/(n·N)`).
     pub tau_w: Option<f64>,
+    /// The SLFN's `--time-limit` (the DFNN's is in its trainer, [`DfnnArgs`]).
+    pub slfn_time_limit: Option<std::time::Duration>,
     /// The DFNN's settings (`Some` with `--model dfnn`).
     pub dfnn: Option<DfnnArgs>,
     /// The BPLS model's settings (`Some` with `--model bpls`).
@@ -538,7 +547,7 @@ impl FitArgs {
         let foreign: Vec<&str> = match flags.model {
             ModelKind::Elm => [&BLS_ONLY[..], &SLFN_ONLY, &["trainer"], dfnn_only, bpls_only].concat(),
             ModelKind::Bls => [&ELM_ONLY[..], &["hidden", "trainer"], &SLFN_ONLY, dfnn_only, bpls_only].concat(),
-            ModelKind::Slfn => [&ELM_ONLY[..], &BLS_ONLY, dfnn_only, bpls_only].concat(),
+            ModelKind::Slfn => [&ELM_ONLY[..], &BLS_ONLY, &dfnn::NOT_SLFN, bpls_only].concat(),
             ModelKind::Dfnn => [&ELM_ONLY[..], &BLS_ONLY, &SLFN_ONLY, &["hidden"], bpls_only].concat(),
             ModelKind::Bpls => [&ELM_ONLY[1..], &BLS_ONLY, &SLFN_ONLY, &["hidden"], &bpls::DFNN_ONLY].concat(),
         };
@@ -626,6 +635,10 @@ impl FitArgs {
                     .into(),
             ));
         }
+        let slfn_time_limit = match flags.model {
+            ModelKind::Slfn => trainer::slfn_flags(hidden, trainer, flags.lambda, flags.tau_w, flags.dfnn.time_limit)?,
+            _ => None,
+        };
         check_save(flags.save.as_deref(), &[&flags.train, &flags.test])?;
         let scale = flags.scale.unwrap_or(flags.model.default_scale_for(&flags.train));
         let batch = match flags.model {
@@ -652,6 +665,7 @@ impl FitArgs {
             n_features: flags.n_features,
             trainer,
             tau_w: flags.tau_w,
+            slfn_time_limit,
             dfnn,
             bpls,
             select: flags.select.resolve(flags.model, ridge, &scale_out)?,

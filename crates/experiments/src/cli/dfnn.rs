@@ -35,6 +35,13 @@ pub(crate) const FLAGS: [&str; 6] = [
     "no_bias",
 ];
 
+/// [`FLAGS`] but `--time-limit`, which the SLFN takes too: refused with
+/// `--model slfn`.
+pub(crate) const NOT_SLFN: [&str; 5] = ["layers", "batch_size", "max_epochs", "exact_last_layer", "no_bias"];
+
+/// The heading of `--time-limit`, which the SLFN shares.
+const TIME_HEADING: &str = "SLFN and DFNN (--model slfn, dfnn)";
+
 /// The starting weights are uniform on `[−INIT_SCALE, INIT_SCALE)`
 /// ([`Dfnn::random`]). Palagi & Seccia do not state their initialization;
 /// 1 is ours (the SLFN's `w⁰` on `[−0.5, 0.5]` is Grippo et al.'s, written
@@ -54,11 +61,12 @@ pub struct DfnnFlags {
     /// (Tomic et al.'s).
     #[arg(long, value_name = "N,N,…", value_parser = parse_layers, help_heading = SHARED, help = layers_help(), long_help = layers_help())]
     pub layers: Option<Layers>,
-    /// Stop training after S seconds (every trainer; the paper: 150 for
-    /// b2ld and lbfgs, 60 for bling and ig) [default: none: b2ld and lbfgs
-    /// stop at [`B2ld::default`]'s tolerances, bling and ig after
-    /// --max-epochs].
-    #[arg(long, value_name = "S", value_parser = seconds, help_heading = HEADING, help = time_help(), long_help = time_help())]
+    /// Stop training after S seconds (dfnn: every trainer; the paper: 150
+    /// for b2ld and lbfgs, 60 for bling and ig; slfn: dec and lbfgs)
+    /// [default: none: b2ld and lbfgs stop at [`B2ld::default`]'s
+    /// tolerances, bling and ig after --max-epochs, the SLFN's trainers at
+    /// --maxiter or when progress stalls].
+    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true, help_heading = TIME_HEADING, help = time_help(), long_help = time_help())]
     pub time_limit: Option<Duration>,
     /// Samples per minibatch (dfnn: bling and ig only; bpls: the backprop
     /// trainers only) [default: [`Incremental::new`]'s for dfnn,
@@ -103,8 +111,10 @@ fn time_help() -> String {
         "b2ld and lbfgs stop at their tolerances".to_string()
     };
     format!(
-        "Stop training after S seconds (every trainer; the paper: 150 for b2ld and lbfgs, 60 for bling and ig) \
-         [default: none: {tolerances}, bling and ig after --max-epochs]"
+        "Stop training after S seconds. dfnn: every trainer (the paper: 150 for b2ld and lbfgs, 60 for bling and \
+         ig) [default: none: {tolerances}, bling and ig after --max-epochs]. slfn: dec (checked before every unit's \
+         step, after the first ridge solve of the output weights) and lbfgs [default: none: they stop at --maxiter \
+         or when progress stalls]"
     )
 }
 
@@ -166,7 +176,13 @@ fn seconds(text: &str) -> Result<Duration, String> {
     if !(s.is_finite() && s > 0.0) {
         return Err("must be a finite number of seconds > 0".into());
     }
-    Duration::try_from_secs_f64(s).map_err(|e| format!("{s} seconds is not a duration ({e})"))
+    Duration::try_from_secs_f64(s).map_err(|_| {
+        format!(
+            "{} seconds is longer than a time limit can be (at most {:.1e} s; leave --time-limit out for none)",
+            text.trim(),
+            Duration::MAX.as_secs_f64()
+        )
+    })
 }
 
 /// The resolved DFNN settings.

@@ -207,7 +207,8 @@ pub struct FitReport {
     /// paper's Table 5).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub updates_per_layer: Option<Vec<usize>>,
-    /// DFNN and BPLS only: why the fit stopped (`time limit reached`, …).
+    /// SLFN (dec, lbfgs), DFNN and BPLS only: why the fit stopped (`time
+    /// limit reached`, …).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub termination: Option<String>,
     /// SLFN, DEC: the objective after every major iteration; DFNN: at the
@@ -596,7 +597,8 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         updates_per_layer: dfnn.map(|(r, _)| r.updates_per_layer.clone()),
         termination: dfnn
             .map(|(r, _)| r.termination.to_string())
-            .or(mlp.as_ref().map(|m| m.termination.clone())),
+            .or(mlp.as_ref().map(|m| m.termination.clone()))
+            .or(slfn.and_then(|r| r.termination).map(|t| t.to_string())),
         objective_trace: slfn
             .and_then(|r| r.dec.as_ref())
             .map(|d| d.trace.iter().map(|t| t.objective).collect())

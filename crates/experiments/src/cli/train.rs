@@ -40,7 +40,10 @@ pub(crate) fn bls_params(args: &FitArgs) -> Result<BlsValidParams, CliError> {
         .check()?)
 }
 
-/// The SLFN's hyper-parameters from the flags (`--lambda` is `τ_λ`), checked.
+/// The SLFN's hyper-parameters from the flags (`--lambda` is `τ_λ`), with
+/// `--time-limit` and the command line's tolerance on progress
+/// ([`super::trainer::slfn_relative_decrease`]), checked (a refusal names
+/// the flag).
 pub(crate) fn slfn_params(args: &FitArgs) -> Result<SlfnValidParams, CliError> {
     let mut p = SlfnParams::new(args.hidden)
         .with_trainer(args.trainer)
@@ -49,7 +52,13 @@ pub(crate) fn slfn_params(args: &FitArgs) -> Result<SlfnValidParams, CliError> {
     if let Some(t) = args.tau_w {
         p = p.with_tau_w(t);
     }
-    Ok(p.check()?)
+    if let Some(t) = args.slfn_time_limit {
+        p = p.with_time_limit(t);
+    }
+    if let Some(tol) = super::trainer::slfn_relative_decrease(args.trainer) {
+        p = p.with_relative_decrease(tol);
+    }
+    p.check().map_err(super::trainer::slfn_error)
 }
 
 /// What a fit reports besides the model: the BLS's update records, the
@@ -185,10 +194,11 @@ fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(Fitted
         ModelKind::Slfn => {
             let params = slfn_params(args)?;
             let trainer = params.trainer();
-            // DEC prints every major iteration; L-BFGS every 2 s at most.
+            // DEC prints its first 20 major iterations, then (as L-BFGS
+            // throughout) one line every 2 s at most.
             let mut last = std::time::Instant::now();
             let (net, report) = params.fit_with_report(&models::Dataset::new(x.view(), y.view()), |p| {
-                let major = matches!(trainer, models::SlfnTrainer::Dec { .. });
+                let major = matches!(trainer, models::SlfnTrainer::Dec { .. }) && p.iteration <= 20;
                 if major || last.elapsed() >= Duration::from_secs(2) {
                     last = std::time::Instant::now();
                     eprintln!(
@@ -199,6 +209,13 @@ fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(Fitted
                     );
                 }
             })?;
+            if let Some(t) = report.termination {
+                eprintln!(
+                    "nn fit: {trainer} stopped after {} iteration(s) ({t}): E = {:.6e}",
+                    report.iterations, report.objective
+                );
+            }
+            slfn_finite(args, &report, &net)?;
             Ok((
                 FittedModel::Slfn(net),
                 TrainInfo {
@@ -236,6 +253,50 @@ fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(Fitted
             ))
         }
     }
+}
+
+/// A fit whose `E` or weights are not finite failed. The features are
+/// finite by then, so the cause is a ridge parameter too large for the
+/// trainer (`--lambda`, `--tau-w`: named when set) or, with neither set,
+/// inputs too large (`--scale none`).
+///
+/// # Errors
+/// [`CliError::Usage`] saying what is not finite and what to change.
+fn slfn_finite(args: &FitArgs, report: &SlfnReport, net: &models::Slfn) -> Result<(), CliError> {
+    let weights_finite = net.weights().iter().chain(net.output_weights()).all(|v| v.is_finite());
+    if report.objective.is_finite() && weights_finite {
+        return Ok(());
+    }
+    let bad = if report.objective.is_finite() {
+        "a weight".to_string()
+    } else {
+        format!("E = {}", report.objective)
+    };
+    let trainer = args.trainer;
+    let default_tau_w = 1e-2 / (net.n_inputs().max(1) as f64 * args.hidden.max(1) as f64);
+    let mut flags = Vec::new();
+    if args.lambda != super::args::defaults::SLFN_LAMBDA {
+        flags.push(format!(
+            "--lambda {:e} (τ_λ, the output weights' ridge parameter)",
+            args.lambda
+        ));
+    }
+    if let Some(t) = args.tau_w {
+        flags.push(format!("--tau-w {t:e} (τ_w, the input weights')"));
+    }
+    Err(CliError::Usage(if flags.is_empty() {
+        format!(
+            "the {trainer} fit failed ({bad} is not finite) with the default τ_λ and τ_w: rescale the inputs \
+             (--scale zscore)"
+        )
+    } else {
+        format!(
+            "{}: the {trainer} fit failed ({bad} is not finite): too large for {trainer}; use smaller values \
+             (defaults: --lambda {:e}, --tau-w the paper's 10⁻²/(n·N) = {default_tau_w:e})",
+            flags.join(", "),
+            super::args::defaults::SLFN_LAMBDA
+        )
+    }))
 }
 
 /// Grow an ELM one node at a time with an incremental strategy, from
