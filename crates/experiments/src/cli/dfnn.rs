@@ -331,7 +331,8 @@ pub(crate) struct DfnnFit {
 ///
 /// # Errors
 /// The model's: data or parameters it refuses, an objective not finite at
-/// the start.
+/// the start; a fit whose `f`, `‖∇f‖` or weights are not finite
+/// ([`check_finite`]: naming `--lambda` when it was given).
 pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) -> Result<DfnnFit, CliError> {
     let widths = [&args.hidden[..], &[y.ncols()]].concat();
     let mut net = Dfnn::random(x.ncols(), &widths, args.bias, seed, args.init_scale)?;
@@ -387,7 +388,46 @@ pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) 
         "nn fit: {name} stopped after {} {unit}(s) ({}): f = {:.6e}, ‖∇f‖ = {:.3e}, updates per layer {:?}",
         report.iterations, report.termination, report.objective, report.gradient_norm, report.updates_per_layer
     );
+    check_finite(args, &net, &report, rho)?;
     Ok(DfnnFit { net, report, rho })
+}
+
+/// A fit whose `f`, `‖∇f‖` or weights are not finite failed. The features
+/// are finite (and scaled, unless `--scale none`) by then, so with
+/// `--lambda` given the likely cause is `ρ` too large for the trainer (BLInG's
+/// and IG's normalized steps diverge for `ρ` of order `10⁷` on standardized
+/// data, B2LD's and L-BFGS's `‖∇f‖` overflows from about `10¹⁵⁴`):
+/// the error names `--lambda` (for the DFNN `ρ` of objective (3), the weight
+/// decay `ρ‖w‖²` on all weights, with every trainer), not a data row.
+///
+/// # Errors
+/// [`CliError::Usage`] saying what is not finite and what to change.
+fn check_finite(args: &DfnnArgs, net: &Dfnn, report: &TrainReport, rho: f64) -> Result<(), CliError> {
+    let weights_finite = net.weights().iter().all(|w| w.iter().all(|v| v.is_finite()));
+    let bad = if !report.objective.is_finite() {
+        format!("f = {}", report.objective)
+    } else if !report.gradient_norm.is_finite() {
+        format!("‖∇f‖ = {}", report.gradient_norm)
+    } else if !weights_finite {
+        "a weight".to_string()
+    } else {
+        return Ok(());
+    };
+    let trainer = args.trainer.name();
+    let paper = net.paper_rho();
+    Err(usage(match args.rho {
+        Some(given) => format!(
+            "--lambda {given:e}: the {trainer} fit failed ({bad} is not finite): for --model dfnn --lambda is ρ, \
+             the weight decay ρ‖w‖² of objective (3) on all weights (with every trainer), and ρ = {given:e} is too \
+             large for {trainer} (its weights or ‖∇f‖ overflow 64-bit floats); use a smaller --lambda (the paper's ρ \
+             for this network: 10⁻³ / {} weights = {paper:.3e}, the default)",
+            net.n_weights()
+        ),
+        None => format!(
+            "the {trainer} fit failed ({bad} is not finite) with the paper's ρ = {rho:.3e} (--lambda): rescale the \
+             inputs (--scale zscore), or try another --trainer or a smaller --lambda"
+        ),
+    }))
 }
 
 /// Check a network read from a model file before anything indexes it: at
