@@ -104,11 +104,13 @@ pub enum Error {
         detail: &'static str,
     },
     /// Forgetting rows ([`OnlineRidge::forget`](crate::ridge::OnlineRidge::forget))
-    /// would leave `AᵀA + λI` not positive definite in floating point.
+    /// would leave `AᵀA + λI` not positive definite in floating point, or
+    /// `AᵀA` with a negative eigenvalue beyond the rounding of its sums.
     #[error(
-        "forgetting {rows} row(s) leaves AᵀA + λI not positive definite in floating point (pivot {pivot}): \
-         the rows were not all added before, or they carry nearly all of some direction of A so that λ is \
-         lost in the cancellation; nothing was changed: refit on the rows that remain, or use a larger λ"
+        "forgetting {rows} row(s) leaves AᵀA + λI not positive definite in floating point, or AᵀA with a \
+         negative eigenvalue beyond rounding (pivot {pivot}): the rows were not all added before, or they carry \
+         nearly all of some direction of A so that λ is lost in the cancellation; nothing was changed: refit on \
+         the rows that remain, or use a larger λ"
     )]
     ForgetNotPositiveDefinite {
         /// The rows asked to forget.

@@ -234,3 +234,38 @@ fn bad_rows_are_refused_and_change_nothing() {
     assert_eq!(online.rows(), 4);
     assert_eq!(online.weights().expect("weights"), w);
 }
+
+/// Rows never added can leave `G' = G − HᵀH` indefinite by less than λ:
+/// `G' + λI` still factors, and the weights would be of any size (issue 36:
+/// predictions of −1e300 after `nn update --forget` of rows not in the
+/// fit). `G = diag(4, 9)`; forgetting `[√4.5, 0]` leaves `diag(−0.5, 9)`,
+/// whose shift by λ = 1 is positive definite: refused, nothing changed.
+/// Forgetting the row `[2, 0]` that was added leaves `diag(0, 9)`, positive
+/// semidefinite exactly: accepted.
+#[test]
+fn forgetting_rows_never_added_is_refused_even_where_lambda_hides_it() -> Result<(), Error> {
+    let a = ndarray::array![[2.0, 0.0], [0.0, 3.0]];
+    let y = ndarray::array![[1.0], [2.0]];
+    let mut online = OnlineRidge::new(2, 1, 1.0)?;
+    online.add(a.view(), y.view())?;
+    let before = online.weights()?;
+    let never = ndarray::array![[4.5f64.sqrt(), 0.0]];
+    let e = online
+        .forget(never.view(), ndarray::array![[1.0]].view())
+        .expect_err("not a Gram matrix");
+    assert!(
+        matches!(e, Error::ForgetNotPositiveDefinite { rows: 1, pivot: 1 }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("the rows were not all added before"), "{e}");
+    assert_eq!((online.rows(), online.weights()?), (2, before));
+    online.forget(a.slice(s![..1, ..]), y.slice(s![..1, ..]))?;
+    assert_eq!(online.rows(), 1);
+    // The ridge solution of the row left, [0, 3] → 2 with λ = 1: w = (0, 6/10).
+    let w = online.weights()?;
+    assert!(
+        w[[0, 0]].abs() <= 1e-15 && (w[[1, 0]] - 0.6).abs() <= 4.0 * f64::EPSILON,
+        "{w}"
+    );
+    Ok(())
+}

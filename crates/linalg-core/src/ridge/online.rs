@@ -249,8 +249,11 @@ impl OnlineRidge {
     /// # Errors
     /// [`Error::Shape`] if the sums are for another `n` or `M`, or count
     /// more rows than are left; [`Error::ForgetNotPositiveDefinite`] when
-    /// the remaining `AᵀA + λI` is not positive definite in floating point.
-    /// On error nothing changes.
+    /// the remaining `AᵀA + λI` is not positive definite in floating point,
+    /// or the remaining `AᵀA` is not positive semidefinite beyond the
+    /// rounding of the sums (the rows were not all added: a check made when
+    /// that rounding is below λ, one more factorization). On error nothing
+    /// changes.
     pub fn forget_sums(&mut self, sums: &GramAccumulator) -> Result<()> {
         let (gram_h, rhs_h, k) = sums.sums();
         if (sums.n(), sums.m()) != (self.n(), self.m()) {
@@ -278,6 +281,15 @@ impl OnlineRidge {
             *b -= h;
         }
         fl.add(self.n() * (self.n() + self.m()));
+        let tau = psd_shift(self.n(), (self.rows, trace(&self.gram)), (k, trace(gram_h)));
+        if tau > 0.0 && tau < self.lambda {
+            // The rows left have a Gram matrix: positive semidefinite up to
+            // the rounding of the sums (`tau`). Rows never added leave a
+            // negative eigenvalue that λ may hide from the factorization
+            // below, and weights of any size (issue 36: predictions of
+            // −1e300 after forgetting rows that were not in the fit).
+            factor_of(&mut fl, &gram, tau).map_err(|pivot| Error::ForgetNotPositiveDefinite { rows: k, pivot })?;
+        }
         let factor = factor_of(&mut fl, &gram, self.lambda)
             .map_err(|pivot| Error::ForgetNotPositiveDefinite { rows: k, pivot })?;
         (self.factor, self.gram, self.rhs) = (factor, gram, rhs);
@@ -318,6 +330,34 @@ impl OnlineRidge {
 
 /// The upper Cholesky factor of `G + λI` (`G` upper triangle), or the
 /// 1-based pivot where it is not positive definite.
+/// The trace of a Gram matrix `Σ aᵢ²` (its diagonal).
+fn trace(gram: &Owned) -> f64 {
+    (0..gram.rows()).map(|i| gram.at(i, i)).sum()
+}
+
+/// The shift `τ` that makes `G' + τI` positive definite in floating point
+/// whenever `G' = G − F` is the computed Gram matrix of rows that were all
+/// added: `G` summed over `added` rows of trace `tr G`, `F` over the
+/// `forgotten` ones of trace `tr F` (`n` columns).
+///
+/// Each sum over K rows has an error of at most `γ_K·|A|ᵀ|A|` entrywise,
+/// whose 2-norm is at most its trace `tr G` (`|A|ᵀ|A|` is a Gram matrix
+/// with `G`'s diagonal), so `λ_min(G') ≥ −(γ_K·tr G + γ_k·tr F)` (the
+/// subtraction's rounding is within the same terms). The Cholesky
+/// factorization of `M = G' + τI` succeeds when `λ_min(M) > n·γ_{n+1}·tr M`
+/// (Demmel's sufficient condition on the unit-diagonal scaling of `M`,
+/// Higham, *Accuracy and Stability of Numerical Algorithms*, §10.1,
+/// weakened by `max Mᵢᵢ ≤ tr M`). Twice the sum of both keeps the test
+/// clear of its own rounding. A zero shift (all rows zero) checks nothing.
+fn psd_shift(n: usize, (added, tr_g): (usize, f64), (forgotten, tr_f): (usize, f64)) -> f64 {
+    let u = f64::EPSILON / 2.0;
+    let gamma = |k: usize| {
+        let ku = k as f64 * u;
+        ku / (1.0 - ku)
+    };
+    2.0 * (gamma(added) * tr_g + gamma(forgotten) * tr_f + n as f64 * gamma(n + 1) * tr_g)
+}
+
 fn factor_of(fl: &mut Flops, gram: &Owned, lambda: f64) -> std::result::Result<Owned, usize> {
     let mut r = gram.clone();
     for i in 0..r.rows() {
