@@ -378,6 +378,21 @@ fn selection_errors() -> Result<(), ModelError> {
         ),
         "fraction",
     );
+    // At most MAX_LAMBDAS values (issue 36: 10⁸ of them took 10.6 GB before a score).
+    o.lambdas = vec![1.0; SelectOptions::MAX_LAMBDAS + 1];
+    named(params.select(&d, &o), "lambdas");
+    assert!(SelectOptions::log_grid(1e-3, 1e3, SelectOptions::MAX_LAMBDAS + 1).is_err());
+    assert!(SelectOptions::log_grid(1e-3, 1e3, usize::MAX).is_err());
+    assert_eq!(
+        SelectOptions::log_grid(1e-3, 1e3, SelectOptions::MAX_LAMBDAS)?.len(),
+        SelectOptions::MAX_LAMBDAS
+    );
+    // Leave-one-out on one sample leaves nothing to fit (issue 36: it scored 0 for every λ).
+    let one = Dataset::new(x.slice(ndarray::s![..1, ..]), y.slice(ndarray::s![..1, ..]));
+    named(
+        params.select(&one, &options(Method::LeaveOneOut, Criterion::MeanSquaredError, vec![])),
+        "samples",
+    );
     assert!(SelectOptions::log_grid(0.0, 1.0, 3).is_err() && SelectOptions::log_grid(2.0, 1.0, 3).is_err());
     let g = SelectOptions::log_grid(1e-4, 1.0, 5)?;
     assert_eq!(g.len(), 5);

@@ -118,18 +118,27 @@ impl SelectOptions {
     /// 21 values from 10⁻⁸ to 10² (`nn fit --lambda-grid 1e-8:1e2:21`).
     pub const DEFAULT_GRID: (f64, f64, usize) = (1e-8, 1e2, 21);
 
+    /// The most λ values a selection takes: 10,000. Each λ costs a pass
+    /// over the rows and a curve point per size (per fold), so a grid of
+    /// 10⁸ values would need gigabytes before its first score and years of
+    /// passes; and the choice stops changing long before: 10,000 log-spaced
+    /// values over the 616 decades of normal doubles are 15% apart, over
+    /// the default's 10 decades 0.2% apart, far finer than the scores can
+    /// tell apart (issue 36).
+    pub const MAX_LAMBDAS: usize = 10_000;
+
     /// `count` values log-spaced from `lo` to `hi` (both included; `lo`
     /// alone for `count = 1`).
     ///
     /// # Errors
     /// [`ModelError::InvalidParameter`] naming `lambda grid` unless
-    /// `0 < lo ≤ hi` are finite and `count ≥ 1`.
+    /// `0 < lo ≤ hi` are finite and `1 ≤ count ≤` [`MAX_LAMBDAS`](Self::MAX_LAMBDAS).
     pub fn log_grid(lo: f64, hi: f64, count: usize) -> Result<Vec<f64>> {
-        if !(lo > 0.0 && hi >= lo && hi.is_finite() && count >= 1) {
+        if !(lo > 0.0 && hi >= lo && hi.is_finite() && (1..=Self::MAX_LAMBDAS).contains(&count)) {
             return Err(ModelError::InvalidParameter {
                 name: "lambda grid",
                 value: format!("{lo}:{hi}:{count}"),
-                reason: "needs 0 < LO ≤ HI, both finite, and N ≥ 1 values",
+                reason: "needs 0 < LO ≤ HI, both finite, and 1 ≤ N ≤ 10000 values",
             });
         }
         if count == 1 {
@@ -299,6 +308,15 @@ pub fn select<M: RidgeNetwork>(params: &M::Params, data: &Dataset<'_>, options: 
                     reason: "leave-one-out selects λ for the parameters' size only: use k-fold or a validation set for sizes",
                 });
             }
+            if a.nrows() < 2 {
+                // Leaving out the one row leaves nothing to fit: every λ
+                // would score the same (0 on standardized targets).
+                return Err(ModelError::InvalidParameter {
+                    name: "samples",
+                    value: a.nrows().to_string(),
+                    reason: "leave-one-out needs at least 2 samples",
+                });
+            }
             let loo = leave_one_out(a.view(), y, &options.lambdas)?;
             let curve: Vec<CurvePoint> = loo
                 .scores
@@ -455,6 +473,13 @@ fn check_lambdas(lambdas: &[f64]) -> Result<()> {
             name: "lambdas",
             value: "[]".into(),
             reason: "give at least one λ",
+        });
+    }
+    if lambdas.len() > SelectOptions::MAX_LAMBDAS {
+        return Err(ModelError::InvalidParameter {
+            name: "lambdas",
+            value: format!("{} values", lambdas.len()),
+            reason: "give at most SelectOptions::MAX_LAMBDAS = 10000 values",
         });
     }
     if let Some(bad) = lambdas.iter().find(|l| !(l.is_finite() && **l > 0.0)) {
