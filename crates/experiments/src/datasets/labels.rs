@@ -21,6 +21,10 @@ pub enum ClassLabels {
     Text(Vec<String>),
 }
 
+/// The error of an empty class-label cell: refused, as an empty feature
+/// cell is, rather than read as a class `""` (issue 36).
+const EMPTY_LABEL: &str = "the class label (last column) is empty; give every row its label, or remove the row";
+
 /// One label read as an integer, or why it is not one.
 fn integer_label(value: f64, text: &str) -> Result<i64, String> {
     // 2⁶³: the first integer beyond i64.
@@ -114,6 +118,9 @@ impl ClassLabelsAccumulator {
             Targets::Text(cells) => {
                 self.kind(true)?;
                 for (i, cell) in cells.iter().enumerate() {
+                    if cell.trim().is_empty() {
+                        return Err(chunk.target_error(i, EMPTY_LABEL));
+                    }
                     if !self.names.contains(cell) {
                         self.names.insert(cell.clone());
                     }
@@ -300,6 +307,7 @@ impl ClassLabels {
                 .iter()
                 .enumerate()
                 .map(|(i, cell)| match self {
+                    _ if cell.trim().is_empty() => Err(table.target_error(i, EMPTY_LABEL)),
                     ClassLabels::Text(v) => v
                         .binary_search_by(|l| l.as_str().cmp(cell))
                         .map(|k| k as f64)

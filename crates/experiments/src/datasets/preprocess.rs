@@ -10,26 +10,27 @@ use super::error::DataError;
 use super::Dataset;
 
 /// Mean and spread of one column; a constant column gets its exact value as mean and spread 1.
-/// When the plain sums overflow (values beyond about 1e154), both are computed on the column
-/// divided by its largest magnitude and scaled back, so any finite column gets finite statistics.
+///
+/// Both are computed on the column divided by [`power_of_two_below`] its largest magnitude and
+/// scaled back. Dividing by a power of two is exact, so where no `v / c` leaves the normal range
+/// this gives the bits the plain formulas give; it keeps columns beyond about 1e154 (whose squares overflow) and
+/// columns below about 1e-154 (whose squared deviations underflow to 0, which would make a
+/// varying column look constant) at their true statistics. [`ColumnStats`] scales the same way.
 fn column_mean_std(col: ArrayView1<'_, f64>) -> (f64, f64) {
     let first = col[0];
     if col.iter().all(|&v| v == first) {
         return (first, 1.0);
     }
     let n = col.len() as f64;
-    let mut mean = col.sum() / n;
-    let var = col.iter().map(|&v| (v - mean) * (v - mean)).sum::<f64>() / n;
-    let mut std = var.sqrt();
-    if !(mean.is_finite() && std.is_finite()) {
-        let largest = col.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
-        if largest.is_finite() && largest > 0.0 {
-            let m = col.iter().map(|&v| v / largest).sum::<f64>() / n;
-            let var = col.iter().map(|&v| (v / largest - m) * (v / largest - m)).sum::<f64>() / n;
-            mean = m * largest;
-            std = var.sqrt() * largest;
-        }
-    }
+    let largest = col.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+    let c = if largest.is_finite() && largest > 0.0 {
+        power_of_two_below(largest)
+    } else {
+        1.0
+    };
+    let m = col.iter().map(|&v| v / c).sum::<f64>() / n;
+    let var = col.iter().map(|&v| (v / c - m) * (v / c - m)).sum::<f64>() / n;
+    let (mean, std) = (m * c, var.sqrt() * c);
     (mean, if std > 0.0 && std.is_finite() { std } else { 1.0 })
 }
 
@@ -489,6 +490,33 @@ mod tests {
             zs.iter().zip(zh.iter()).all(|(a, b)| (a - b).abs() < 1e-12),
             "{zs} vs {zh}"
         );
+        Ok(())
+    }
+
+    /// Columns around 1e-300 (whose squared deviations underflow to 0 in the plain formulas, which
+    /// made them look constant: issue 36) get the statistics they scale to and the z-scores of the
+    /// column in larger units; the chunked statistics agree.
+    #[test]
+    fn tiny_columns_are_not_taken_for_constant_ones() -> Result<(), DataError> {
+        let x = array![[1.0, -3.0], [2.0, 1.5], [4.0, 1.7], [-0.5, 2.0]];
+        let unit = 1e-300;
+        let tiny = x.mapv(|v| v * unit);
+        let (s, t) = (StandardScaler::fit(&x)?, StandardScaler::fit(&tiny)?);
+        for j in 0..2 {
+            assert!((t.mean()[j] / unit / s.mean()[j] - 1.0).abs() < 1e-12, "{t:?}");
+            assert!((t.std()[j] / unit / s.std()[j] - 1.0).abs() < 1e-12, "{t:?}");
+        }
+        let (zs, zt) = (s.transform(&x)?, t.transform(&tiny)?);
+        assert!(
+            zs.iter().zip(zt.iter()).all(|(a, b)| (a - b).abs() < 1e-12),
+            "{zs} vs {zt}"
+        );
+        let mut stats = ColumnStats::new(2);
+        stats.add(tiny.view())?;
+        let c = stats.to_standard_scaler()?;
+        for j in 0..2 {
+            assert!((c.std()[j] / t.std()[j] - 1.0).abs() < 1e-12, "{c:?} vs {t:?}");
+        }
         Ok(())
     }
 

@@ -288,11 +288,17 @@ pub(crate) fn available_memory_bytes() -> Option<u64> {
 }
 
 /// A byte count for messages: `12.3 GB`, `512.0 MB`, `900 bytes`.
-pub(crate) fn human_bytes(bytes: u64) -> String {
+pub(crate) fn human_bytes(bytes: impl Into<u128>) -> String {
+    const TB: f64 = 1e12;
     const GB: f64 = 1e9;
     const MB: f64 = 1e6;
+    let bytes: u128 = bytes.into();
     let b = bytes as f64;
-    if b >= GB {
+    if b >= 1e3 * TB {
+        format!("{b:.1e} bytes")
+    } else if b >= TB {
+        format!("{:.1} TB", b / TB)
+    } else if b >= GB {
         format!("{:.1} GB", b / GB)
     } else if b >= MB {
         format!("{:.1} MB", b / MB)
@@ -333,7 +339,10 @@ mod tests {
             .err()
             .map(|e| e.to_string());
         assert!(e.is_some_and(|e| e.contains("more than 9999 bytes")));
-        assert_eq!(human_bytes(2_500_000_000), "2.5 GB");
+        assert_eq!(human_bytes(2_500_000_000u64), "2.5 GB");
+        // Beyond 2⁶⁴ bytes the figure is the need, not a saturated 18446744073.7 GB (issue 36).
+        assert_eq!(human_bytes(4_000_000_000_000u64), "4.0 TB");
+        assert_eq!(human_bytes(8u128 << 70), "9.4e21 bytes");
         Ok(())
     }
 
