@@ -501,13 +501,25 @@ fn predict_on_features_only_width_with_a_label_column_explains_the_reading() {
     let r = rows(binary);
     let train = d.write("t.csv", csv(Some("a,b,c,y"), &r));
     let (model, _) = fit_and_save(&d, &train);
+    // Without a header the width decides: the last column is a feature.
+    let f = d.write("short.csv", "0.1,0.2,cat\n");
+    let msg = error(&predict(&model, &f, &["--no-header"]), 1);
+    assert_has(
+        &msg,
+        &[
+            "short.csv line 1: non-numeric cell \"cat\" in column 3",
+            "the file has 3 columns, as many as the model has features, so its last column is read as a feature",
+        ],
+    );
+    // With a header the training columns decide (issue 36): `y` is the
+    // target, so `c` is missing.
     let f = d.write("short.csv", "a,b,y\n0.1,0.2,cat\n");
     let msg = error(&predict(&model, &f, &[]), 1);
     assert_has(
         &msg,
         &[
-            "short.csv line 2: non-numeric cell \"cat\" in column 3 (\"y\")",
-            "the file has 3 columns, as many as the model has features, so its last column is read as a feature",
+            "short.csv: its header does not match the columns the model",
+            "(a, b, c, then the target `y`): missing `c` (`y` is the training file's target",
         ],
     );
 }

@@ -219,12 +219,28 @@ fn nn_predict_refuses_damaged_truncated_and_extended_files() {
     assert_eq!(predictions(&bad, &saved.train), expected);
 }
 
-/// A format-5 file (before the checksum): the same fields, no checksum.
-#[derive(serde::Serialize)]
+/// A format-5 file (before the checksum and the column names): the
+/// pipeline's fields of format 5, no checksum.
 struct FormatFive<'a> {
     magic: [u8; 8],
     format_version: u32,
     pipeline: &'a FittedPipeline,
+}
+
+impl serde::Serialize for FormatFive<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let p = self.pipeline;
+        let mut file = serializer.serialize_struct("FormatFive", 3)?;
+        file.serialize_field("magic", &self.magic)?;
+        file.serialize_field("format_version", &self.format_version)?;
+        // Format 5's fields in order (format 7 appended the column names).
+        file.serialize_field(
+            "pipeline",
+            &(&p.task, &p.classes, &p.scaler, &p.target_scale, &p.model, &p.labels),
+        )?;
+        file.end()
+    }
 }
 
 fn write_format_5(path: &Path, pipeline: &FittedPipeline) {
@@ -532,6 +548,7 @@ mod fuzz {
             target_scale: Some((0.5, 2.0)),
             model: FittedModel::Elm(elm),
             labels: None,
+            columns: None,
         }
     }
 

@@ -7,16 +7,17 @@
 //! | field | type | value |
 //! |---|---|---|
 //! | `magic` | `[u8; 8]` | `b"DNNPIPE\0"` (8 raw bytes) |
-//! | `format_version` | `u32` | 6 (varint) |
+//! | `format_version` | `u32` | 7 (varint) |
 //! | `checksum` | `[u8; 4]` | CRC-32 (IEEE) of every other byte of the file, little-endian (4 raw bytes) |
-//! | `pipeline` | [`FittedPipeline`] | task, classes, input scaler, target scale, model, class labels |
+//! | `pipeline` | [`FittedPipeline`] | task, classes, input scaler, target scale, model, class labels, column names |
 //!
-//! Format 6 added the checksum: any single damaged byte is refused with
+//! Format 7 added the training file's column names (`nn predict` checks a
+//! header against them). Format 6 added the checksum: any single damaged byte is refused with
 //! `model file is corrupt: checksum mismatch (file damaged or truncated)`,
 //! bytes appended to a file with `N trailing byte(s) after the model`.
 //! Format 5 (no checksum) records the class labels of a classifier (the
 //! training file's labels in sorted order); format 4 the input scaling
-//! (`--scale`). Files of formats 5, 4 (classes were the labels themselves)
+//! (`--scale`). Files of formats 6, 5, 4 (classes were the labels themselves)
 //! and 3 (saved before `--scale` existed, always z-scored) still load.
 //! Decoding is bounded by the file's length
 //! ([`models::envelope::decode_bounded`]), and every loaded pipeline is
@@ -179,6 +180,44 @@ pub struct FittedPipeline {
     /// Classification: the label of each class (formats 5 and 6; `None` in older
     /// files, whose classes are their labels).
     pub labels: Option<ClassLabels>,
+    /// The training file's column names, when it had a header (format 7;
+    /// `None` in older files): `nn predict` checks a file with a header
+    /// against them ([`check_columns`](Self::check_columns)).
+    pub columns: Option<Columns>,
+}
+
+/// The names of the training file's columns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Columns {
+    /// The feature columns, in order.
+    pub features: Vec<String>,
+    /// The target column.
+    pub target: String,
+}
+
+/// Format 6: the pipeline before column names were kept.
+#[derive(Deserialize)]
+struct PipelineV6 {
+    task: TaskKind,
+    classes: Option<usize>,
+    scaler: InputScaler,
+    target_scale: Option<(f64, f64)>,
+    model: FittedModel,
+    labels: Option<ClassLabels>,
+}
+
+impl From<PipelineV6> for FittedPipeline {
+    fn from(p: PipelineV6) -> Self {
+        FittedPipeline {
+            task: p.task,
+            classes: p.classes,
+            scaler: p.scaler,
+            target_scale: p.target_scale,
+            model: p.model,
+            labels: p.labels,
+            columns: None,
+        }
+    }
 }
 
 /// Format 4: the pipeline before class labels were kept.
@@ -200,6 +239,7 @@ impl From<PipelineV4> for FittedPipeline {
             target_scale: p.target_scale,
             model: p.model,
             labels: None,
+            columns: None,
         }
     }
 }
@@ -223,12 +263,13 @@ impl From<PipelineV3> for FittedPipeline {
             target_scale: p.target_scale,
             model: p.model,
             labels: None,
+            columns: None,
         }
     }
 }
 
 const PIPELINE_MAGIC: [u8; 8] = *b"DNNPIPE\0";
-const PIPELINE_VERSION: u32 = 6;
+const PIPELINE_VERSION: u32 = 7;
 
 #[derive(Serialize, Deserialize)]
 struct PipelineFile<P> {
@@ -276,11 +317,11 @@ impl FittedPipeline {
     ///
     /// # Errors
     /// A [`CliError::Data`] for features of the wrong width, a
-    /// [`CliError::Model`] from the model, a [`CliError::Usage`] for a
+    /// [`CliError::Model`] from the model, a [`CliError::Input`] for a
     /// non-finite prediction.
     pub fn predict(&self, x: &Array2<f64>) -> Result<Vec<f64>, CliError> {
         self.predict_finite(x)?
-            .map_err(|(row, cause)| CliError::Usage(format!("row {}: {cause}", row + 1)))
+            .map_err(|(row, cause)| CliError::Input(format!("row {}: {cause}", row + 1)))
     }
 
     /// [`predict`](Self::predict) on a loaded file: a non-finite prediction
@@ -375,6 +416,69 @@ impl FittedPipeline {
         self.model.n_inputs()
     }
 
+    /// A file's header against the training file's column names: `names`
+    /// are the file's columns in order (the target's too, when the file has
+    /// one). Accepted: the model's features alone, or followed by one more
+    /// column (the target, whatever its name). Without names on either side
+    /// there is nothing to check (a file without a header is taken by its
+    /// width). So a file that lacks a feature column but has the target is
+    /// refused, where its width alone would have read the target as the
+    /// missing feature (issue 36).
+    ///
+    /// # Errors
+    /// [`CliError::Input`] naming the missing, unknown or moved columns.
+    pub fn check_columns(&self, names: Option<&[String]>, file: &Path, model_file: &Path) -> Result<(), CliError> {
+        let (Some(columns), Some(names)) = (&self.columns, names) else {
+            return Ok(());
+        };
+        let model = &columns.features;
+        let width = model.len();
+        if names.len() >= width && names.len() <= width + 1 && names[..width] == model[..] {
+            return Ok(());
+        }
+        let missing: Vec<&str> = model
+            .iter()
+            .filter(|m| !names.contains(m))
+            .map(String::as_str)
+            .collect();
+        let unknown: Vec<&str> = names
+            .iter()
+            .filter(|n| !model.contains(n) && **n != columns.target)
+            .map(String::as_str)
+            .collect();
+        let quote = |v: &[&str]| v.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let mut why = Vec::new();
+        if !missing.is_empty() {
+            why.push(format!("missing {}", quote(&missing)));
+        }
+        if !unknown.is_empty() {
+            why.push(format!("not in the model {}", quote(&unknown)));
+        }
+        if names.contains(&columns.target) && names.last() != Some(&columns.target) {
+            why.push(format!("the target `{}` must be last", columns.target));
+        }
+        if why.is_empty() {
+            why.push("the same columns in another order".into());
+        }
+        let target_note = if names.contains(&columns.target) && !missing.is_empty() {
+            format!(
+                " (`{}` is the training file's target, so it is not read as the missing feature)",
+                columns.target
+            )
+        } else {
+            String::new()
+        };
+        Err(CliError::Input(format!(
+            "{}: its header does not match the columns the model {} was fitted on ({}, then the target `{}`): \
+             {}{target_note}; give the features in the training file's order, the target optionally last",
+            file.display(),
+            model_file.display(),
+            model.join(", "),
+            columns.target,
+            why.join("; ")
+        )))
+    }
+
     /// Predictions as printed by `nn predict`: the original class labels
     /// for classification (class indices for files without labels),
     /// values for regression.
@@ -416,9 +520,10 @@ impl FittedPipeline {
         models::envelope::write_replacing(path, &bytes).map_err(|e| file_error(path, e.to_string()))
     }
 
-    /// Load, checking the magic, the format version (6; 5 from before the
-    /// checksum; 4 from before class labels were kept; 3 from before
-    /// `--scale`), the checksum, and the pipeline
+    /// Load, checking the magic, the format version (7; 6 from before the
+    /// column names were kept; 5 from before the checksum; 4 from before
+    /// class labels were kept; 3 from before `--scale`), the checksum, and
+    /// the pipeline
     /// ([`validate`](Self::validate)).
     ///
     /// # Errors
@@ -442,7 +547,10 @@ impl FittedPipeline {
             decode_bounded(bytes).map_err(|_| corrupt(path, "the format version does not decode"))?;
         let pipeline = match version {
             PIPELINE_VERSION => decode_checked(bytes, header_len).map_err(|reason| corrupt(path, reason))?,
-            5 => decode_unchecked(path, bytes, 5)?,
+            6 => decode_checked::<PipelineV6>(bytes, header_len)
+                .map(FittedPipeline::from)
+                .map_err(|reason| corrupt(path, reason))?,
+            5 => decode_unchecked::<PipelineV6>(path, bytes, 5).map(FittedPipeline::from)?,
             4 => decode_unchecked::<PipelineV4>(path, bytes, 4).map(FittedPipeline::from)?,
             3 => decode_unchecked::<PipelineV3>(path, bytes, 3).map(FittedPipeline::from)?,
             other => {
@@ -468,6 +576,15 @@ impl FittedPipeline {
     /// # Errors
     /// What is wrong, in words.
     pub fn validate(&self) -> Result<(), String> {
+        if let Some(columns) = &self.columns {
+            if columns.features.len() != self.n_inputs() {
+                return Err(format!(
+                    "{} feature column names for a model of {} inputs",
+                    columns.features.len(),
+                    self.n_inputs()
+                ));
+            }
+        }
         let (n_inputs, n_outputs) = match &self.model {
             FittedModel::Elm(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Bls(m) => (m.n_inputs(), m.n_outputs()),
@@ -570,6 +687,63 @@ mod tests {
         model: &'a FittedModel,
     }
 
+    /// A format-6 file (checksum, no column names) loads without names, so
+    /// a header is not checked against them; saved again it is format 7
+    /// and keeps the names given to it, which `check_columns` then checks.
+    #[test]
+    fn format_6_files_load_without_column_names() -> Result<(), Box<dyn std::error::Error>> {
+        let x = array![[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [3.0, 5.0]];
+        let y = array![[0.5], [1.0], [0.0], [2.0]];
+        let scaler = InputScaler::None;
+        let model =
+            FittedModel::Elm(ElmParams::new(3, Activation::Tanh).fit(&models::Dataset::new(x.view(), y.view()))?);
+        let v6 = (
+            TaskKind::Regression,
+            None::<usize>,
+            &scaler,
+            Some((0.0, 1.0)),
+            &model,
+            None::<ClassLabels>,
+        );
+        let bytes = models::envelope::encode_checked(PIPELINE_MAGIC, 6, &v6)?;
+        let dir = tempfile::tempdir()?;
+        let path = dir.path().join("v6.model");
+        std::fs::write(&path, bytes)?;
+        let loaded = FittedPipeline::load(&path)?;
+        assert_eq!((loaded.columns.clone(), loaded.n_inputs()), (None, 2));
+        let names = |n: &[&str]| n.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let wrong = names(&["p", "q", "y"]);
+        assert!(loaded.check_columns(Some(&wrong), &path, &path).is_ok());
+        let named = FittedPipeline {
+            columns: Some(Columns {
+                features: names(&["a", "b"]),
+                target: "y".into(),
+            }),
+            ..loaded
+        };
+        named.save(&path)?;
+        let again = FittedPipeline::load(&path)?;
+        assert_eq!(again.columns, named.columns);
+        assert!(again.check_columns(Some(&names(&["a", "b"])), &path, &path).is_ok());
+        assert!(again
+            .check_columns(Some(&names(&["a", "b", "y"])), &path, &path)
+            .is_ok());
+        assert!(again
+            .check_columns(Some(&names(&["a", "b", "z"])), &path, &path)
+            .is_ok());
+        let e = again
+            .check_columns(Some(&names(&["a", "y"])), &path, &path)
+            .err()
+            .map(|e| e.to_string());
+        assert!(e.is_some_and(|e| e.contains("missing `b`")));
+        let e = again
+            .check_columns(Some(&wrong), &path, &path)
+            .err()
+            .map(|e| e.to_string());
+        assert!(e.is_some_and(|e| e.contains("missing `a`, `b`; not in the model `p`, `q`")));
+        Ok(())
+    }
+
     #[test]
     fn format_4_files_load_with_classes_as_labels() -> Result<(), Box<dyn std::error::Error>> {
         let x = array![[0.0, 1.0], [1.0, 3.0], [2.0, 2.0], [3.0, 5.0]];
@@ -601,7 +775,7 @@ mod tests {
         );
         let indices: Vec<String> = loaded.predict(&x)?.iter().map(|c| c.to_string()).collect();
         assert_eq!(loaded.predict_labels(&x)?, indices);
-        // Saved again, it is format 6 and keeps labels given to it.
+        // Saved again, it is format 7 and keeps labels given to it.
         let relabelled = FittedPipeline {
             labels: Some(ClassLabels::Text(vec!["no".into(), "yes".into()])),
             ..loaded
