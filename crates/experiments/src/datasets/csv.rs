@@ -199,8 +199,11 @@ impl CsvRows {
     /// Reads the first row of `input` (the header, unless `header_mode` says there is none) and
     /// checks it: the file's empty, blank-first or one-column problems, and a first row of numbers
     /// only under [`HeaderMode::Auto`].
-    pub(crate) fn open(input: Input, header_mode: HeaderMode) -> Result<Self, DataError> {
+    pub(crate) fn open(mut input: Input, header_mode: HeaderMode) -> Result<Self, DataError> {
         let path = input.path().to_path_buf();
+        if let Some(problem) = binary_content(input.peek()) {
+            return Err(DataError::format(&path, None, problem));
+        }
         let reader = ::csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -340,6 +343,29 @@ impl CsvRows {
             table.target_name = names.last().cloned();
         }
         Ok(Some(table))
+    }
+}
+
+/// Why the first bytes `head` of a file are not text: an IDX file read as CSV because its name
+/// does not say IDX images (`idx3-ubyte`), or any binary data (a NUL byte), which would otherwise
+/// be shown as escaped bytes in a column-count error.
+fn binary_content(head: &[u8]) -> Option<String> {
+    let magic = head.get(..4).map(|m| u32::from_be_bytes([m[0], m[1], m[2], m[3]]));
+    match magic {
+        Some(super::IDX_LABELS_MAGIC) => Some(
+            "an IDX labels file (magic 0x00000801), not a CSV file: give the images file (its name containing \
+             `idx3-ubyte`); its labels are read from the labels file beside it"
+                .into(),
+        ),
+        Some(super::IDX_IMAGES_MAGIC) => Some(
+            "an IDX images file (magic 0x00000803) read as CSV because its name lacks `idx3-ubyte`, which tells \
+             IDX files apart: name it like train-images-idx3-ubyte(.gz)"
+                .into(),
+        ),
+        _ => head.contains(&0).then(|| {
+            let at = head.iter().position(|&b| b == 0).unwrap_or(0);
+            format!("binary data (a NUL byte at offset {at}), not a text file: give a CSV, LIBSVM or IDX file")
+        }),
     }
 }
 

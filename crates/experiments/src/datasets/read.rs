@@ -55,7 +55,8 @@ impl Input {
     pub(crate) fn open(path: &Path, reading: Reading) -> Result<Self, DataError> {
         let mut file = File::open(path).map_err(|e| DataError::io(path, e))?;
         let size = file.metadata().map_or(0, |m| m.len());
-        let mut head = [0u8; 2];
+        // Enough for the gzip magic and for `peek` to see a binary file's first bytes.
+        let mut head = [0u8; 512];
         let mut got = 0;
         while got < head.len() {
             match file.read(&mut head[got..]) {
@@ -97,6 +98,13 @@ impl Input {
     /// The file, as given.
     pub(crate) fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The first decompressed bytes, not consumed (as many as the buffer
+    /// holds; fewer at the end of the file). A read error gives none: the
+    /// reading that follows reports it.
+    pub(crate) fn peek(&mut self) -> &[u8] {
+        self.inner.fill_buf().unwrap_or(&[])
     }
 
     /// A guess of the decompressed size in bytes (for reserving memory, never more than the limit).
