@@ -95,13 +95,23 @@ fn main() -> ExitCode {
         Err(Failure::Printed) => ExitCode::FAILURE,
         Err(Failure::Error(e)) => {
             print_error(&e);
-            ExitCode::FAILURE
+            exit_code(&e)
         }
         Err(Failure::Stdout(e)) => {
             print_line(&format!("nn: error: cannot write to stdout: {e}\n"));
             ExitCode::FAILURE
         }
         Err(Failure::BrokenPipe) => ExitCode::from(BROKEN_PIPE_EXIT),
+    }
+}
+
+/// 2 for a command-line error ([`CliError::Usage`]: a flag that is
+/// malformed, missing, inapplicable or asks for more than the machine has),
+/// 1 for the rest (data, files, a failed fit).
+fn exit_code(e: &CliError) -> ExitCode {
+    match e {
+        CliError::Usage(_) => ExitCode::from(2),
+        _ => ExitCode::FAILURE,
     }
 }
 
@@ -235,6 +245,26 @@ fn clap_exit(e: &clap::Error) -> ExitCode {
         .collect();
     let message = message.join(" ");
     let message = message.strip_prefix("error: ").unwrap_or(&message);
+    let message = negative_value(e, std::env::args().collect::<Vec<_>>().as_slice()).unwrap_or(message.to_string());
     print_line(&format!("nn: error: {message} (see `nn --help`)\n"));
     ExitCode::from(2)
+}
+
+/// clap reads `--maxiter -1` as the flag without its value and an unknown
+/// argument `-1`: for an unknown argument that is a negative number after a
+/// flag, the message names the flag and says what is wrong with the value.
+fn negative_value(e: &clap::Error, args: &[String]) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if e.kind() != ErrorKind::UnknownArgument {
+        return None;
+    }
+    let Some(ContextValue::String(arg)) = e.get(ContextKind::InvalidArg) else {
+        return None;
+    };
+    if arg.parse::<f64>().is_err() {
+        return None;
+    }
+    let at = args.iter().position(|a| a == arg)?;
+    let flag = args.get(at.checked_sub(1)?).filter(|f| f.starts_with("--"))?;
+    Some(format!("{flag} {arg}: negative values are not accepted"))
 }

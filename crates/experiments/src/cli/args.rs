@@ -606,6 +606,14 @@ impl FitArgs {
             }
         };
         let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
+        if let (ModelKind::Elm | ModelKind::Bls, Some(l)) = (flags.model, flags.lambda) {
+            if !(l.is_finite() && l > 0.0) {
+                return Err(CliError::Usage(format!(
+                    "--lambda {l}: the ridge parameter λ of the {} must be finite and > 0 (e.g. --lambda 1e-3)",
+                    flags.model.name().to_uppercase()
+                )));
+            }
+        }
         if flags.model == ModelKind::Elm {
             let solver = flags.solver.0;
             if typed("lambda") && !solver.uses_lambda() {
@@ -628,6 +636,13 @@ impl FitArgs {
             if !(t.is_finite() && t >= 0.0) {
                 return Err(CliError::Usage(format!("--tau-w {t}: must be finite and ≥ 0")));
             }
+        }
+        if flags.model == ModelKind::Slfn && trainer == SlfnTrainer::Elm && typed("tau_w") {
+            return Err(CliError::Usage(
+                "--tau-w does not apply to --trainer elm: the paper's ELM draws its input weights and does not \
+                 train them"
+                    .into(),
+            ));
         }
         if flags.model == ModelKind::Slfn && trainer == SlfnTrainer::Elm && typed("lambda") {
             return Err(CliError::Usage(
@@ -668,7 +683,7 @@ impl FitArgs {
             slfn_time_limit,
             dfnn,
             bpls,
-            select: flags.select.resolve(flags.model, ridge, &scale_out)?,
+            select: flags.select.resolve(flags.model, ridge, &scale_out, &typed)?,
             scale_out,
         })
     }

@@ -201,6 +201,21 @@ pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64
             format!("fewer nodes (--feature-groups, --feature-nodes, --enhancement, --increments){f32}")
         }
     };
+    let grows = matches!(
+        args.select,
+        Some(super::select::SelectArgs {
+            selection: super::select::Selection::Grow { .. },
+            ..
+        })
+    );
+    let flags = if grows {
+        format!(
+            "{flags}, or a smaller --max-hidden or --step (--grow-until-val may reach {} nodes)",
+            size.nodes
+        )
+    } else {
+        flags
+    };
     let what = format!("{} training samples and {} nodes", size.train, size.nodes);
     let Some(need) = fit_bytes(args, size) else {
         return Err(CliError::Usage(format!(
@@ -210,7 +225,7 @@ pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64
     match available {
         Some(have) if need > u128::from(have) => Err(CliError::Usage(format!(
             "this fit needs about {} for {what}, more than the {} of memory available; use {flags}",
-            human_bytes(u64::try_from(need).unwrap_or(u64::MAX)),
+            human_bytes(need),
             human_bytes(have)
         ))),
         _ => Ok(()),
@@ -266,7 +281,8 @@ mod tests {
             .err()
             .map(|e| e.to_string());
         let e = e.unwrap_or_default();
-        assert!(e.contains("this fit needs about 16560.0 GB"), "{e}");
+        // 16,560 GB, in the unit that fits it.
+        assert!(e.contains("this fit needs about 16.6 TB"), "{e}");
         assert!(e.contains("more than the 20.0 GB of memory available"), "{e}");
         assert!(e.contains("--hidden"), "{e}");
         assert!(check_against(&args, size, None).is_ok(), "unknown memory: not refused");

@@ -97,9 +97,15 @@ use crate::metrics;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CliError {
-    /// A missing, unknown or malformed argument, or files that do not fit together.
+    /// A missing, unknown, malformed or inapplicable argument, or flags that
+    /// ask for more than the machine has (`nn` exits with 2).
     #[error("{0}")]
     Usage(String),
+    /// Files that do not fit together (a test file narrower than the
+    /// training file, a model file that cannot be updated), data the fit
+    /// cannot use, or a fit that failed its checks (`nn` exits with 1).
+    #[error("{0}")]
+    Input(String),
     /// Loading or preparing the data failed.
     #[error(transparent)]
     Data(#[from] datasets::DataError),
@@ -262,7 +268,7 @@ fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64,
         TaskKind::Regression => {
             let t = truth.view().insert_axis(Axis(1));
             let p = Array2::from_shape_vec((predicted.len(), 1), predicted.to_vec())
-                .map_err(|e| CliError::Usage(e.to_string()))?;
+                .map_err(|e| CliError::Input(e.to_string()))?;
             metrics::rmse(t, p.view())?
         }
     })
@@ -299,7 +305,7 @@ fn target_scale(y: &Array2<f64>, path: &std::path::Path) -> Result<(f64, f64), C
         (m * largest, if var > 0.0 { var.sqrt() * largest } else { 1.0 })
     };
     if !(mean.is_finite() && std.is_finite() && std > 0.0) {
-        return Err(CliError::Usage(format!(
+        return Err(CliError::Input(format!(
             "{}: cannot standardize the regression targets (largest magnitude {:e}): mean {mean}, standard \
              deviation {std}; rescale the target column",
             path.display(),
@@ -333,12 +339,68 @@ fn not_finite_metric(task: TaskKind, source: &Path, value: f64) -> CliError {
 /// A file with no rows is an error naming it (`what`: `training`, `test`).
 fn non_empty(table: &Table, what: &str) -> Result<(), CliError> {
     if table.n_samples() == 0 {
-        return Err(CliError::Usage(format!(
+        return Err(CliError::Input(format!(
             "{}: the {what} file has no samples",
             table.source.display()
         )));
     }
     Ok(())
+}
+
+/// A fit whose hidden outputs are not finite on finite features: the
+/// features (after scaling) are beyond what the hidden layer maps to finite
+/// values (the BLS's feature maps on 1e300 features with `--scale none`).
+/// The error names the file, the features' magnitude and the flag that
+/// fixes it; other errors pass as they are.
+fn overflowed_hidden_layer(e: CliError, args: &FitArgs, x: &Array2<f64>) -> CliError {
+    let inner = match &e {
+        CliError::Linalg(inner @ linalg_core::Error::NonFinite { what, .. })
+        | CliError::Model(models::ModelError::Linalg(inner @ linalg_core::Error::NonFinite { what, .. }))
+            if what.contains("hidden") =>
+        {
+            inner
+        }
+        _ => return e,
+    };
+    let largest = x.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+    CliError::Input(format!(
+        "{}: the fit's hidden outputs are not finite ({inner}): the features, of magnitude up to {largest:e} after \
+         {} scaling, are beyond what the {} maps to finite values; use --scale zscore or --scale minmax",
+        args.train.display(),
+        args.scale.name(),
+        args.model.name().to_uppercase()
+    ))
+}
+
+/// The column names of a table read from a file with a header (the
+/// features and the target), for the saved pipeline.
+pub(crate) fn columns_of(table: &Table) -> Option<pipeline::Columns> {
+    match (&table.feature_names, &table.target_name) {
+        (Some(features), Some(target)) => Some(pipeline::Columns {
+            features: features.clone(),
+            target: target.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// `--n-features N` against the width `found` of the training file `train`.
+/// It sets the width of a LIBSVM file (read with exactly `N` columns, an
+/// index beyond it refused), so a file of another width is a CSV or IDX
+/// file, whose width is its own: the flag disagreeing with it is refused
+/// rather than ignored (issue 36).
+///
+/// # Errors
+/// [`CliError::Usage`] naming the flag, the file and its width.
+pub(crate) fn check_n_features(n_features: Option<usize>, train: &Path, found: usize) -> Result<(), CliError> {
+    match n_features {
+        Some(n) if n != found => Err(CliError::Usage(format!(
+            "--n-features {n}: {} has {found} feature columns (--n-features sets the width of LIBSVM files; drop \
+             it for CSV and IDX files)",
+            train.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Run `fit`: load, scale, fit, evaluate, optionally save. Progress goes to
@@ -368,6 +430,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     };
     let train = datasets::read_table(&args.train, &options)?;
     non_empty(&train, "training")?;
+    check_n_features(args.n_features, &args.train, train.n_features())?;
     // A LIBSVM test file is read with the training width (its largest index may be lower).
     let test_options = ReadOptions {
         n_features: Some(train.n_features()),
@@ -376,7 +439,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     let test = datasets::read_table(&args.test, &test_options)?;
     non_empty(&test, "test")?;
     if train.n_features() != test.n_features() {
-        return Err(CliError::Usage(format!(
+        return Err(CliError::Input(format!(
             "{} has {} features per sample, but the training file {} has {}",
             args.test.display(),
             test.n_features(),
@@ -399,7 +462,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             train: train.n_samples(),
             test: test.n_samples(),
             features: train.n_features(),
-            nodes: args.hidden,
+            nodes: select::largest_nodes(args),
             outputs: classes.unwrap_or(1),
         },
     )?;
@@ -410,7 +473,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             Some(line) => format!("line {line}"),
             None => format!("sample {}", row + 1),
         };
-        return Err(CliError::Usage(format!(
+        return Err(CliError::Input(format!(
             "{}: {place}: feature {} ({:e}) becomes {value} (not finite) after {} scaling; rescale the column \
              or choose another --scale",
             args.train.display(),
@@ -428,7 +491,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             let (mean, std) = target_scale(&y_train, &args.train)?;
             y_train.mapv_inplace(|v| (v - mean) / std);
             if y_train.iter().any(|v| !v.is_finite()) {
-                return Err(CliError::Usage(format!(
+                return Err(CliError::Input(format!(
                     "{}: the regression targets (largest magnitude {:e}) span more than a 64-bit float can \
                      standardize; rescale the target column",
                     args.train.display(),
@@ -503,7 +566,8 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         }
     }
     let started = Instant::now();
-    let (model, info) = train::train(args, &x_train, &y_train)?;
+    let (model, info) =
+        train::train(args, &x_train, &y_train).map_err(|e| overflowed_hidden_layer(e, args, &x_train))?;
     let model = if args.scale_out.updatable {
         model.into_updatable(x_train, y_train)?
     } else {
@@ -534,6 +598,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         target_scale,
         model,
         labels,
+        columns: columns_of(&train),
     };
     let train_metric = finite_metric(args.task, &y_train_raw, &train.source, &pipeline.predict_data(&train)?)?;
     let test_metric = finite_metric(args.task, &y_test, &test.source, &pipeline.predict_data(&test)?)?;
@@ -636,9 +701,18 @@ pub fn predict(args: &PredictFlags) -> Result<Vec<String>, CliError> {
         labels_optional: true,
     };
     let table = datasets::read_table(&args.data, &options)?;
+    // A header of a width the model takes (its features, or them and the
+    // target) is checked against the training columns; other widths get
+    // the width's error below.
+    let names: Option<Vec<String>> = table
+        .feature_names
+        .as_ref()
+        .map(|f| f.iter().cloned().chain(table.target_name.iter().cloned()).collect())
+        .filter(|names: &Vec<String>| names.len() == width || names.len() == width + 1);
+    pipeline.check_columns(names.as_deref(), &args.data, &args.model_file)?;
     let table = match &table.targets {
         Targets::Text(_) if table.n_features() + 1 == width => table.with_target_as_feature().map_err(|e| {
-            CliError::Usage(format!(
+            CliError::Input(format!(
                 "{e} (the file has {width} columns, as many as the model has features, so its last column is read as a feature)"
             ))
         })?,
@@ -658,7 +732,7 @@ pub fn predict(args: &PredictFlags) -> Result<Vec<String>, CliError> {
         } else {
             format!("{width} features per sample")
         };
-        return Err(CliError::Usage(format!(
+        return Err(CliError::Input(format!(
             "{}: the model {} expects {expected}; the file has {found}",
             args.data.display(),
             args.model_file.display()

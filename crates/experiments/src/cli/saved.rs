@@ -128,9 +128,9 @@ pub struct UpdateReport {
 /// evaluate, save.
 ///
 /// # Errors
-/// [`CliError::Usage`] when there is nothing to do, the model was not
-/// saved with `--updatable`, or the file to write is not a regular file or
-/// is one of the data files (checked before anything is read); any error of
+/// [`CliError::Usage`] when there is nothing to do or the file to write is not a regular file or
+/// is one of the data files (checked before anything is read);
+/// [`CliError::Input`] for a model not saved with `--updatable`; any error of
 /// reading the files (a width other than the model's, a class label it does
 /// not know, a feature that is not finite after scaling), and [`models::ModelError`]s of the update (a
 /// forget that leaves the system indefinite: nothing is saved then).
@@ -155,7 +155,7 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
         FittedModel::OnlineElm(m) => ("elm", m.model().nodes(), m.rows()),
         FittedModel::OnlineBls(m) => ("bls", m.model().nodes(), m.rows()),
         _ => {
-            return Err(CliError::Usage(format!(
+            return Err(CliError::Input(format!(
                 "{} was not saved with --updatable: refit with `nn fit … --updatable --save FILE` (ELM or BLS) to \
                  keep the sums that updates need",
                 flags.model_file.display()
@@ -253,7 +253,7 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
 /// The file's rows have the model's width.
 fn check_width(table: &Table, width: usize, model_file: &Path) -> Result<(), CliError> {
     if table.n_features() != width {
-        return Err(CliError::Usage(format!(
+        return Err(CliError::Input(format!(
             "{}: {} features per sample, but the model {} has {width} inputs",
             table.source.display(),
             table.n_features(),

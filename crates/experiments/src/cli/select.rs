@@ -145,8 +145,32 @@ impl SelectFlags {
     /// # Errors
     /// [`CliError::Usage`] for a model other than the ELM and the BLS,
     /// `--select-lambda` without a ridge readout, a streamed fit, a malformed grid, sizes with leave-one-out, `--plot` or
-    /// `--select-sizes` without a selection.
-    pub fn resolve(self, model: ModelKind, ridge: bool, scale_out: &ScaleOut) -> Result<Option<SelectArgs>, CliError> {
+    /// `--select-sizes` without a selection; a flag of one selection typed
+    /// (`typed(id)`: given on the command line) with the other or with none
+    /// (`--lambda-grid` without `--select-lambda`; `--step`, `--patience`,
+    /// `--max-hidden`, `--val-fraction` without `--grow-until-val`), which
+    /// would otherwise be ignored without a word.
+    pub fn resolve(
+        self,
+        model: ModelKind,
+        ridge: bool,
+        scale_out: &ScaleOut,
+        typed: &dyn Fn(&str) -> bool,
+    ) -> Result<Option<SelectArgs>, CliError> {
+        let ignored = |ids: &[&str], needs: &str| match ids.iter().find(|id| typed(id)) {
+            Some(id) => Err(CliError::Usage(format!(
+                "--{} applies to {needs} only; add it or drop --{}",
+                id.replace('_', "-"),
+                id.replace('_', "-")
+            ))),
+            None => Ok(()),
+        };
+        if self.select_lambda.is_none() {
+            ignored(&["lambda_grid"], "--select-lambda")?;
+        }
+        if !self.grow_until_val {
+            ignored(&["step", "patience", "max_hidden", "val_fraction"], "--grow-until-val")?;
+        }
         let selection = match (self.select_lambda, self.grow_until_val) {
             (Some(method), _) => {
                 if !ridge {
@@ -214,7 +238,8 @@ impl SelectFlags {
 fn grid(text: &str) -> Result<Vec<f64>, CliError> {
     let bad = || {
         CliError::Usage(format!(
-            "--lambda-grid `{text}`: expected LO:HI:N with 0 < LO ≤ HI and N ≥ 1"
+            "--lambda-grid `{text}`: expected LO:HI:N with 0 < LO ≤ HI and 1 ≤ N ≤ {}",
+            SelectOptions::MAX_LAMBDAS
         ))
     };
     let parts: Vec<&str> = text.split(':').collect();
@@ -227,6 +252,40 @@ fn grid(text: &str) -> Result<Vec<f64>, CliError> {
         n.parse::<usize>().map_err(|_| bad())?,
     );
     SelectOptions::log_grid(lo, hi, n).map_err(|_| bad())
+}
+
+/// The most nodes the fit of `args` can reach: `args.hidden`, or more when
+/// `--grow-until-val` may grow past it (`--max-hidden`, or the BLS's
+/// default of its size + 100 steps). The memory estimate counts this size,
+/// so that a growth to 10¹³ nodes is refused before it starts, not aborted
+/// by the allocator (issue 36). Saturates at `usize::MAX` (then refused as
+/// too large).
+pub fn largest_nodes(args: &FitArgs) -> usize {
+    let Some(SelectArgs {
+        selection: Selection::Grow { step, max_hidden, .. },
+        ..
+    }) = &args.select
+    else {
+        return args.hidden;
+    };
+    args.hidden.max(max_hidden.unwrap_or_else(|| match args.model {
+        ModelKind::Bls => bls_growth_default(bls_initial_nodes(args), *step),
+        _ => args.hidden,
+    }))
+}
+
+/// The BLS's size before growth: `--feature-groups × --feature-nodes +
+/// --enhancement` (saturating; the flags' resolution refuses an overflow).
+fn bls_initial_nodes(args: &FitArgs) -> usize {
+    args.bls
+        .feature_groups
+        .saturating_mul(args.bls.feature_nodes)
+        .saturating_add(args.bls.enhancement)
+}
+
+/// `--max-hidden`'s default for the BLS: its size + 100 steps (saturating).
+fn bls_growth_default(initial: usize, step: usize) -> usize {
+    initial.saturating_add(step.saturating_mul(100))
 }
 
 /// Fit the ELM or the BLS of `args` on `x`, `y` by the selection `sel`:
@@ -321,7 +380,7 @@ pub fn fit(
             let (model, grown) = match args.model {
                 ModelKind::Bls => {
                     let params = bls()?;
-                    let max = max_hidden.unwrap_or(params.initial_nodes() + 100 * step);
+                    let max = max_hidden.unwrap_or(bls_growth_default(params.initial_nodes(), *step));
                     let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
                     (
                         FittedModel::Bls(g.model),

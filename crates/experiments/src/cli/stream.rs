@@ -39,7 +39,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::args::{FitArgs, ModelKind, Scale, TaskKind};
-use super::pipeline::{FittedModel, FittedPipeline, InputScaler};
+use super::pipeline::{Columns, FittedModel, FittedPipeline, InputScaler};
 use super::saved::RowPrep;
 use super::train::{bls_params, elm_params};
 use super::{CliError, FitReport};
@@ -109,13 +109,13 @@ fn merge_all<T: Serialize + DeserializeOwned>(
         return Ok(mine);
     }
     let config = bincode::config::standard();
-    let bytes = bincode::serde::encode_to_vec(&mine, config).map_err(|e| CliError::Usage(e.to_string()))?;
+    let bytes = bincode::serde::encode_to_vec(&mine, config).map_err(|e| CliError::Input(e.to_string()))?;
     let mut all = world.gather(&bytes)?.into_iter().map(|b| {
         bincode::serde::decode_from_slice::<T, _>(&b, config)
             .map(|(v, _)| v)
-            .map_err(|e| CliError::Usage(format!("a process's statistics do not decode: {e}")))
+            .map_err(|e| CliError::Input(format!("a process's statistics do not decode: {e}")))
     });
-    let mut total = all.next().ok_or_else(|| CliError::Usage("no process".into()))??;
+    let mut total = all.next().ok_or_else(|| CliError::Input("no process".into()))??;
     for other in all {
         merge(&mut total, &other?)?;
     }
@@ -133,6 +133,8 @@ struct FirstPass {
     raw_labels: std::collections::BTreeSet<String>,
     numeric_labels: bool,
     y: ColumnStats,
+    /// The file's column names (a CSV with a header), from its first chunk.
+    columns: Option<Columns>,
 }
 
 impl FirstPass {
@@ -145,12 +147,16 @@ impl FirstPass {
             raw_labels: Default::default(),
             numeric_labels: false,
             y: ColumnStats::new(1),
+            columns: None,
         };
         for chunk in shard.chunks(options, rows)? {
             let chunk = chunk?;
+            if pass.columns.is_none() {
+                pass.columns = super::columns_of(&chunk);
+            }
             let n = *pass.features.get_or_insert(chunk.n_features());
             if chunk.n_features() != n {
-                return Err(CliError::Usage(format!(
+                return Err(CliError::Input(format!(
                     "{}: a chunk of {} features after chunks of {n}",
                     chunk.source.display(),
                     chunk.n_features()
@@ -174,7 +180,7 @@ impl FirstPass {
             }
         }
         if pass.rows == 0 {
-            return Err(CliError::Usage(format!(
+            return Err(CliError::Input(format!(
                 "{}: the training shard has no samples",
                 shard.path.display()
             )));
@@ -250,10 +256,26 @@ fn metric(
     rows: usize,
     train: &Path,
 ) -> Result<(f64, usize), CliError> {
-    let local = (|| -> Result<[f64; 2], CliError> {
-        let (mut sum, mut n) = (0.0, 0usize);
+    // Regression: the squared errors summed as they are and scaled by
+    // 2⁻⁶⁰⁰, so that errors beyond 1e154 (whose squares overflow) still
+    // give the RMSE the in-memory fit gives (`metrics::rmse`), while the
+    // plain sum keeps every bit of ordinary ones. When the plain sum
+    // overflows, errors below 2⁶⁰⁰·1e-154 ≈ 4e26, whose scaled squares
+    // underflow, are negligible against it.
+    let scale = 2f64.powi(-600);
+    let local = (|| -> Result<[f64; 3], CliError> {
+        let (mut sum, mut scaled, mut n) = (0.0, 0.0, 0usize);
         for chunk in shard.chunks(options, rows)? {
             let chunk = chunk?;
+            if chunk.n_features() != pipeline.n_inputs() {
+                return Err(CliError::Input(format!(
+                    "{} has {} features per sample, but the training file {} has {}",
+                    chunk.source.display(),
+                    chunk.n_features(),
+                    train.display(),
+                    pipeline.n_inputs()
+                )));
+            }
             let predicted = pipeline.predict_data(&chunk)?;
             match (pipeline.task, &pipeline.labels) {
                 (TaskKind::Classification, Some(labels)) => {
@@ -262,26 +284,27 @@ fn metric(
                 }
                 _ => {
                     let truth = chunk.numeric_targets()?;
-                    sum += truth
-                        .iter()
-                        .zip(&predicted)
-                        .map(|(t, p)| (t - p) * (t - p))
-                        .sum::<f64>();
+                    for (t, p) in truth.iter().zip(&predicted) {
+                        let e = t - p;
+                        sum += e * e;
+                        scaled += (e * scale) * (e * scale);
+                    }
                 }
             }
             n += chunk.n_samples();
         }
-        Ok([sum, n as f64])
+        Ok([sum, scaled, n as f64])
     })();
     let mut totals = phase(world, local)?;
     world.sum(&mut totals)?;
-    let (sum, n) = (totals[0], totals[1] as usize);
+    let (sum, scaled, n) = (totals[0], totals[1], totals[2] as usize);
     if n == 0 {
-        return Err(CliError::Usage(format!("{}: no samples", shard.path.display())));
+        return Err(CliError::Input(format!("{}: no samples", shard.path.display())));
     }
     let value = match pipeline.task {
         TaskKind::Classification => sum / n as f64,
-        TaskKind::Regression => (sum / n as f64).sqrt(),
+        TaskKind::Regression if sum.is_finite() => (sum / n as f64).sqrt(),
+        TaskKind::Regression => (scaled / n as f64).sqrt() / scale,
     };
     if !value.is_finite() {
         return Err(super::not_finite_metric(pipeline.task, &shard.path, value));
@@ -319,7 +342,16 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         world.size()
     ));
     let started = Instant::now();
-    let pass = phase(world, FirstPass::read(&train, &options, rows, args.task))?;
+    let mut pass = phase(
+        world,
+        FirstPass::read(&train, &options, rows, args.task).and_then(|pass| {
+            if let Some(found) = pass.features {
+                super::check_n_features(args.n_features, &args.train, found)?;
+            }
+            Ok(pass)
+        }),
+    )?;
+    let columns = pass.columns.take();
     let mut counts = [pass.rows as f64, pass.features.unwrap_or(0) as f64];
     world.sum(&mut counts)?;
     let (n_train, n_features) = (counts[0] as usize, pass.features.unwrap_or(0));
@@ -407,6 +439,7 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         target_scale,
         model,
         labels,
+        columns,
     };
     let (train_metric, _) = metric(world, &pipeline, &train, &options, rows, &args.train)?;
     let test_options = ReadOptions {

@@ -165,7 +165,7 @@ pub(crate) fn check_weights(strategy: Strategy, ne: &NormalEquations) -> Result<
             ne.lambda
         )
     };
-    Err(CliError::Usage(format!(
+    Err(CliError::Input(format!(
         "the fitted output weights do not solve their normal equations (relative residual {achieved:.1e}, \
          accepted up to {RESIDUAL_TOLERANCE:.1e}): {remedy}"
     )))
