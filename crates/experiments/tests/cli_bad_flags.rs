@@ -540,3 +540,42 @@ fn binary_files_are_named_for_what_they_are() {
         &["nul.csv", "binary data (a NUL byte at offset 6)"],
     );
 }
+
+/// The BPLS model's backprop trainers ran --max-epochs 10⁹ to the end (no
+/// stop on progress); `--time-limit` stops them after the epoch it ends in,
+/// with a result. With `--trainer bpls` (a fixed number of passes) it is
+/// refused.
+#[test]
+fn backprop_stops_at_its_time_limit() {
+    let dir = temp_dir("round2-backprop-time");
+    let (header, rows) = airfoil_text();
+    let file = write_csv(dir.path(), "a.csv", &header, &rows[..200]);
+    let j = report(&fit_on(
+        &file,
+        "regression",
+        &[
+            "--model",
+            "bpls",
+            "--layers",
+            "5",
+            "--trainer",
+            "adam",
+            "--max-epochs",
+            "1000000000",
+            "--time-limit",
+            "0.5",
+        ],
+    ));
+    let termination = j["termination"].as_str().unwrap_or_default();
+    assert!(termination.starts_with("time limit reached (--time-limit)"), "{j}");
+    assert!(j["test_metric"].as_f64().is_some_and(f64::is_finite), "{j}");
+    refused(
+        &fit_on(
+            &file,
+            "regression",
+            &["--model", "bpls", "--layers", "5", "--time-limit", "1"],
+        ),
+        2,
+        &["--time-limit does not apply to --trainer bpls"],
+    );
+}

@@ -35,7 +35,7 @@ const HEADING: &str = "BPLS (--model bpls)";
 pub(crate) const FLAGS: [&str; 3] = ["iterations", "output_activation", "learning_rate"];
 
 /// The DFNN's flags that `--model bpls` does not share, refused with it.
-pub(crate) const DFNN_ONLY: [&str; 3] = ["time_limit", "exact_last_layer", "no_bias"];
+pub(crate) const DFNN_ONLY: [&str; 2] = ["exact_last_layer", "no_bias"];
 
 /// `τ_max` of Algorithm 2 by default: 39 passes on the misses after the
 /// first pass, at most 40 epochs (the budget of Tomic et al.'s MNIST runs).
@@ -128,6 +128,8 @@ pub struct BplsArgs {
     pub output: OutputActivation,
     /// The trainer with its settings.
     pub trainer: MlpTrainer,
+    /// The backprop trainers' `--time-limit`: no epoch starts after it.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl BplsArgs {
@@ -210,6 +212,11 @@ pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
                     "--learning-rate",
                     "BPLS takes no steps: every layer is a least-squares solve",
                 ),
+                (
+                    flags.dfnn.time_limit.is_some(),
+                    "--time-limit",
+                    "BPLS stops after its --iterations passes",
+                ),
             ] {
                 if given {
                     return Err(usage(format!(
@@ -271,6 +278,7 @@ pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
         hidden_activation,
         output,
         trainer,
+        time_limit: flags.dfnn.time_limit,
     })
 }
 
@@ -469,6 +477,7 @@ pub(crate) fn fit(
                 loss.name()
             );
             let mut epochs = Vec::new();
+            let (started, mut timed_out) = (std::time::Instant::now(), false);
             let report = backprop.train(&mut net, &data, |e, net| {
                 let (misses, train_mse) = evaluate(net, x.view(), y, truth.as_deref());
                 eprintln!(
@@ -487,10 +496,18 @@ pub(crate) fn fit(
                     train_mse,
                     loss: Some(e.loss),
                 });
+                if args.time_limit.is_some_and(|limit| started.elapsed() >= limit) {
+                    timed_out = true;
+                    return ControlFlow::Break(());
+                }
                 ControlFlow::Continue(())
             });
             let report = report.map_err(|e| diverged(backprop, e))?;
-            let termination = format!("all {} epochs run (--max-epochs)", report.epochs.len());
+            let termination = if timed_out {
+                format!("time limit reached (--time-limit) after {} epochs", report.epochs.len())
+            } else {
+                format!("all {} epochs run (--max-epochs)", report.epochs.len())
+            };
             eprintln!(
                 "nn fit: {name} stopped: {termination}, {} updates ({:.2} s)",
                 report.updates,
@@ -690,12 +707,8 @@ mod tests {
         assert!(c(&["--lambda", "0"]).contains("--lambda 0: BPLS's λ must be finite and > 0"));
         assert!(c(&["--trainer", "b2ld"]).contains("--trainer b2ld does not apply to --model bpls"));
         assert!(c(&["--learning-rate", "0"]).contains("--learning-rate"));
-        for (flag, value) in [
-            ("--hidden", "3"),
-            ("--time-limit", "1"),
-            ("--solver", "ridge"),
-            ("--maxiter", "2"),
-        ] {
+        assert!(c(&["--time-limit", "1"]).contains("--time-limit does not apply to --trainer bpls"));
+        for (flag, value) in [("--hidden", "3"), ("--solver", "ridge"), ("--maxiter", "2")] {
             let msg = c(&[flag, value]);
             assert!(msg.contains(&format!("{flag} does not apply to --model bpls")), "{msg}");
         }

@@ -39,8 +39,9 @@ pub(crate) const FLAGS: [&str; 6] = [
 /// `--model slfn`.
 pub(crate) const NOT_SLFN: [&str; 5] = ["layers", "batch_size", "max_epochs", "exact_last_layer", "no_bias"];
 
-/// The heading of `--time-limit`, which the SLFN shares.
-const TIME_HEADING: &str = "SLFN and DFNN (--model slfn, dfnn)";
+/// The heading of `--time-limit`, which the SLFN and the BPLS model's
+/// backprop trainers share.
+const TIME_HEADING: &str = "SLFN, DFNN and BPLS (--model slfn, dfnn, bpls)";
 
 /// The starting weights are uniform on `[−INIT_SCALE, INIT_SCALE)`
 /// ([`Dfnn::random`]). Palagi & Seccia do not state their initialization;
@@ -114,7 +115,8 @@ fn time_help() -> String {
         "Stop training after S seconds. dfnn: every trainer (the paper: 150 for b2ld and lbfgs, 60 for bling and \
          ig) [default: none: {tolerances}, bling and ig after --max-epochs]. slfn: dec (checked before every unit's \
          step, after the first ridge solve of the output weights) and lbfgs [default: none: they stop at --maxiter \
-         or when progress stalls]"
+         or when progress stalls]. bpls: the backprop trainers adam, nag, sgd, adagrad (no epoch starts after it) \
+         [default: none: they run --max-epochs epochs]"
     )
 }
 
