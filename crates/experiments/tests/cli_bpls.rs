@@ -450,7 +450,10 @@ fn bad_flags_are_usage_errors_naming_the_flag() {
         (c(&["--lambda", "0"]), "--lambda 0: BPLS's λ must be finite and > 0"),
         (c(&["--hidden", "5"]), "--hidden does not apply to --model bpls"),
         // --time-limit stops the backprop trainers (cli_bad_flags); BPLS itself runs its passes.
-        (c(&["--time-limit", "1"]), "--time-limit does not apply to --trainer bpls"),
+        (
+            c(&["--time-limit", "1"]),
+            "--time-limit does not apply to --trainer bpls",
+        ),
         (c(&["--no-bias"]), "--no-bias does not apply to --model bpls"),
         (c(&["--solver", "ridge"]), "--solver does not apply to --model bpls"),
         (c(&["--maxiter", "3"]), "--maxiter does not apply to --model bpls"),
