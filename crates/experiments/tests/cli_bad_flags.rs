@@ -579,3 +579,29 @@ fn backprop_stops_at_its_time_limit() {
         &["--time-limit does not apply to --trainer bpls"],
     );
 }
+
+/// Progress on a stderr that cannot be written (`2>/dev/full`) panicked at
+/// the first line; the fit now goes on and its report is on stdout, and a
+/// failure still exits 1 or 2 (its error line is lost with stderr).
+#[test]
+fn a_full_stderr_does_not_stop_the_fit() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full on this machine");
+        return;
+    };
+    let args = airfoil(&["--model", "elm", "--hidden", "10"]);
+    let out = common::nn()
+        .args(&args)
+        .stderr(full.try_clone().expect("/dev/full"))
+        .output()
+        .expect("run nn");
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(json["test_metric"].as_f64().is_some_and(f64::is_finite), "{json}");
+    let out = common::nn()
+        .args(airfoil(&["--model", "elm"]))
+        .stderr(full)
+        .output()
+        .expect("run nn");
+    assert_eq!(out.status.code(), Some(2), "--hidden missing: a usage error");
+}

@@ -414,7 +414,7 @@ pub(crate) fn fit(
                 .with_init_scale(INIT_SCALE)
                 .with_seed(seed)
                 .check()?;
-            eprintln!("nn fit: BPLS, {algorithm}, λ = {lambda:e}");
+            say!("nn fit: BPLS, {algorithm}, λ = {lambda:e}");
             let mut epochs = Vec::new();
             let (net, report) = params.fit_with_report(&data, |e, _| {
                 let on = if e.epoch == 1 {
@@ -422,7 +422,7 @@ pub(crate) fn fit(
                 } else {
                     format!("{} misses", e.samples)
                 };
-                eprintln!(
+                say!(
                     "nn fit: bpls epoch {} (on {on}): {}train MSE {:.4e} ({:.2} s)",
                     e.epoch,
                     misses_text(e.misses, k),
@@ -440,7 +440,7 @@ pub(crate) fn fit(
                 });
             })?;
             let termination = termination(&report);
-            eprintln!(
+            say!(
                 "nn fit: bpls stopped after {} epoch(s) ({termination}); best epoch {}",
                 report.epochs.len(),
                 report.best_epoch
@@ -468,7 +468,7 @@ pub(crate) fn fit(
                 INIT_SCALE,
             )?;
             let loss = Loss::for_output(args.output);
-            eprintln!(
+            say!(
                 "nn fit: backprop with {}, η = {:e}, batch size {}, {} epochs, {} loss",
                 backprop.method.label(),
                 backprop.learning_rate,
@@ -480,7 +480,7 @@ pub(crate) fn fit(
             let (started, mut timed_out) = (std::time::Instant::now(), false);
             let report = backprop.train(&mut net, &data, |e, net| {
                 let (misses, train_mse) = evaluate(net, x.view(), y, truth.as_deref());
-                eprintln!(
+                say!(
                     "nn fit: {name} epoch {}: loss {:.4e}, {}train MSE {train_mse:.4e} ({:.2} s)",
                     e.epoch,
                     e.loss,
@@ -508,7 +508,7 @@ pub(crate) fn fit(
             } else {
                 format!("all {} epochs run (--max-epochs)", report.epochs.len())
             };
-            eprintln!(
+            say!(
                 "nn fit: {name} stopped: {termination}, {} updates ({:.2} s)",
                 report.updates,
                 report.elapsed.as_secs_f64()

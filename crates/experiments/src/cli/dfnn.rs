@@ -347,7 +347,7 @@ pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) 
         other => other.clone(),
     };
     let rho = args.rho.unwrap_or_else(|| net.paper_rho());
-    eprintln!(
+    say!(
         "nn fit: DFNN {} weights, ρ = {rho:e} ({})",
         net.n_weights(),
         if args.rho.is_some() {
@@ -366,7 +366,7 @@ pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) 
         if last.is_none_or(|t| t.elapsed() >= every) {
             last = Some(Instant::now());
             let gradient = p.gradient_norm.map(|g| format!(", ‖∇f‖ = {g:.3e}")).unwrap_or_default();
-            eprintln!(
+            say!(
                 "nn fit: {name} {unit} {}: f = {:.6e}{gradient} ({:.2} s)",
                 p.iteration,
                 p.objective,
@@ -386,9 +386,13 @@ pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) 
         };
         report.trace.push(point);
     }
-    eprintln!(
+    say!(
         "nn fit: {name} stopped after {} {unit}(s) ({}): f = {:.6e}, ‖∇f‖ = {:.3e}, updates per layer {:?}",
-        report.iterations, report.termination, report.objective, report.gradient_norm, report.updates_per_layer
+        report.iterations,
+        report.termination,
+        report.objective,
+        report.gradient_norm,
+        report.updates_per_layer
     );
     check_finite(args, &net, &report, rho)?;
     Ok(DfnnFit { net, report, rho })

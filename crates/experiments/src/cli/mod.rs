@@ -64,6 +64,16 @@
 //! `alg3`), the network grows one node at a time from `--initial-nodes`
 //! (default 2, as in Zhu & Wei's protocol) to `--hidden`.
 
+/// `eprintln!` that ignores a failed write: progress on stderr must not
+/// panic when stderr is closed or full (`nn fit 2>/dev/full`); the report
+/// on stdout and the exit code carry the outcome.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 pub mod args;
 pub mod bls;
 pub mod bpls;
@@ -422,7 +432,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         }
         return stream::fit(args, &linalg_core::collective::Local);
     }
-    eprintln!("nn fit: loading {} and {}", args.train.display(), args.test.display());
+    say!("nn fit: loading {} and {}", args.train.display(), args.test.display());
     let options = ReadOptions {
         header: args.header,
         n_features: args.n_features,
@@ -504,7 +514,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     };
     let threads = linalg_core::threads::blas_threads();
     match args.model {
-        ModelKind::Elm => eprintln!(
+        ModelKind::Elm => say!(
             "nn fit: {} training samples × {} features ({} scaling); {} hidden {} nodes, solver {}, {threads} BLAS threads",
             train.n_samples(),
             train.n_features(),
@@ -513,7 +523,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             args.activation,
             args.solver
         ),
-        ModelKind::Slfn => eprintln!(
+        ModelKind::Slfn => say!(
             "nn fit: {} training samples × {} features ({} scaling); SLFN with {} sigmoid units, trainer {}, τ_λ = {:e}, {threads} BLAS threads",
             train.n_samples(),
             train.n_features(),
@@ -522,7 +532,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             args.trainer,
             args.lambda
         ),
-        ModelKind::Dfnn => eprintln!(
+        ModelKind::Dfnn => say!(
             "nn fit: {} training samples × {} features ({} scaling); DFNN with hidden layers {:?} (sigmoid) and a linear output layer of {} unit(s), {}, trainer {}, {threads} BLAS threads",
             train.n_samples(),
             train.n_features(),
@@ -537,7 +547,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         ),
         ModelKind::Bpls => {
             let b = args.bpls.as_ref();
-            eprintln!(
+            say!(
                 "nn fit: {} training samples × {} features ({} scaling); BPLS network with hidden layers {:?} ({}) and a {} output layer of {} unit(s), trainer {}, {threads} BLAS threads",
                 train.n_samples(),
                 train.n_features(),
@@ -551,7 +561,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         }
         ModelKind::Bls => {
             let b = &args.bls;
-            eprintln!(
+            say!(
                 "nn fit: {} training samples × {} features ({} scaling); BLS {} × {} feature nodes + {} enhancement nodes, {} updates, strategy {}, λ = {:e}, {threads} BLAS threads",
                 train.n_samples(),
                 train.n_features(),
@@ -581,7 +591,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         FittedModel::OnlineBls(m) => (Some(m.model().feature_nodes()), Some(m.model().enhancement_nodes())),
         _ => (None, None),
     };
-    eprintln!("nn fit: fitted in {train_seconds:.2} s");
+    say!("nn fit: fitted in {train_seconds:.2} s");
     let layers = match &model {
         FittedModel::Dfnn(net) => Some(net.widths()),
         FittedModel::Mlp(net) => Some([net.hidden_widths(), vec![models::Predict::n_outputs(net)]].concat()),

@@ -232,15 +232,15 @@ struct PipelineV4 {
 
 impl From<PipelineV4> for FittedPipeline {
     fn from(p: PipelineV4) -> Self {
-        FittedPipeline {
+        PipelineV6 {
             task: p.task,
             classes: p.classes,
             scaler: p.scaler,
             target_scale: p.target_scale,
             model: p.model,
             labels: None,
-            columns: None,
         }
+        .into()
     }
 }
 
@@ -256,15 +256,14 @@ struct PipelineV3 {
 
 impl From<PipelineV3> for FittedPipeline {
     fn from(p: PipelineV3) -> Self {
-        FittedPipeline {
+        PipelineV4 {
             task: p.task,
             classes: p.classes,
             scaler: InputScaler::Zscore(p.scaler),
             target_scale: p.target_scale,
             model: p.model,
-            labels: None,
-            columns: None,
         }
+        .into()
     }
 }
 

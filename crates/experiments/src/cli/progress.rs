@@ -41,7 +41,7 @@ impl Progress {
                 bar.set_message(line());
             }
             None if self.last.elapsed() >= self.every => {
-                eprintln!("nn fit: {}", line());
+                say!("nn fit: {}", line());
                 self.last = Instant::now();
             }
             None => {}

@@ -174,7 +174,7 @@ pub fn update(flags: &UpdateFlags) -> Result<UpdateReport, CliError> {
         .map(|f| ("add", f))
         .chain(flags.forget.iter().map(|f| ("forget", f)));
     for (action, file) in files {
-        eprintln!("nn update: {action} the rows of {}", file.display());
+        say!("nn update: {action} the rows of {}", file.display());
         let width = pipeline.n_inputs();
         let (scaler, labels) = (pipeline.scaler.clone(), pipeline.labels.clone());
         let prep = RowPrep {

@@ -315,7 +315,7 @@ pub fn fit(
                 criterion,
                 seed: args.seed,
             };
-            eprintln!(
+            say!(
                 "nn fit: choosing λ among {} values by {method}{}",
                 lambdas.len(),
                 if sizes.is_empty() {
@@ -373,7 +373,7 @@ pub fn fit(
             let (xt, yt) = (x.select(Axis(0), &train_rows), y.select(Axis(0), &train_rows));
             let (xv, yv) = (x.select(Axis(0), &val_rows), y.select(Axis(0), &val_rows));
             let (train, val) = (Dataset::new(xt.view(), yt.view()), Dataset::new(xv.view(), yv.view()));
-            eprintln!(
+            say!(
                 "nn fit: growing by {step} nodes until the error on {} held-out samples stops improving for {patience} steps",
                 val_rows.len()
             );
@@ -419,9 +419,13 @@ pub fn fit(
             )
         }
     };
-    eprintln!(
+    say!(
         "nn fit: chose λ = {:e}, {} nodes ({} {:.6}) in {:.2} s",
-        report.1.lambda, report.1.nodes, report.1.criterion, report.1.score, report.1.seconds
+        report.1.lambda,
+        report.1.nodes,
+        report.1.criterion,
+        report.1.score,
+        report.1.seconds
     );
     if let Some(path) = &sel.plot {
         std::fs::write(path, plot(&report.1)).map_err(|e| CliError::File {

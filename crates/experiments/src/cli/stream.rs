@@ -327,7 +327,7 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
     let lead = world.rank() == 0;
     let say = |message: String| {
         if lead {
-            eprintln!("nn fit: {message}");
+            say!("nn fit: {message}");
         }
     };
     let options = ReadOptions {

@@ -86,7 +86,7 @@ pub(crate) fn train(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<
         ModelKind::Slfn | ModelKind::Dfnn | ModelKind::Bpls => None,
     };
     if let Some(s) = strategy.filter(|s| !s.is_ridge()) {
-        eprintln!(
+        say!(
             "nn fit: warning: {s} updates the output weights toward the generalized-inverse (λ → 0) solution after a \
              ridge start with λ = {:e}: its weights are not the ridge solution for that λ and differ from chol2, \
              r-inv and d-rdg by design (the BLS paper's comparison); they are checked below",
@@ -135,7 +135,7 @@ pub(crate) fn solver_residuals(
             normal_equations(rounded, x.view(), y.view(), w, lambda)?
         }
     };
-    eprintln!(
+    say!(
         "nn fit: checked the output weights against their normal equations in {:.2} s",
         started.elapsed().as_secs_f64()
     );
@@ -149,7 +149,7 @@ pub(crate) fn solver_residuals(
 /// construction and not checked here.
 pub(crate) fn check_weights(strategy: Strategy, ne: &NormalEquations) -> Result<(), CliError> {
     let (ridge, ls) = (ne.relative_ridge(), ne.relative_least_squares());
-    eprintln!(
+    say!(
         "nn fit: normal-equations residual of the output weights: ridge {ridge:.1e}, least squares {ls:.1e} (relative)"
     );
     let achieved = if strategy.is_ridge() { ridge } else { ridge.min(ls) };
@@ -201,7 +201,7 @@ fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(Fitted
                 let major = matches!(trainer, models::SlfnTrainer::Dec { .. }) && p.iteration <= 20;
                 if major || last.elapsed() >= Duration::from_secs(2) {
                     last = std::time::Instant::now();
-                    eprintln!(
+                    say!(
                         "nn fit: {trainer} iteration {}: E = {:.6e} ({:.2} s)",
                         p.iteration,
                         p.objective,
@@ -210,9 +210,10 @@ fn fit_model(args: &FitArgs, x: &Array2<f64>, y: &Array2<f64>) -> Result<(Fitted
                 }
             })?;
             if let Some(t) = report.termination {
-                eprintln!(
+                say!(
                     "nn fit: {trainer} stopped after {} iteration(s) ({t}): E = {:.6e}",
-                    report.iterations, report.objective
+                    report.iterations,
+                    report.objective
                 );
             }
             slfn_finite(args, &report, &net)?;
