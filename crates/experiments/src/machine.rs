@@ -40,8 +40,8 @@ pub fn total_memory_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// CPU, cores, memory and the OpenBLAS environment: the benchmark reports'
-/// machine line.
+/// CPU, cores, memory, the BLAS library with its build and kernel, and the
+/// OpenBLAS environment: the benchmark reports' machine line.
 pub fn description_with_blas() -> String {
     let mem = total_memory_bytes().map_or_else(
         || "?".to_string(),
@@ -49,9 +49,10 @@ pub fn description_with_blas() -> String {
     );
     let env = |k: &str| std::env::var(k).unwrap_or_else(|_| "unset".into());
     format!(
-        "{}, {} cores, {mem} RAM; OpenBLAS (system); OPENBLAS_CORETYPE={}, OPENBLAS_L2_SIZE={}",
+        "{}, {} cores, {mem} RAM; {} (system); OPENBLAS_CORETYPE={}, OPENBLAS_L2_SIZE={}",
         cpu_model(),
         cores(),
+        linalg_core::blas_info::BlasInfo::current(),
         env("OPENBLAS_CORETYPE"),
         env("OPENBLAS_L2_SIZE")
     )

@@ -4,10 +4,11 @@
 //! `lapack-sys` crates (declarations only, no library of their own); the
 //! symbols come from the system OpenBLAS, linked through `openblas-src`
 //! (`extern crate blas_src` in `lib.rs`). OpenBLAS's own thread control is in
-//! neither crate and is declared here. Nothing outside `kernels`, `lstsq`
-//! and `threads` calls these directly.
+//! neither crate and is declared here, as are its identification calls.
+//! Nothing outside `kernels`, `lstsq`, `threads` and `blas_info` calls these
+//! directly.
 
-use std::os::raw::c_int;
+use std::os::raw::{c_char, c_int};
 
 pub use cblas_sys::{
     cblas_dgemm, cblas_dgemv, cblas_dger, cblas_dsyrk, cblas_dtrmm, cblas_dtrmv, cblas_dtrsm, cblas_dtrsv,
@@ -40,4 +41,8 @@ extern "C" {
     pub fn openblas_set_num_threads(n: c_int);
     /// OpenBLAS: the number of threads BLAS calls use.
     pub fn openblas_get_num_threads() -> c_int;
+    /// OpenBLAS: the name of the kernel set in use (a static C string).
+    pub fn openblas_get_corename() -> *const c_char;
+    /// OpenBLAS: the build's version and options (a static C string).
+    pub fn openblas_get_config() -> *const c_char;
 }

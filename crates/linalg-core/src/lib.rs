@@ -43,6 +43,7 @@
 extern crate blas_src;
 
 mod alloc;
+pub mod blas_info;
 pub mod collective;
 mod error;
 mod ffi;

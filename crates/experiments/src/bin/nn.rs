@@ -105,6 +105,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// One line on stderr when OpenBLAS runs a kernel that leaves the CPU's
+/// AVX2 or AVX-512 unused (issue 37: Debian's 0.3.21 falls back to its
+/// generic Prescott kernel on CPUs newer than itself, at about a fifth of
+/// the DGEMM rate), with the variable that chooses another.
+fn warn_of_a_slow_kernel() {
+    let blas = linalg_core::blas_info::BlasInfo::current();
+    if let Some(units) = blas.slow_kernel() {
+        let set = std::env::var("OPENBLAS_CORETYPE")
+            .map(|v| format!(" (OPENBLAS_CORETYPE={v} is set)"))
+            .unwrap_or_default();
+        print_line(&format!(
+            "nn: warning: OpenBLAS runs its {} kernel{set}, which leaves this CPU's {units} unused: BLAS runs at a \
+             fraction of its speed; OPENBLAS_CORETYPE chooses another (Haswell for AVX2, SkylakeX for AVX-512 on \
+             Intel)\n",
+            blas.kernel
+        ));
+    }
+}
+
 /// 2 for a command-line error ([`CliError::Usage`]: a flag that is
 /// malformed, missing, inapplicable or asks for more than the machine has),
 /// 1 for the rest (data, files, a failed fit).
@@ -139,6 +158,7 @@ fn run_fit(flags: FitFlags, matches: &clap::ArgMatches) -> Result<(), Failure> {
     let requested = flags.threads;
     let args = FitArgs::resolve(flags, sub)?;
     set_blas_threads(threads);
+    warn_of_a_slow_kernel();
     #[cfg(feature = "mpi")]
     if args.scale_out.distributed {
         return run_distributed(&args, requested);

@@ -141,6 +141,29 @@ pub enum CliError {
     },
 }
 
+/// The `blas` object of the JSON report ([`linalg_core::blas_info::BlasInfo`]).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct BlasJson {
+    /// `OpenBLAS`.
+    pub library: String,
+    /// The build's version and options (`openblas_get_config`).
+    pub config: String,
+    /// The kernel set in use (`openblas_get_corename`).
+    pub kernel: String,
+}
+
+impl BlasJson {
+    /// The library this process runs.
+    pub fn current() -> Self {
+        let b = linalg_core::blas_info::BlasInfo::current();
+        BlasJson {
+            library: b.library,
+            config: b.config,
+            kernel: b.kernel,
+        }
+    }
+}
+
 /// What `fit` prints: one JSON object.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct FitReport {
@@ -191,6 +214,10 @@ pub struct FitReport {
     pub scale: String,
     /// BLAS threads the fit ran with.
     pub threads: usize,
+    /// The BLAS library, its build and its kernel (issue 37: a generic
+    /// kernel on a CPU with AVX2 runs at a fraction of its speed).
+    #[serde(default)]
+    pub blas: BlasJson,
     /// Wall time of the fit (hidden layer and output weights; not loading).
     pub train_seconds: f64,
     /// `accuracy` or `rmse`.
@@ -655,6 +682,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         seed: args.seed,
         scale: args.scale.name().into(),
         threads,
+        blas: BlasJson::current(),
         train_seconds,
         test_metric_name: args.task.metric_name().into(),
         test_metric,

@@ -477,6 +477,7 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         seed: args.seed,
         scale: args.scale.name().into(),
         threads: linalg_core::threads::blas_threads(),
+        blas: super::BlasJson::current(),
         train_seconds,
         test_metric_name: args.task.metric_name().into(),
         test_metric,
