@@ -1,0 +1,80 @@
+//! Unit tests of [`super`] (`cli/args.rs`), kept apart from the code.
+
+use super::*;
+use clap::CommandFactory;
+
+fn resolve(args: &[&str]) -> Result<FitArgs, String> {
+    resolve_fit(args)
+}
+
+const BASE: [&str; 6] = ["--train", "a.csv", "--test", "b.csv", "--task", "regression"];
+
+#[test]
+fn the_command_is_well_formed() {
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn defaults_come_from_the_model_constants() -> Result<(), String> {
+    let elm = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "7"]].concat())?;
+    assert_eq!(elm.lambda, ElmParams::DEFAULT_LAMBDA);
+    assert_eq!(
+        (elm.scale, elm.solver, elm.initial_nodes),
+        (Scale::Zscore, Solver::Ridge, 2)
+    );
+    let bls = resolve(&[&BASE[..], &["--model", "bls"]].concat())?;
+    assert_eq!(bls.lambda, BlsParams::DEFAULT_LAMBDA);
+    assert_eq!(bls.scale, Scale::Minmax);
+    assert_eq!(bls.bls, BlsArgs::default());
+    assert_eq!(bls.hidden, 10 * 10 + 1000);
+    Ok(())
+}
+
+#[test]
+fn names_and_aliases_parse_case_insensitively() -> Result<(), String> {
+    for s in Strategy::ALL {
+        let name = strategy_names(s).0;
+        let a = resolve(&[&BASE[..], &["--model", "bls", "--strategy", name]].concat())?;
+        assert_eq!(a.bls.strategy, s);
+        let b = resolve(
+            &[
+                &BASE[..],
+                &["--model", "elm", "--hidden", "3", "--solver", s.paper_name()],
+            ]
+            .concat(),
+        )?;
+        assert_eq!(b.solver, Solver::Strategy(s));
+    }
+    let a = resolve(
+        &[
+            &BASE[..],
+            &[
+                "--model",
+                "elm",
+                "--hidden",
+                "3",
+                "--activation",
+                "RBF",
+                "--solver",
+                "pinv",
+            ],
+        ]
+        .concat(),
+    )?;
+    assert_eq!((a.activation, a.solver), (Activation::Gaussian, Solver::Lstsq));
+    Ok(())
+}
+
+#[test]
+fn foreign_and_missing_flags_are_errors() {
+    let e = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "--f32"]].concat());
+    assert_eq!(e, Err("--f32 does not apply to --model elm".into()));
+    let e = resolve(&[&BASE[..], &["--model", "bls", "--initial-nodes", "3"]].concat());
+    assert_eq!(e, Err("--initial-nodes does not apply to --model bls".into()));
+    let e = resolve(&[&BASE[..], &["--model", "elm"]].concat());
+    assert_eq!(e, Err("--hidden is required with --model elm".into()));
+    let e = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "--initial-nodes", "4"]].concat());
+    assert_eq!(e, Err("--initial-nodes must be in 1..=3".into()));
+    assert!(resolve(&[&BASE[..], &["--model", "elm", "--hidden", "0"]].concat()).is_err());
+    assert!(resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "stray"]].concat()).is_err());
+}
