@@ -44,6 +44,7 @@ extern crate blas_src;
 
 mod alloc;
 pub mod blas_info;
+pub mod blas_kernel;
 pub mod collective;
 mod error;
 mod ffi;

@@ -58,6 +58,16 @@ impl From<linalg_core::Error> for Failure {
 }
 
 fn main() -> ExitCode {
+    // Before anything else: OpenBLAS chose its kernel when it was loaded; if
+    // that is a generic one on a CPU with AVX2 or AVX-512 and
+    // OPENBLAS_CORETYPE is unset, start again with a kernel for this CPU
+    // (issue 37). Returns only when nothing is to change or the new start
+    // failed.
+    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
+        print_line(&format!(
+            "nn: warning: could not start again with a kernel for this CPU ({e}); OpenBLAS keeps its own\n"
+        ));
+    }
     let matches = match Cli::command().try_get_matches() {
         Ok(m) => m,
         Err(e) => return clap_exit(&e),

@@ -134,6 +134,11 @@ fn strategies(s: &str) -> Result<Strategies, String> {
 }
 
 fn main() -> ExitCode {
+    // OpenBLAS's kernel for this CPU when the library fell back to a generic
+    // one (issue 37); returns only when nothing is to change or it failed.
+    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
+        eprintln!("reproduce: warning: could not start again with a kernel for this CPU ({e})");
+    }
     let args = Args::parse();
     if args.list {
         for p in REGISTRY {

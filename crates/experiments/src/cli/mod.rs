@@ -150,6 +150,12 @@ pub struct BlasJson {
     pub config: String,
     /// The kernel set in use (`openblas_get_corename`).
     pub kernel: String,
+    /// Who chose the kernel: `library` (OpenBLAS, from the CPUs it knows),
+    /// `environment` (`OPENBLAS_CORETYPE` was set) or `chosen` (`nn`, from
+    /// this CPU, because the library's own choice was a generic kernel:
+    /// [`linalg_core::blas_kernel`]).
+    #[serde(default)]
+    pub chosen_by: String,
 }
 
 impl BlasJson {
@@ -160,6 +166,7 @@ impl BlasJson {
             library: b.library,
             config: b.config,
             kernel: b.kernel,
+            chosen_by: linalg_core::blas_kernel::KernelSource::current().as_str().into(),
         }
     }
 }
