@@ -36,6 +36,7 @@
 
 use pyo3::prelude::*;
 
+pub mod blas;
 pub mod defaults;
 pub mod errors;
 pub mod fit;
@@ -55,5 +56,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit::partial_fit_start, m)?)?;
     m.add_function(wrap_pyfunction!(defaults::defaults, m)?)?;
     m.add_function(wrap_pyfunction!(threads::blas_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::blas_info, m)?)?;
+    m.add_function(wrap_pyfunction!(blas::blas_kernel_for, m)?)?;
     Ok(())
 }
