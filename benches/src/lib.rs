@@ -1,11 +1,14 @@
 //! Shared pieces of the benchmarks: problem generators, the machine's
 //! measured floors (DGEMM peak, memory-read bandwidth), and the
-//! memory-traffic model of the single-column appends.
+//! memory-traffic model of the single-column appends; and DGEMM beside the
+//! other libraries on the machine ([`dgemm_peers`]).
 //!
 //! Used by the criterion bench `ridge_append` and by the `perf-report`
 //! binary behind `cargo xtask bench`.
 
 #![warn(missing_docs)]
+
+pub mod dgemm_peers;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -32,6 +32,14 @@ const STREAM_REPORT: &str = "target/stream-report.md";
 const SELECT_REPORT: &str = "target/select-report.md";
 /// The criterion benchmarks of the `benches` package, run in this order.
 const CRITERION_BENCHES: [&str; 2] = ["ridge_append", "lbfgs_overhead"];
+/// The features the report binaries are built with: `faer`, so that the
+/// DGEMM table of `perf-report` and `elm-report` (`benches::dgemm_peers`,
+/// issue 37) measures faer beside the project's BLAS and numpy's.
+const REPORT_FEATURES: &str = "faer";
+/// The reports that measure numpy's DGEMM beside the project's (and
+/// `elm-report` its ELM fit), and so get a Python with numpy
+/// ([`numpy_venv`]).
+const NUMPY_REPORTS: [&str; 2] = ["perf-report", "elm-report"];
 
 /// Runs setup, writes the performance report with `perf-report`, the ELM
 /// report with `elm-report`, the L-BFGS report with `lbfgs-report` and the
@@ -40,10 +48,14 @@ const CRITERION_BENCHES: [&str; 2] = ["ridge_append", "lbfgs_overhead"];
 /// streamed and updated fits with `stream-report`, the report on choosing
 /// λ and the size with `select-report`, then (if `criterion`)
 /// runs the criterion benchmarks `ridge_append` and `lbfgs_overhead`;
-/// `quick` makes all of them shorter. The reports that compare with Python
-/// (`elm-report`: numpy; `dec-report`: scipy; `dfnn-report` and
-/// `bpls-report`: scikit-learn) run the `python3` of a virtual environment when
-/// [`python_venv`] finds one, else the one on `PATH`.
+/// `quick` makes all of them shorter. The report binaries are built with
+/// the `faer` feature ([`REPORT_FEATURES`]). The reports that compare with
+/// Python (`dec-report`: scipy; `dfnn-report` and `bpls-report`:
+/// scikit-learn; …) run the `python3` of a virtual environment when
+/// [`python_venv`] finds one, else the one on `PATH`; `perf-report` and
+/// `elm-report`, which measure numpy beside the project, run the one
+/// [`numpy_venv`] gives: that environment if it has numpy, else the
+/// package's ([`crate::python::ensure_venv`], which installs numpy).
 pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
     setup::run(root, Tools::Optional)?;
     let venv = python_venv(root, std::env::var_os("VIRTUAL_ENV"));
@@ -51,6 +63,7 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
         Some(v) => eprintln!("xtask bench: Python from the virtual environment {}", v.display()),
         None => eprintln!("xtask bench: no virtual environment found; Python (if any) from PATH"),
     }
+    let with_numpy = numpy_venv(root, venv.as_deref());
 
     for (binary, out, what) in [
         ("perf-report", REPORT, "report"),
@@ -62,13 +75,28 @@ pub fn run(root: &Path, quick: bool, criterion: bool) -> Result<(), String> {
         ("stream-report", STREAM_REPORT, "report on streamed and updated fits"),
         ("select-report", SELECT_REPORT, "report on choosing λ and the size"),
     ] {
-        let mut args = vec!["run", "--release", "-p", "benches", "--bin", binary, "--"];
+        let mut args = vec![
+            "run",
+            "--release",
+            "-p",
+            "benches",
+            "--features",
+            REPORT_FEATURES,
+            "--bin",
+            binary,
+            "--",
+        ];
         if quick {
             args.push("--quick");
         }
         args.extend(["--out", out]);
         let mut cmd = util::cargo(root, args);
-        if let Some(path) = venv.as_deref().and_then(path_with_venv) {
+        let env = if NUMPY_REPORTS.contains(&binary) {
+            with_numpy.as_deref()
+        } else {
+            venv.as_deref()
+        };
+        if let Some(path) = env.and_then(path_with_venv) {
             cmd.env("PATH", path);
         }
         util::run(&mut cmd)?;
@@ -146,6 +174,43 @@ pub fn python_venv(root: &Path, virtual_env: Option<OsString>) -> Option<PathBuf
         candidates.push(parent.join("venv"));
     }
     candidates.into_iter().find(|v| v.join("bin").join("python3").is_file())
+}
+
+/// The virtual environment `perf-report` and `elm-report` run Python from,
+/// so that they measure numpy beside the project: `venv` (what
+/// [`python_venv`] found) when its `python3` imports numpy; else the Python
+/// package's environment, made or completed by
+/// [`crate::python::ensure_venv`] (numpy, and threadpoolctl through
+/// scikit-learn, which the numpy DGEMM script reads the BLAS kernel
+/// from); else, when that cannot be made (no `python3`, no network), `venv`
+/// as it is, and the reports say numpy was not run.
+fn numpy_venv(root: &Path, venv: Option<&Path>) -> Option<PathBuf> {
+    if let Some(v) = venv {
+        let imports = std::process::Command::new(v.join("bin").join("python3"))
+            .args(["-c", "import numpy"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if imports {
+            return Some(v.to_path_buf());
+        }
+        eprintln!("xtask bench: {} has no numpy", v.display());
+    }
+    match crate::python::ensure_venv(root, &[]) {
+        Ok(_) => {
+            let dir = crate::python::venv_dir(root);
+            eprintln!(
+                "xtask bench: perf-report and elm-report run numpy from the package's virtual environment {}",
+                dir.display()
+            );
+            Some(dir)
+        }
+        Err(e) => {
+            eprintln!("xtask bench: no Python with numpy ({e}); perf-report and elm-report will say numpy was not run");
+            venv.map(Path::to_path_buf)
+        }
+    }
 }
 
 /// `PATH` with `venv/bin` first.

@@ -10,7 +10,11 @@
 //!    DTRSM). The whole fit is [`models::Fit`] on `ElmParams` as the CLI calls it; the
 //!    report gives its ratio to the sum of the floors, and numpy's time for
 //!    the same fit when `python3` with numpy is available
-//!    (`benches/numpy_elm.py`).
+//!    (`benches/numpy_elm.py`). The products `X·W` and `AᵀA` are also
+//!    stated against the best DGEMM measured beside on the same threads
+//!    (the project's BLAS, numpy's, faer: `benches::dgemm_peers`, issue 37),
+//!    so that a slow BLAS kernel cannot hide behind floors computed from
+//!    itself.
 //! 2. **Adding one node at l = 2000** (Zhu & Wei's Table V step): the update
 //!    given the new column for Alg. 1, 2, 3 and Li et al., nodes added one
 //!    after another (l + 1, l + 2, …, after one untimed node), each against
@@ -24,7 +28,8 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::Instant;
 
-use benches::{median, read_once_seconds, report_header, ReportArgs};
+use benches::dgemm_peers::{fraction_of_best, percent_cell, DgemmPeers};
+use benches::{median, python_program, read_once_seconds, report_header, ReportArgs};
 use experiments::datasets::{self, one_hot, StandardScaler};
 use linalg_core::kernels::{self, Flops, MatMut, MatRef, Op, Owned, Tri};
 use linalg_core::ridge::Strategy;
@@ -92,6 +97,12 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
         out,
         "- Data: K = {k} MNIST training images, N = {n_in} z-scored pixels, M = {m} one-hot classes; l = {l} sigmoid nodes, λ = {LAMBDA}\n"
     );
+
+    // DGEMM here and in the other libraries, on the fit's thread count.
+    let gemm_n = if args.quick { 1024 } else { 2048 };
+    eprintln!("elm-report: DGEMM (n = {gemm_n}) here and in the other libraries…");
+    let peers = DgemmPeers::measure(gemm_n, &[THREADS], 3);
+    let best = peers.best(THREADS).map(|(row, rate)| (row.library.clone(), rate));
 
     // ---- 1. The batch fit and its parts.
     eprintln!("elm-report: batch fit, parts…");
@@ -165,38 +176,64 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     }
     let numpy = numpy_seconds(samples, l);
 
+    // (name, (median, best) seconds, flops, whether it is one of the two
+    // large products whose floor is also taken at the best DGEMM rate).
     let parts = [
-        ("`X·W` (DGEMM)", gemm, 2.0 * (k * n_in * l) as f64),
-        ("activation (sigmoid + bias)", activation, 0.0),
-        ("`AᵀA` (DSYRK)", syrk, (k * l * l) as f64),
-        ("`AᵀY` (DGEMM)", aty_t, 2.0 * (k * l * m) as f64),
+        ("`X·W` (DGEMM)", gemm, 2.0 * (k * n_in * l) as f64, true),
+        ("activation (sigmoid + bias)", activation, 0.0, false),
+        ("`AᵀA` (DSYRK)", syrk, (k * l * l) as f64, true),
+        ("`AᵀY` (DGEMM)", aty_t, 2.0 * (k * l * m) as f64, false),
         (
             "Cholesky solve (DPOTRF + 2 DTRSM)",
             solve,
             (l * l * l) as f64 / 3.0 + 2.0 * (l * l * m) as f64,
+            false,
         ),
     ];
+    let best_rate = best.as_ref().map(|(_, rate)| *rate);
+    let _ = writeln!(out, "{}", peers.markdown());
     let _ = writeln!(out, "### Batch fit: parts and whole\n");
-    let _ = writeln!(out, "| part | median (s) | best (s) | GFLOP/s (median) |");
-    let _ = writeln!(out, "|---|---:|---:|---:|");
-    let (mut sum_med, mut sum_best) = (0.0, 0.0);
-    for (name, (med, best), flops) in parts {
-        sum_med += med;
-        sum_best += best;
-        let rate = if flops > 0.0 {
-            format!("{:.1}", flops / med / 1e9)
-        } else {
-            "—".into()
-        };
-        let _ = writeln!(out, "| {name} | {med:.3} | {best:.3} | {rate} |");
-    }
     let _ = writeln!(
         out,
-        "| **sum of the floors** | **{sum_med:.3}** | **{sum_best:.3}** | |"
+        "% of the best DGEMM: of the fastest library's DGEMM on {THREADS} threads in the table above{}. At the best \
+         DGEMM rate: the time `X·W` and `AᵀA` would take at that rate (the other parts as measured: `AᵀY` has \
+         only M = {m} columns and the solve is small, neither can reach a DGEMM rate).\n",
+        best.as_ref().map_or_else(String::new, |(library, rate)| format!(
+            " ({library}, {rate:.1} GFLOP/s)"
+        ))
     );
     let _ = writeln!(
         out,
-        "| **whole fit** (`Elm::fit`: draw, `X·W`, activation, checks, solve) | **{:.3}** | **{:.3}** | |",
+        "| part | median (s) | best (s) | GFLOP/s (median) | % of the best DGEMM | at the best DGEMM rate (s) |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|");
+    let (mut sum_med, mut sum_best, mut sum_at_best) = (0.0, 0.0, 0.0);
+    for (name, (med, best), flops, product) in parts {
+        sum_med += med;
+        sum_best += best;
+        let at_best = match best_rate {
+            Some(rate) if product => flops / (rate * 1e9),
+            _ => med,
+        };
+        sum_at_best += at_best;
+        let (rate, of_best) = if flops > 0.0 {
+            let rate = flops / med / 1e9;
+            (format!("{rate:.1}"), percent_cell(fraction_of_best(rate, best_rate)))
+        } else {
+            ("—".into(), "—".into())
+        };
+        let _ = writeln!(
+            out,
+            "| {name} | {med:.3} | {best:.3} | {rate} | {of_best} | {at_best:.3} |"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "| **sum of the floors** | **{sum_med:.3}** | **{sum_best:.3}** | | | **{sum_at_best:.3}** |"
+    );
+    let _ = writeln!(
+        out,
+        "| **whole fit** (`Elm::fit`: draw, `X·W`, activation, checks, solve) | **{:.3}** | **{:.3}** | | | |",
         whole.0, whole.1
     );
     let _ = writeln!(
@@ -205,6 +242,21 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
         whole.0 / sum_med,
         whole.1 / sum_best
     );
+    match best_rate {
+        Some(_) => {
+            let _ = writeln!(
+                out,
+                "Whole fit / sum of floors with `X·W` and `AᵀA` at the best DGEMM rate measured beside: **{:.2}×** by median.",
+                whole.0 / sum_at_best
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "No DGEMM was measured beside: the floors above are the project's BLAS alone."
+            );
+        }
+    }
     match numpy {
         Some(t) => {
             let _ = writeln!(
@@ -314,12 +366,12 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Seconds numpy takes for the same fit (best of 3), if python3 and numpy
-/// are available.
+/// Seconds numpy takes for the same fit (best of 3), if Python
+/// ([`python_program`]) and numpy are available.
 fn numpy_seconds(samples: usize, l: usize) -> Option<f64> {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/numpy_elm.py");
     let data = datasets::data_dir().join("mnist");
-    let out = Command::new("python3")
+    let out = Command::new(python_program())
         .arg(script)
         .arg(&data)
         .arg(samples.to_string())

@@ -1,11 +1,13 @@
 //! `perf-report`: the table behind `cargo xtask bench`.
 //!
 //! Measures, in one run on this machine: the DGEMM peak (n = 2048, 1 and 2
-//! OpenBLAS threads), the time to read a K×n matrix once, and the time per
-//! append of every incremental ridge strategy at the issue's sizes, with
-//! flops, GFLOP/s and the fraction of the DGEMM peak at the same thread
-//! count; for single-column appends also the ratio to the memory-traffic
-//! floor (`Strategy::column_passes`).
+//! OpenBLAS threads) and, beside it, DGEMM in the other libraries present
+//! (numpy's BLAS, faer: `benches::dgemm_peers`, issue 37), the time to read
+//! a K×n matrix once, and the time per append of every incremental ridge
+//! strategy at the issue's sizes, with flops, GFLOP/s and the fraction of
+//! the project's DGEMM peak and of the best library's DGEMM at the same
+//! thread count; for single-column appends also the ratio to the
+//! memory-traffic floor (`Strategy::column_passes`).
 //!
 //! Usage: `perf-report [--quick] [--out FILE] [--reps N] [--only NAME,NAME] [--size 1|2] [--threads N] [--f32]`
 //! (`--size` runs only the first or second of the two sizes; `--threads`
@@ -16,11 +18,11 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
+use benches::dgemm_peers::{fraction_of_best, percent_cell, threads_label, DgemmPeers};
 use benches::{
     median, new_columns, prepared_with, read_once_seconds, report_header, time_one_append, uniform_matrix, ReportArgs,
     Size,
 };
-use experiments::machine::dgemm_peak_gflops;
 use linalg_core::kernels::{self, Flops, MatRef, Op};
 use linalg_core::ridge::Strategy;
 use linalg_core::threads::set_blas_threads;
@@ -55,6 +57,8 @@ struct Row {
     flops: u64,
     gflops: f64,
     frac_peak: f64,
+    /// Of the best library's DGEMM on the same thread count.
+    frac_best: Option<f64>,
     floor_ratio: Option<(usize, f64)>,
 }
 
@@ -67,12 +71,33 @@ fn main() {
     let sizes = if args.quick { Size::QUICK } else { Size::FULL };
     let strategies: Vec<Strategy> = cli.only.clone().unwrap_or_else(|| Strategy::ALL.to_vec());
 
-    eprintln!("perf-report: measuring DGEMM peak (n = 2048)…");
+    // The runs: single-column appends on 1 and on 2 OpenBLAS threads, block
+    // appends on 2 (unless --threads says otherwise).
+    let mut plan = vec![];
+    for (index, size) in sizes.into_iter().enumerate() {
+        if cli.size.is_some_and(|only| usize::from(only) != index + 1) {
+            continue;
+        }
+        match (cli.threads, size.q) {
+            (Some(t), _) => plan.push((size, t.max(1))),
+            (None, 1) => plan.extend([(size, 1), (size, 2)]),
+            (None, _) => plan.push((size, 2)),
+        }
+    }
+
+    // DGEMM on 1 and 2 threads (and any other count of the plan), in the
+    // project's BLAS (its peak) and beside it in the other libraries.
     let gemm_n = if args.quick { 1024 } else { 2048 };
-    set_blas_threads(1);
-    let peak1 = dgemm_peak_gflops(gemm_n, 5);
-    set_blas_threads(2);
-    let peak2 = dgemm_peak_gflops(gemm_n, 5);
+    let mut thread_counts = vec![1, 2];
+    for &(_, t) in &plan {
+        if !thread_counts.contains(&t) {
+            thread_counts.push(t);
+        }
+    }
+    eprintln!("perf-report: measuring DGEMM (n = {gemm_n}) here and in the other libraries…");
+    let peers = DgemmPeers::measure(gemm_n, &thread_counts, 5);
+    let peak_on = |t: usize| peers.ours(t).unwrap_or(f64::NAN);
+    let (peak1, peak2) = (peak_on(1), peak_on(2));
     eprintln!("perf-report: DGEMM peak {peak1:.1} GFLOP/s (1 thread), {peak2:.1} GFLOP/s (2 threads)");
 
     let mut out = report_header(
@@ -85,22 +110,27 @@ fn main() {
         out,
         "- DGEMM peak (n = {gemm_n}, best of 5): **{peak1:.1} GFLOP/s on 1 thread, {peak2:.1} GFLOP/s on 2 threads**"
     );
+    let best_line = |t: usize| match peers.best(t) {
+        Some((row, rate)) => format!("{rate:.1} GFLOP/s on {} ({})", threads_label(t), row.library),
+        None => format!("not measured on {}", threads_label(t)),
+    };
+    let _ = writeln!(
+        out,
+        "- Best DGEMM on this machine (same n, every library below): {}, {}",
+        best_line(1),
+        best_line(2)
+    );
+    let _ = writeln!(out, "\n{}", peers.markdown());
+    let _ = writeln!(
+        out,
+        "In the tables below, **% DGEMM peak** is of the project's own DGEMM and **% best DGEMM** of the fastest \
+         library's in the table above, on the same thread count: a slow BLAS kernel lowers the first floor with \
+         it, not the second."
+    );
 
-    // The runs: single-column appends on 1 and on 2 OpenBLAS threads, block
-    // appends on 2 (unless --threads says otherwise).
-    let mut plan = vec![];
-    for (index, size) in sizes.into_iter().enumerate() {
-        if cli.size.is_some_and(|only| usize::from(only) != index + 1) {
-            continue;
-        }
-        match (cli.threads, size.q) {
-            (Some(t), _) => plan.push((size, t)),
-            (None, 1) => plan.extend([(size, 1), (size, 2)]),
-            (None, _) => plan.push((size, 2)),
-        }
-    }
     for (size, threads) in plan {
-        let peak = if threads == 1 { peak1 } else { peak2 };
+        let peak = peak_on(threads);
+        let best = peers.best_rate(threads);
         // The memory-traffic floor: read K×n once.
         let a = uniform_matrix(size.k, size.n, 1);
         let data = a.as_slice_memory_order().expect("contiguous");
@@ -181,6 +211,7 @@ fn main() {
                 flops,
                 gflops,
                 frac_peak: gflops / peak,
+                frac_best: fraction_of_best(gflops, best),
                 floor_ratio,
             });
         }
@@ -202,15 +233,15 @@ fn table(out: &mut String, rows: &[Row], size: Size) {
     if size.q == 1 {
         let _ = writeln!(
             out,
-            "| strategy | time/append: median (min) | flops/append | GFLOP/s (median) | % DGEMM peak | K×n passes (model) | time / traffic floor: median (min) |"
+            "| strategy | time/append: median (min) | flops/append | GFLOP/s (median) | % DGEMM peak | % best DGEMM | K×n passes (model) | time / traffic floor: median (min) |"
         );
-        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---:|---:|");
     } else {
         let _ = writeln!(
             out,
-            "| strategy | time/append: median (min) | flops/append | GFLOP/s (median) | % DGEMM peak | target ≥ 70% | reps |"
+            "| strategy | time/append: median (min) | flops/append | GFLOP/s (median) | % DGEMM peak | % best DGEMM | target ≥ 70% of peak | reps |"
         );
-        let _ = writeln!(out, "|---|---:|---:|---:|---:|---|---:|");
+        let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---|---:|");
     }
     for r in rows {
         let fmt_t = |t: f64| {
@@ -222,12 +253,13 @@ fn table(out: &mut String, rows: &[Row], size: Size) {
         };
         let time = format!("{} ({})", fmt_t(r.seconds), fmt_t(r.min_seconds));
         let flops = format!("{:.3e}", r.flops as f64);
+        let of_best = percent_cell(r.frac_best);
         match r.floor_ratio {
             Some((passes, ratio)) => {
                 let ratio_min = ratio * r.min_seconds / r.seconds;
                 let _ = writeln!(
                     out,
-                    "| {} | {time} | {flops} | {:.1} | {:.0}% | {passes} | {ratio:.2}× ({ratio_min:.2}×) |",
+                    "| {} | {time} | {flops} | {:.1} | {:.0}% | {of_best} | {passes} | {ratio:.2}× ({ratio_min:.2}×) |",
                     r.strategy,
                     r.gflops,
                     100.0 * r.frac_peak
@@ -246,7 +278,7 @@ fn table(out: &mut String, rows: &[Row], size: Size) {
                 };
                 let _ = writeln!(
                     out,
-                    "| {} | {time} | {flops} | {:.1} | {:.0}% | {target} | {} |",
+                    "| {} | {time} | {flops} | {:.1} | {:.0}% | {of_best} | {target} | {} |",
                     r.strategy,
                     r.gflops,
                     100.0 * r.frac_peak,
