@@ -8,8 +8,10 @@ user would pick instead, on MNIST, in one run (issue 23, part 3).
    warm-up of each, runs alternate, Rust then Python; the medians are
    compared, and the wrapper's own time (the fit's wall time less the
    library's time inside it) is reported.
-2. The ELM beside hpelm and scikit-elm at 2000 sigmoid nodes: fit time and
-   test accuracy (each library with its own defaults otherwise).
+2. The ELM at 2000 sigmoid nodes through the Rust command and
+   `ELMClassifier` beside hpelm and scikit-elm: fit time and test accuracy
+   (each library with its own defaults otherwise), each fit a fresh process,
+   three alternating runs, and a verdict computed from the medians (issue 37).
 3. The gradient and decomposition trainers beside scikit-learn's
    MLPClassifier(solver='lbfgs' and 'adam') with one hidden layer of 50
    sigmoid units, on the first 10000 training images (the full test set):
@@ -170,44 +172,150 @@ def overhead(root, data, runs, lines, record):
     ]
 
 
-def elm_peers(data, lines, record):
-    xt, yt, xs, ys = data
-    rows = []
-    seconds, model = timed(lambda: d.ELMClassifier(2000).fit(xt, yt))
-    rows.append(("decomp_nn ELMClassifier(2000) (ridge, λ = 0.1)", seconds, accuracy(model, xs, ys)))
+def hpelm_fit(xt, yt):
+    import hpelm
+
+    t = np.eye(10)[yt]
+    np.random.seed(0)
+    e = hpelm.ELM(784, 10, classification="c", precision="double")
+    e.add_neurons(2000, "sigm")
+    e.train(xt, t, "c")
+    return e
+
+
+def skelm_fit(xt, yt):
+    import skelm
+
+    return skelm.ELMClassifier(n_neurons=2000, ufunc="sigm", random_state=0).fit(xt, yt)
+
+
+def peer_version(name, dist):
+    """The installed version of the peer importable as ``name`` (from its
+    distribution ``dist``), or ``(None, why it does not import)``."""
     try:
-        import hpelm
+        module = __import__(name)
+    except Exception as e:  # noqa: BLE001 - reported as not run
+        return None, str(e)
+    try:
+        from importlib.metadata import version
 
-        def hp():
-            t = np.eye(10)[yt]
-            np.random.seed(0)
-            e = hpelm.ELM(784, 10, classification="c", precision="double")
-            e.add_neurons(2000, "sigm")
-            e.train(xt, t, "c")
-            return e
+        return version(dist), None
+    except Exception:  # noqa: BLE001
+        return getattr(module, "__version__", "?"), None
 
-        seconds, e = timed(hp)
+
+def peer_once(root, name):
+    """One fit of an ELM peer in this (fresh) process: prints its JSON."""
+    xt, yt, xs, ys = mnist(root)
+    if name == "decomp_nn":
+        wall, m = timed(lambda: d.ELMClassifier(2000).fit(xt, yt))
+        acc = accuracy(m, xs, ys)
+    elif name == "hpelm":
+        wall, e = timed(lambda: hpelm_fit(xt, yt))
         acc = float(100.0 * np.mean(e.predict(xs).argmax(1) == ys))
-        rows.append((f"hpelm {getattr(hpelm, '__version__', '1.0.10')} ELM, 2000 'sigm'", seconds, acc))
-    except Exception as e:  # noqa: BLE001 - a peer that cannot run is reported, not fatal
-        rows.append((f"hpelm: not run ({e})", float("nan"), float("nan")))
-    try:
-        import skelm
+    else:
+        wall, m = timed(lambda: skelm_fit(xt, yt))
+        acc = accuracy(m, xs, ys)
+    print(json.dumps({"wall": wall, "accuracy": acc}))
 
-        seconds, m = timed(lambda: skelm.ELMClassifier(n_neurons=2000, ufunc="sigm", random_state=0).fit(xt, yt))
-        rows.append((f"scikit-elm {getattr(skelm, '__version__', '?')} ELMClassifier(2000, 'sigm')", seconds,
-                     accuracy(m, xs, ys)))
-    except Exception as e:  # noqa: BLE001
-        rows.append((f"scikit-elm: not run ({e})", float("nan"), float("nan")))
+
+def peer_fit(root, name):
+    cmd = [sys.executable, os.path.abspath(__file__), root, "-", "--peer-once", name]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ), check=False)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "failed")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def elm_verdict(medians):
+    """The sentence the report prints from the medians (seconds by row
+    key): whether the Rust command and ELMClassifier are each faster than
+    every peer that ran, with the ratios."""
+    ours = [k for k in ("cargo xtask fit", "ELMClassifier") if k in medians]
+    peers = [k for k in ("hpelm", "scikit-elm") if k in medians]
+    if not ours or not peers:
+        return "Not judged: " + ("no peer ran." if not peers else "our fits did not run.")
+    parts = []
+    for o in ours:
+        ratios = ", ".join(f"{medians[p] / medians[o]:.2f}× faster than {p}" for p in peers)
+        faster = all(medians[o] < medians[p] for p in peers)
+        parts.append(f"{o}: {'faster than every peer' if faster else 'NOT faster than every peer'} ({ratios})")
+    return "; ".join(parts) + "."
+
+
+def elm_peers(root, runs, lines, record):
+    """The MNIST ELM (2000 sigmoid nodes) through `cargo xtask fit`, through
+    `ELMClassifier`, hpelm and scikit-elm: each fit a fresh process, runs
+    alternating, medians compared."""
+    contenders = [("cargo xtask fit", "decomp_nn (Rust command), `cargo xtask fit --model elm --hidden 2000`")]
+    contenders.append(("ELMClassifier", f"decomp_nn {d.__version__} `ELMClassifier(2000)` (ridge, λ = 0.1)"))
+    missing = []
+    for key, module, label in [("hpelm", "hpelm", "hpelm {} `ELM`, 2000 'sigm'"),
+                               ("scikit-elm", "skelm", "scikit-elm {} `ELMClassifier(2000, 'sigm')`")]:
+        version, err = peer_version(module, key)
+        if err is None:
+            contenders.append((key, label.format(version)))
+        else:
+            missing.append((key, err))
+    seconds = {k: [] for k, _ in contenders}
+    acc = {}
+    failed = {}
+    for _ in range(runs):
+        for key, _ in contenders:
+            if key in failed:
+                continue
+            try:
+                if key == "cargo xtask fit":
+                    s, a, _ = rust_fit(root, ["--model", "elm", "--hidden", "2000"])
+                else:
+                    one = peer_fit(root, {"ELMClassifier": "decomp_nn", "hpelm": "hpelm",
+                                          "scikit-elm": "skelm"}[key])
+                    s, a = one["wall"], one["accuracy"]
+            except Exception as e:  # noqa: BLE001 - reported, not fatal
+                failed[key] = str(e)
+                continue
+            seconds[key].append(s)
+            acc[key] = a
+    medians = {k: statistics.median(v) for k, v in seconds.items() if v}
+    info = d.blas_info()
     lines += [
         "## The ELM beside hpelm and scikit-elm (2000 sigmoid nodes, full MNIST)",
+        "",
+        f"Fit seconds, median (min) of {runs} run(s), each a fresh process, runs alternating (the Rust command's "
+        "`train_seconds`; the Python libraries' wall time of `fit`). decomp_nn's BLAS: "
+        f"{info['config']}, kernel {info['kernel']} (chosen by: {info['chosen_by']}); the peers run numpy's "
+        f"{numpy_blas()}.",
         "",
         "| library | fit seconds | test accuracy |",
         "|---|---|---|",
     ]
-    lines += [f"| {n} | {s:.2f} | {a:.2f}% |" for n, s, a in rows]
-    lines.append("")
-    record["elm_peers"] = rows
+    for key, label in contenders:
+        if key in medians:
+            lines.append(f"| {label} | {medians[key]:.2f} (min {min(seconds[key]):.2f}) | {acc[key]:.2f}% |")
+        else:
+            lines.append(f"| {label} | not run: {failed.get(key, '?')} | |")
+    for key, err in missing:
+        lines.append(f"| {key} | not run: {err} | |")
+    lines += ["", "**Verdict** (computed from the medians): " + elm_verdict(medians), ""]
+    record["elm_peers"] = {"seconds": seconds, "accuracy": acc, "failed": failed,
+                           "missing": dict(missing), "verdict": elm_verdict(medians)}
+
+
+def numpy_blas():
+    """numpy's BLAS as threadpoolctl names it (library, version, kernel)."""
+    try:
+        from threadpoolctl import threadpool_info
+
+        for p in threadpool_info():
+            if p.get("user_api") == "blas" and "scipy_openblas" in (p.get("filepath") or ""):
+                return f"{p.get('internal_api')} {p.get('version')}, kernel {p.get('architecture')}"
+        blas = [p for p in threadpool_info() if p.get("user_api") == "blas"]
+        if blas:
+            p = blas[0]
+            return f"{p.get('internal_api')} {p.get('version')}, kernel {p.get('architecture')}"
+    except Exception:  # noqa: BLE001
+        pass
+    return "BLAS (threadpoolctl not installed: kernel unknown)"
 
 
 def trainer_peers(data, lines, record):
@@ -255,6 +363,9 @@ def main():
     if "--fit-once" in sys.argv[3:]:
         fit_once(root, sys.argv[sys.argv.index("--fit-once") + 1])
         return
+    if "--peer-once" in sys.argv[3:]:
+        peer_once(root, sys.argv[sys.argv.index("--peer-once") + 1])
+        return
     quick = "--quick" in sys.argv[3:]
     peers = not quick and "--overhead-only" not in sys.argv[3:]
     data = mnist(root)
@@ -271,7 +382,7 @@ def main():
     record = {"overhead": {}}
     overhead(root, data, 1 if quick else 5, lines, record)
     if peers:
-        elm_peers(data, lines, record)
+        elm_peers(root, 3, lines, record)
         trainer_peers(data, lines, record)
     with open(out, "w") as f:
         f.write("\n".join(lines) + "\n")
