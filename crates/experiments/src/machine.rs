@@ -40,7 +40,8 @@ pub fn total_memory_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// CPU, cores, memory, the BLAS library with its build and kernel, and the
+/// CPU, cores, memory, the BLAS library with its build and kernel, who
+/// chose the kernel ([`linalg_core::blas_kernel::KernelSource`]), and the
 /// OpenBLAS environment: the benchmark reports' machine line.
 pub fn description_with_blas() -> String {
     let mem = total_memory_bytes().map_or_else(
@@ -49,10 +50,11 @@ pub fn description_with_blas() -> String {
     );
     let env = |k: &str| std::env::var(k).unwrap_or_else(|_| "unset".into());
     format!(
-        "{}, {} cores, {mem} RAM; {} (system); OPENBLAS_CORETYPE={}, OPENBLAS_L2_SIZE={}",
+        "{}, {} cores, {mem} RAM; {} (system; kernel chosen by: {}); OPENBLAS_CORETYPE={}, OPENBLAS_L2_SIZE={}",
         cpu_model(),
         cores(),
         linalg_core::blas_info::BlasInfo::current(),
+        linalg_core::blas_kernel::KernelSource::current().as_str(),
         env("OPENBLAS_CORETYPE"),
         env("OPENBLAS_L2_SIZE")
     )
