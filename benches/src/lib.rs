@@ -263,6 +263,25 @@ pub fn report_header(title: &str, binary: &str, quick: bool, detail: &str) -> St
     )
 }
 
+/// The start of every report binary's `main`: measure the kernel users get
+/// (`nn` starts again with this CPU's kernel when OpenBLAS fell back to a
+/// generic one, issue 37, and so does the report), then parse the flags.
+pub fn start<A: clap::Parser>() -> A {
+    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
+        eprintln!("warning: could not start again with a kernel for this CPU ({e})");
+    }
+    A::parse()
+}
+
+/// The end of a report binary's `main`: on an error, `name: error` on stderr
+/// and exit code 1.
+pub fn finish(name: &str, result: Result<(), Box<dyn std::error::Error>>) {
+    if let Err(e) = result {
+        eprintln!("{name}: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// The flags every report binary takes (`cargo xtask bench` passes them).
 #[derive(Clone, Debug, clap::Args)]
 pub struct ReportArgs {

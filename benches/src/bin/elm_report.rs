@@ -63,16 +63,8 @@ fn time(reps: usize, mut f: impl FnMut()) -> (f64, f64) {
 }
 
 fn main() {
-    // Measure the kernel users get: `nn` starts again with this CPU's kernel
-    // when OpenBLAS fell back to a generic one (issue 37), and so does this.
-    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
-        eprintln!("warning: could not start again with a kernel for this CPU ({e})");
-    }
-    let cli = <Args as clap::Parser>::parse();
-    if let Err(e) = run(&cli.report) {
-        eprintln!("elm-report: {e}");
-        std::process::exit(1);
-    }
+    let cli: Args = benches::start();
+    benches::finish("elm-report", run(&cli.report));
 }
 
 fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {

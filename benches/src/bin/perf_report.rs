@@ -63,12 +63,7 @@ struct Row {
 }
 
 fn main() {
-    // Measure the kernel users get: `nn` starts again with this CPU's kernel
-    // when OpenBLAS fell back to a generic one (issue 37), and so does this.
-    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
-        eprintln!("warning: could not start again with a kernel for this CPU ({e})");
-    }
-    let cli = <Args as clap::Parser>::parse();
+    let cli: Args = benches::start();
     let args = &cli.report;
     let reps = args.reps_or(7);
     let precision = if cli.f32 { Precision::F32 } else { Precision::F64 };

@@ -50,16 +50,8 @@ use ndarray::{Array2, ArrayView2, Axis};
 type Res<T> = Result<T, Box<dyn Error>>;
 
 fn main() {
-    // Measure the kernel users get: `nn` starts again with this CPU's kernel
-    // when OpenBLAS fell back to a generic one (issue 37), and so does this.
-    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
-        eprintln!("warning: could not start again with a kernel for this CPU ({e})");
-    }
-    let args = <Args as clap::Parser>::parse();
-    if let Err(e) = run(&args.report) {
-        eprintln!("select-report: {e}");
-        std::process::exit(1);
-    }
+    let args: Args = benches::start();
+    benches::finish("select-report", run(&args.report));
 }
 
 #[derive(clap::Parser)]

@@ -72,20 +72,12 @@ struct Args {
 }
 
 fn main() {
-    // Measure the kernel users get: `nn` starts again with this CPU's kernel
-    // when OpenBLAS fell back to a generic one (issue 37), and so does this.
-    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
-        eprintln!("warning: could not start again with a kernel for this CPU ({e})");
-    }
-    let cli = <Args as clap::Parser>::parse();
+    let cli: Args = benches::start();
     let result = match cli.memory_rows {
         Some(rows) => memory_child(rows),
         None => run(&cli.report),
     };
-    if let Err(e) = result {
-        eprintln!("stream-report: {e}");
-        std::process::exit(1);
-    }
+    benches::finish("stream-report", result);
 }
 
 /// A uniform `[0, 1)` matrix from a SplitMix64 stream.

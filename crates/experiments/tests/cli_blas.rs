@@ -11,29 +11,10 @@ use linalg_core::blas_kernel::{self, cpu_has, kernel_for, kernel_needs, Cpu};
 /// `nn fit` of a small ELM with `coretype` as `OPENBLAS_CORETYPE` (`None`:
 /// the environment's): the JSON's `blas` object and stderr.
 fn fit(coretype: Option<&str>) -> (serde_json::Value, String) {
-    let file = data("airfoil/airfoil.csv.gz");
-    let mut cmd = common::nn();
-    cmd.args([
-        "fit",
-        "--model",
-        "elm",
-        "--hidden",
-        "5",
-        "--task",
-        "regression",
-        "--train",
-        &file,
-        "--test",
-        &file,
-    ]);
-    if let Some(c) = coretype {
-        cmd.env("OPENBLAS_CORETYPE", c);
+    match coretype {
+        Some(c) => run_fit(&[(blas_kernel::CORETYPE, c)], false),
+        None => run_fit(&[], false),
     }
-    let out = cmd.output().expect("run nn");
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(out.status.success(), "{stderr}");
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    (json["blas"].clone(), stderr)
 }
 
 /// The warning is given exactly when the kernel the JSON names is not one
@@ -71,9 +52,11 @@ fn the_report_names_the_blas_kernel_and_a_slow_one_is_warned_of() {
     }
 }
 
-/// `nn fit` of the same small ELM with `OPENBLAS_CORETYPE` removed from the
-/// environment and `env` set: the JSON's `blas` object.
-fn fit_with(env: &[(&str, &str)], remove_coretype: bool) -> serde_json::Value {
+/// `nn fit` of a small ELM, with `OPENBLAS_CORETYPE` removed from the
+/// environment if `remove_coretype`, the variables of
+/// [`blas_kernel`] cleared, then `env` set: the JSON's `blas` object and
+/// stderr.
+fn run_fit(env: &[(&str, &str)], remove_coretype: bool) -> (serde_json::Value, String) {
     let file = data("airfoil/airfoil.csv.gz");
     let mut cmd = common::nn();
     cmd.args([
@@ -96,14 +79,20 @@ fn fit_with(env: &[(&str, &str)], remove_coretype: bool) -> serde_json::Value {
     cmd.env_remove(blas_kernel::PRETEND_DETECTED);
     cmd.envs(env.iter().copied());
     let out = cmd.output().expect("run nn");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{stderr}");
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(
         json["hidden"].as_u64(),
         Some(5),
         "the arguments reach the program: {json}"
     );
-    json["blas"].clone()
+    (json["blas"].clone(), stderr)
+}
+
+/// [`run_fit`]'s `blas` object.
+fn fit_with(env: &[(&str, &str)], remove_coretype: bool) -> serde_json::Value {
+    run_fit(env, remove_coretype).0
 }
 
 fn dynamic_arch(blas: &serde_json::Value) -> bool {
