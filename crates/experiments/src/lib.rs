@@ -16,10 +16,13 @@
 pub use models;
 
 pub mod cli;
-pub mod datasets;
+/// The data layer (loaders, scaling, labels, splits): the `nn-data` crate,
+/// here under the path it had before it became one.
+pub use nn_data as datasets;
 #[cfg(feature = "mpi")]
 pub mod distributed;
 pub mod machine;
-pub mod metrics;
+/// Metrics of the papers' tables: `nn-data`'s.
+pub use nn_data::metrics;
 pub mod papers;
 pub mod report;

@@ -19,6 +19,10 @@ use linalg_core::Precision;
 use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver, SlfnParams, SlfnTrainer};
 use serde::{Deserialize, Serialize};
 
+/// `--task` and `--scale`: the data layer's types (they are saved in the
+/// pipeline), with clap's `ValueEnum` from `nn-data`'s `clap` feature.
+pub use nn_data::pipeline::{Scale, TaskKind};
+
 use super::bls::{self, BlsArgs};
 use super::bpls::{self, BplsArgs, BplsFlags};
 use super::dfnn::{self, DfnnArgs, DfnnFlags};
@@ -280,26 +284,6 @@ fn increments(text: &str) -> Result<Increments, String> {
     bls::parse_increments(text).map(Increments).map_err(|e| e.to_string())
 }
 
-/// Classification or regression, as given by `--task`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
-pub enum TaskKind {
-    /// Class labels (integers or names, mapped to classes in sorted
-    /// order); one-hot targets; metric accuracy.
-    Classification,
-    /// Real targets; metric RMSE.
-    Regression,
-}
-
-impl TaskKind {
-    /// `classification` or `regression` (the JSON's `task`).
-    pub fn name(self) -> &'static str {
-        match self {
-            TaskKind::Classification => "classification",
-            TaskKind::Regression => "regression",
-        }
-    }
-}
-
 /// Which model `--model` asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
 pub enum ModelKind {
@@ -366,29 +350,6 @@ impl ModelKind {
             ModelKind::Slfn => defaults::SLFN_LAMBDA,
             ModelKind::Dfnn => 0.0,
             ModelKind::Bpls => models::mlp::DEFAULT_LAMBDA,
-        }
-    }
-}
-
-/// How the input features are scaled (`--scale`), fitted on the training
-/// file and applied to every file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
-pub enum Scale {
-    /// Each column to mean 0 and standard deviation 1.
-    Zscore,
-    /// Each column linearly onto `[0, 1]` over its training range.
-    Minmax,
-    /// The features as read.
-    None,
-}
-
-impl Scale {
-    /// `zscore`, `minmax` or `none` (the JSON's `scale`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Scale::Zscore => "zscore",
-            Scale::Minmax => "minmax",
-            Scale::None => "none",
         }
     }
 }

@@ -18,7 +18,7 @@ use std::ops::ControlFlow;
 
 use clap::{Args, ValueEnum};
 use models::mlp::{Backprop, BplsAlgorithm, BplsParams, BplsReport, Loss, Mlp, OutputActivation, DEFAULT_LAMBDA};
-use models::{Activation, Dataset, ModelError, ParamGuard, Persist, Predict};
+use models::{Activation, Dataset, ModelError, ParamGuard, Predict};
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
@@ -599,18 +599,6 @@ pub(crate) fn fit_bytes(args: &BplsArgs, size: FitSize) -> Option<u128> {
             .checked_add(k.checked_mul(units)?)?,
     };
     doubles.checked_add(test)?.checked_mul(8)
-}
-
-/// Check a network read from a model file before anything indexes it
-/// ([`Persist::check_invariants`]: layers that chain, finite weights, an
-/// injective hidden activation). Returns the numbers of inputs and outputs.
-///
-/// # Errors
-/// What is wrong, in words.
-pub(crate) fn check_network(net: &Mlp) -> Result<(usize, usize), String> {
-    net.check_invariants()
-        .map_err(|e| format!("the BPLS network is inconsistent: {e}"))?;
-    Ok((net.n_inputs(), net.n_outputs()))
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 use super::*;
 use crate::cli::args::resolve_fit;
 use models::optim::first_order::FirstOrderKind;
+use nn_data::pipeline::check_mlp_network as check_network;
 
 fn resolve(task: &str, extra: &[&str]) -> Result<BplsArgs, String> {
     let base = ["--train", "a.csv", "--test", "b.csv", "--task", task, "--model", "bpls"];

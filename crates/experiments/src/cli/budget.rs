@@ -42,7 +42,7 @@ use models::ReadoutSolver;
 
 use super::args::{FitArgs, ModelKind};
 use super::CliError;
-use crate::datasets::read::{available_memory_bytes, human_bytes};
+use crate::datasets::{available_memory_bytes, human_bytes};
 
 /// The sizes of a fit: samples, features, outputs and nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -79,7 +79,8 @@ pub mod bls;
 pub mod bpls;
 pub mod budget;
 pub mod dfnn;
-pub mod pipeline;
+/// The saved scaler + model pipeline: the data layer's (`nn-data`).
+pub use nn_data::pipeline;
 mod progress;
 pub mod saved;
 pub mod scale_out;
@@ -139,6 +140,22 @@ pub enum CliError {
         /// What went wrong.
         problem: String,
     },
+}
+
+impl From<pipeline::PipelineError> for CliError {
+    /// The same message; a model that cannot take new rows is a usage error
+    /// (`nn update` of a model file that is not a ridge readout: exit 2).
+    fn from(e: pipeline::PipelineError) -> Self {
+        use pipeline::PipelineError as P;
+        match e {
+            P::NotUpdatable(m) => CliError::Usage(m),
+            P::Input(m) => CliError::Input(m),
+            P::Data(d) => CliError::Data(d),
+            P::Model(m) => CliError::Model(m),
+            P::File { path, problem } => CliError::File { path, problem },
+            other => CliError::Input(other.to_string()),
+        }
+    }
 }
 
 /// The `blas` object of the JSON report ([`linalg_core::blas_info::BlasInfo`]).
@@ -316,16 +333,6 @@ fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> Result<f64,
             metrics::rmse(t, p.view())?
         }
     })
-}
-
-impl TaskKind {
-    /// The metric reported for the task: `accuracy` or `rmse`.
-    pub fn metric_name(self) -> &'static str {
-        match self {
-            TaskKind::Classification => "accuracy",
-            TaskKind::Regression => "rmse",
-        }
-    }
 }
 
 /// The mean and standard deviation of the regression targets `y` (from the
@@ -783,5 +790,5 @@ pub fn predict(args: &PredictFlags) -> Result<Vec<String>, CliError> {
             args.model_file.display()
         )));
     }
-    pipeline.predict_labels_data(&table)
+    Ok(pipeline.predict_labels_data(&table)?)
 }

@@ -24,21 +24,133 @@
 //! validated ([`FittedPipeline::validate`]): finite scaler statistics and
 //! target scale, classes, labels and task consistent with the model's
 //! outputs.
+//!
+//! A Rust program needs only this crate and `models` (no command line) to
+//! load data, fit, save the pipeline, load it and predict:
+//!
+//! ```
+//! use models::{Activation, Dataset as Xy, ElmParams, Fit, ParamGuard};
+//! use nn_data::pipeline::{FittedModel, FittedPipeline, InputScaler, Scale, TaskKind};
+//! use nn_data::{load_shipped, one_hot, train_test_split};
+//!
+//! let pima = load_shipped("pima")?; // 768 rows, 8 features, classes 0 and 1
+//! let (train, test) = train_test_split(&pima, 0.25, 7)?;
+//! let scaler = InputScaler::fit(Scale::Zscore, &train.x)?;
+//! let (x, t) = (scaler.transform(&train.x)?, one_hot(&train.y, 2)?);
+//! let elm = ElmParams::new(40, Activation::Sigmoid).with_seed(3).check()?.fit(&Xy::new(x.view(), t.view()))?;
+//! let pipeline = FittedPipeline {
+//!     task: TaskKind::Classification,
+//!     classes: Some(2),
+//!     scaler,
+//!     target_scale: None,
+//!     model: FittedModel::Elm(elm),
+//!     labels: None,
+//!     columns: None,
+//! };
+//! let file = std::env::temp_dir().join(format!("pima-elm-{}.bin", std::process::id()));
+//! pipeline.save(&file)?;
+//! let loaded = FittedPipeline::load(&file)?;
+//! std::fs::remove_file(&file)?;
+//! let predicted = loaded.predict(&test.x)?; // classes, as f64
+//! let right = predicted.iter().zip(&test.y).filter(|(p, y)| p == y).count();
+//! assert!(right as f64 > 0.6 * test.y.len() as f64, "{right} of {}", test.y.len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::path::Path;
 
 use models::bls::Bls;
 use models::dfnn::Dfnn;
 use models::mlp::Mlp;
-use models::{Elm, OnlineFit, Predict, Slfn};
+use models::{Elm, OnlineFit, Persist, Predict, Slfn};
 use ndarray::{Array2, ArrayView2};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::args::{Scale, TaskKind};
-use super::CliError;
-use crate::datasets::{argmax_rows, ClassLabels, DataError, MinMaxScaler, StandardScaler, Table};
+use crate::{argmax_rows, ClassLabels, DataError, MinMaxScaler, StandardScaler, Table};
 use models::envelope::{decode_bounded, decode_checked};
+
+/// Classification or regression (the command line's `--task`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum TaskKind {
+    /// Class labels (integers or names, mapped to classes in sorted
+    /// order); one-hot targets; metric accuracy.
+    Classification,
+    /// Real targets; metric RMSE.
+    Regression,
+}
+
+impl TaskKind {
+    /// `classification` or `regression` (the JSON's `task`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TaskKind::Classification => "classification",
+            TaskKind::Regression => "regression",
+        }
+    }
+
+    /// The metric reported for the task: `accuracy` or `rmse`.
+    pub fn metric_name(self) -> &'static str {
+        match self {
+            TaskKind::Classification => "accuracy",
+            TaskKind::Regression => "rmse",
+        }
+    }
+}
+
+/// How the input features are scaled (the command line's `--scale`),
+/// fitted on the training file and applied to every file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum Scale {
+    /// Each column to mean 0 and standard deviation 1.
+    Zscore,
+    /// Each column linearly onto `[0, 1]` over its training range.
+    Minmax,
+    /// The features as read.
+    None,
+}
+
+impl Scale {
+    /// `zscore`, `minmax` or `none` (the JSON's `scale`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Zscore => "zscore",
+            Scale::Minmax => "minmax",
+            Scale::None => "none",
+        }
+    }
+}
+
+/// What can go wrong with a pipeline; each displays as one line naming what
+/// was wrong (the command line shows it after `nn: error:`).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PipelineError {
+    /// The model cannot take new rows ([`FittedModel::into_updatable`]: only
+    /// the ridge readouts can).
+    #[error("{0}")]
+    NotUpdatable(String),
+    /// Data the pipeline cannot use: a prediction that is not finite, a
+    /// header whose columns differ from the training file's.
+    #[error("{0}")]
+    Input(String),
+    /// The data did not fit the scaler or the labels.
+    #[error(transparent)]
+    Data(#[from] DataError),
+    /// The model failed.
+    #[error(transparent)]
+    Model(#[from] models::ModelError),
+    /// Reading, writing, encoding or decoding the model file failed.
+    #[error("{}: {problem}", path.display())]
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        problem: String,
+    },
+}
 
 /// The input scaling of a fitted pipeline, with its statistics from the
 /// training file.
@@ -131,15 +243,15 @@ impl FittedModel {
     /// weights are re-solved from them.
     ///
     /// # Errors
-    /// [`CliError::Usage`] for a model that is not a ridge readout (only the
+    /// [`PipelineError::NotUpdatable`] for a model that is not a ridge readout (only the
     /// ELM and the BLS are); the errors of [`OnlineFit::new`].
-    pub fn into_updatable(self, x: Array2<f64>, y: Array2<f64>) -> Result<Self, CliError> {
+    pub fn into_updatable(self, x: Array2<f64>, y: Array2<f64>) -> Result<Self, PipelineError> {
         Ok(match self {
             FittedModel::Elm(m) => FittedModel::OnlineElm(OnlineFit::new(m, [Ok((x, y))])?),
             FittedModel::Bls(m) => FittedModel::OnlineBls(OnlineFit::new(m, [Ok((x, y))])?),
             m @ (FittedModel::OnlineElm(_) | FittedModel::OnlineBls(_)) => m,
             FittedModel::Slfn(_) | FittedModel::Dfnn(_) | FittedModel::Mlp(_) => {
-                return Err(CliError::Usage(
+                return Err(PipelineError::NotUpdatable(
                     "--updatable applies to --model elm and --model bls (a ridge readout of fixed hidden outputs)"
                         .into(),
                 ))
@@ -147,7 +259,7 @@ impl FittedModel {
         })
     }
 
-    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>, CliError> {
+    fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>, PipelineError> {
         Ok(match self {
             FittedModel::Elm(m) => m.predict(x)?,
             FittedModel::Bls(m) => m.predict(x)?,
@@ -277,24 +389,24 @@ struct PipelineFile<P> {
     pipeline: P,
 }
 
-fn file_error(path: &Path, problem: impl Into<String>) -> CliError {
-    CliError::File {
+fn file_error(path: &Path, problem: impl Into<String>) -> PipelineError {
+    PipelineError::File {
         path: path.into(),
         problem: problem.into(),
     }
 }
 
-fn corrupt(path: &Path, reason: impl std::fmt::Display) -> CliError {
+fn corrupt(path: &Path, reason: impl std::fmt::Display) -> PipelineError {
     file_error(path, format!("model file is corrupt: {reason}"))
 }
 
-fn trailing(path: &Path, extra: usize) -> CliError {
+fn trailing(path: &Path, extra: usize) -> PipelineError {
     corrupt(path, format!("{extra} trailing byte(s) after the model"))
 }
 
 /// A file of format 3 or 4 (no checksum): the whole file is one
 /// [`PipelineFile`].
-fn decode_unchecked<P: DeserializeOwned>(path: &Path, bytes: &[u8], version: u32) -> Result<P, CliError> {
+fn decode_unchecked<P: DeserializeOwned>(path: &Path, bytes: &[u8], version: u32) -> Result<P, PipelineError> {
     let (file, used) = decode_bounded::<PipelineFile<P>>(bytes).map_err(|_| {
         corrupt(
             path,
@@ -315,21 +427,21 @@ impl FittedPipeline {
     /// names the file and line.
     ///
     /// # Errors
-    /// A [`CliError::Data`] for features of the wrong width, a
-    /// [`CliError::Model`] from the model, a [`CliError::Input`] for a
+    /// A [`PipelineError::Data`] for features of the wrong width, a
+    /// [`PipelineError::Model`] from the model, a [`PipelineError::Input`] for a
     /// non-finite prediction.
-    pub fn predict(&self, x: &Array2<f64>) -> Result<Vec<f64>, CliError> {
+    pub fn predict(&self, x: &Array2<f64>) -> Result<Vec<f64>, PipelineError> {
         self.predict_finite(x)?
-            .map_err(|(row, cause)| CliError::Input(format!("row {}: {cause}", row + 1)))
+            .map_err(|(row, cause)| PipelineError::Input(format!("row {}: {cause}", row + 1)))
     }
 
     /// [`predict`](Self::predict) on a loaded file: a non-finite prediction
-    /// is a [`CliError::File`] naming `data`'s file and the line of the row
+    /// is a [`PipelineError::File`] naming `data`'s file and the line of the row
     /// (IDX: the sample's number).
     ///
     /// # Errors
     /// As [`predict`](Self::predict).
-    pub fn predict_data(&self, data: &Table) -> Result<Vec<f64>, CliError> {
+    pub fn predict_data(&self, data: &Table) -> Result<Vec<f64>, PipelineError> {
         self.predict_finite(&data.x)?.map_err(|(row, cause)| {
             let place = match data.lines.as_ref().and_then(|lines| lines.get(row)) {
                 Some(line) => format!("line {line}"),
@@ -341,7 +453,7 @@ impl FittedPipeline {
 
     /// The predictions, or the first row (0-based) whose prediction is not
     /// finite and why.
-    fn predict_finite(&self, x: &Array2<f64>) -> Result<Result<Vec<f64>, (usize, String)>, CliError> {
+    fn predict_finite(&self, x: &Array2<f64>) -> Result<Result<Vec<f64>, (usize, String)>, PipelineError> {
         let scaled = self.scaler.transform(x)?;
         let features = |row: usize| {
             let largest = |m: &Array2<f64>| m.row(row).iter().fold(0.0_f64, |a, v| a.max(v.abs()));
@@ -404,8 +516,8 @@ impl FittedPipeline {
     /// CRC-32 of the rest, the pipeline.
     ///
     /// # Errors
-    /// [`CliError::File`] when the pipeline cannot be encoded.
-    pub fn to_bytes(&self, path: &Path) -> Result<Vec<u8>, CliError> {
+    /// [`PipelineError::File`] when the pipeline cannot be encoded.
+    pub fn to_bytes(&self, path: &Path) -> Result<Vec<u8>, PipelineError> {
         models::envelope::encode_checked(PIPELINE_MAGIC, PIPELINE_VERSION, self)
             .map_err(|e| file_error(path, format!("cannot encode: {e}")))
     }
@@ -425,8 +537,8 @@ impl FittedPipeline {
     /// missing feature (issue 36).
     ///
     /// # Errors
-    /// [`CliError::Input`] naming the missing, unknown or moved columns.
-    pub fn check_columns(&self, names: Option<&[String]>, file: &Path, model_file: &Path) -> Result<(), CliError> {
+    /// [`PipelineError::Input`] naming the missing, unknown or moved columns.
+    pub fn check_columns(&self, names: Option<&[String]>, file: &Path, model_file: &Path) -> Result<(), PipelineError> {
         let (Some(columns), Some(names)) = (&self.columns, names) else {
             return Ok(());
         };
@@ -467,7 +579,7 @@ impl FittedPipeline {
         } else {
             String::new()
         };
-        Err(CliError::Input(format!(
+        Err(PipelineError::Input(format!(
             "{}: its header does not match the columns the model {} was fitted on ({}, then the target `{}`): \
              {}{target_note}; give the features in the training file's order, the target optionally last",
             file.display(),
@@ -484,7 +596,7 @@ impl FittedPipeline {
     ///
     /// # Errors
     /// As [`FittedPipeline::predict`].
-    pub fn predict_labels(&self, x: &Array2<f64>) -> Result<Vec<String>, CliError> {
+    pub fn predict_labels(&self, x: &Array2<f64>) -> Result<Vec<String>, PipelineError> {
         Ok(self.as_labels(self.predict(x)?))
     }
 
@@ -493,7 +605,7 @@ impl FittedPipeline {
     ///
     /// # Errors
     /// As [`predict_data`](Self::predict_data).
-    pub fn predict_labels_data(&self, data: &Table) -> Result<Vec<String>, CliError> {
+    pub fn predict_labels_data(&self, data: &Table) -> Result<Vec<String>, PipelineError> {
         Ok(self.as_labels(self.predict_data(data)?))
     }
 
@@ -512,9 +624,9 @@ impl FittedPipeline {
     /// save that fails part-way leaves an existing model whole.
     ///
     /// # Errors
-    /// [`CliError::File`] when the file cannot be encoded or written, or
+    /// [`PipelineError::File`] when the file cannot be encoded or written, or
     /// exists and is not a regular file.
-    pub fn save(&self, path: &Path) -> Result<(), CliError> {
+    pub fn save(&self, path: &Path) -> Result<(), PipelineError> {
         let bytes = self.to_bytes(path)?;
         models::envelope::write_replacing(path, &bytes).map_err(|e| file_error(path, e.to_string()))
     }
@@ -526,9 +638,9 @@ impl FittedPipeline {
     /// ([`validate`](Self::validate)).
     ///
     /// # Errors
-    /// [`CliError::File`] naming the file: unreadable, not a model file,
+    /// [`PipelineError::File`] naming the file: unreadable, not a model file,
     /// corrupt, inconsistent, or of a format this build does not read.
-    pub fn load(path: &Path) -> Result<Self, CliError> {
+    pub fn load(path: &Path) -> Result<Self, PipelineError> {
         let bytes = std::fs::read(path).map_err(|e| file_error(path, e.to_string()))?;
         Self::from_bytes(path, &bytes)
     }
@@ -538,7 +650,7 @@ impl FittedPipeline {
     ///
     /// # Errors
     /// As [`load`](Self::load), except reading the file.
-    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Self, CliError> {
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Self, PipelineError> {
         if bytes.len() < 8 || bytes[..8] != PIPELINE_MAGIC {
             return Err(file_error(path, "not a model file saved by `nn fit --save`"));
         }
@@ -588,8 +700,8 @@ impl FittedPipeline {
             FittedModel::Elm(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Bls(m) => (m.n_inputs(), m.n_outputs()),
             FittedModel::Slfn(m) => (m.n_inputs(), m.n_outputs()),
-            FittedModel::Dfnn(m) => super::dfnn::check_network(m)?,
-            FittedModel::Mlp(m) => super::bpls::check_network(m)?,
+            FittedModel::Dfnn(m) => check_dfnn_network(m)?,
+            FittedModel::Mlp(m) => check_mlp_network(m)?,
             FittedModel::OnlineElm(m) => (m.model().n_inputs(), m.model().n_outputs()),
             FittedModel::OnlineBls(m) => (m.model().n_inputs(), m.model().n_outputs()),
         };
@@ -657,6 +769,58 @@ impl FittedPipeline {
             (TaskKind::Regression, None, _) => Ok(()),
         }
     }
+}
+
+/// Check a network read from a model file before anything indexes it: at
+/// least one layer, every layer with units, each layer's columns the
+/// previous layer's width (plus its bias), every weight finite. Returns the
+/// numbers of inputs and outputs.
+///
+/// # Errors
+/// What is wrong, in words.
+pub fn check_dfnn_network(net: &Dfnn) -> Result<(usize, usize), String> {
+    let weights = net.weights();
+    if weights.is_empty() {
+        return Err("a deep network without layers".into());
+    }
+    let extra = usize::from(net.bias() == models::dfnn::Bias::Every);
+    let mut fan_in: Option<usize> = None;
+    for (l, w) in weights.iter().enumerate() {
+        let layer = l + 1;
+        if w.nrows() == 0 {
+            return Err(format!("layer {layer} of the deep network has no units"));
+        }
+        match fan_in {
+            None if w.ncols() <= extra => return Err("the deep network's first layer has no inputs".into()),
+            Some(n) if w.ncols() != n + extra => {
+                return Err(format!(
+                    "layer {layer} of the deep network has {} weight columns for {n} inputs{}",
+                    w.ncols(),
+                    if extra == 1 { " and a bias" } else { "" }
+                ))
+            }
+            _ => {}
+        }
+        if w.iter().any(|v| !v.is_finite()) {
+            return Err(format!(
+                "layer {layer} of the deep network has a weight that is not finite"
+            ));
+        }
+        fan_in = Some(w.nrows());
+    }
+    Ok((net.n_inputs(), net.n_outputs()))
+}
+
+/// Check a network read from a model file before anything indexes it
+/// ([`models::Persist::check_invariants`]: layers that chain, finite weights, an
+/// injective hidden activation). Returns the numbers of inputs and outputs.
+///
+/// # Errors
+/// What is wrong, in words.
+pub fn check_mlp_network(net: &Mlp) -> Result<(usize, usize), String> {
+    net.check_invariants()
+        .map_err(|e| format!("the BPLS network is inconsistent: {e}"))?;
+    Ok((net.n_inputs(), net.n_outputs()))
 }
 
 #[cfg(test)]

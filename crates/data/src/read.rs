@@ -288,7 +288,7 @@ pub(crate) fn check_dense_memory(path: &Path, rows: usize, cols: usize) -> Resul
 }
 
 /// The memory the system can still give (`MemAvailable` of `/proc/meminfo`) in bytes, if known.
-pub(crate) fn available_memory_bytes() -> Option<u64> {
+pub fn available_memory_bytes() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
@@ -296,7 +296,7 @@ pub(crate) fn available_memory_bytes() -> Option<u64> {
 }
 
 /// A byte count for messages: `12.3 GB`, `512.0 MB`, `900 bytes`.
-pub(crate) fn human_bytes(bytes: impl Into<u128>) -> String {
+pub fn human_bytes(bytes: impl Into<u128>) -> String {
     const TB: f64 = 1e12;
     const GB: f64 = 1e9;
     const MB: f64 = 1e6;

@@ -31,14 +31,14 @@
 //! licences and checksums) are found by name with [`shipped`] and loaded with [`load_shipped`].
 //!
 //! ```no_run
-//! use experiments::datasets::{load_shipped, train_test_split, StandardScaler};
+//! use nn_data::{load_shipped, train_test_split, StandardScaler};
 //!
 //! let boston = load_shipped("boston")?;
 //! let (train, test) = train_test_split(&boston, 0.2, 42)?;
 //! let scaler = StandardScaler::fit(&train.x)?;
 //! let (x_train, x_test) = (scaler.transform(&train.x)?, scaler.transform(&test.x)?);
 //! # let _ = (x_train, x_test);
-//! # Ok::<(), experiments::datasets::DataError>(())
+//! # Ok::<(), nn_data::DataError>(())
 //! ```
 
 pub mod chunks;
@@ -47,6 +47,8 @@ mod error;
 mod idx;
 mod labels;
 mod libsvm;
+pub mod metrics;
+pub mod pipeline;
 mod preprocess;
 pub(crate) mod read;
 mod registry;
@@ -65,6 +67,7 @@ pub use self::libsvm::{load_libsvm, LIBSVM_MAX_DENSE_CELLS};
 pub use self::preprocess::{
     argmax_rows, k_fold, one_hot, shuffled_indices, train_test_split, ColumnStats, MinMaxScaler, StandardScaler,
 };
+pub use self::read::{available_memory_bytes, human_bytes};
 pub use self::registry::{data_dir, load_shipped, names, shipped, DATA_DIR_ENV};
 pub use self::table::{HeaderMode, ReadOptions, Table, Targets};
 

@@ -216,7 +216,7 @@ impl ClassLabels {
     /// [`ClassLabels::fit`] finds them in the whole table, with the same errors.
     ///
     /// ```no_run
-    /// use experiments::datasets::{read_table_chunks, ClassLabels, ReadOptions};
+    /// use nn_data::{read_table_chunks, ClassLabels, ReadOptions};
     ///
     /// let path = "data/train.csv";
     /// let chunks: Vec<_> = read_table_chunks(path, &ReadOptions::default(), 10_000)?.collect::<Result<_, _>>()?;
@@ -225,7 +225,7 @@ impl ClassLabels {
     ///     let classes = labels.encode(chunk, None)?;
     ///     # let _ = classes;
     /// }
-    /// # Ok::<(), experiments::datasets::DataError>(())
+    /// # Ok::<(), nn_data::DataError>(())
     /// ```
     pub fn collect<'a>(chunks: impl IntoIterator<Item = &'a Table>) -> Result<ClassLabels, DataError> {
         let mut accumulator = ClassLabelsAccumulator::new();

@@ -171,7 +171,7 @@ fn power_of_two_below(a: f64) -> f64 {
 /// expected finite.
 ///
 /// ```
-/// use experiments::datasets::{ColumnStats, StandardScaler};
+/// use nn_data::{ColumnStats, StandardScaler};
 /// use ndarray::{array, Axis, Slice};
 ///
 /// let x = array![[1.0, 5.0], [2.0, 5.0], [4.0, 5.0], [8.0, 5.0]];
@@ -182,7 +182,7 @@ fn power_of_two_below(a: f64) -> f64 {
 /// let whole = StandardScaler::fit(&x)?;
 /// assert!((scaler.std()[0] - whole.std()[0]).abs() < 1e-15 && scaler.std()[1] == 1.0);
 /// assert_eq!(stats.to_minmax_scaler()?.max(), &array![8.0, 5.0]);
-/// # Ok::<(), experiments::datasets::DataError>(())
+/// # Ok::<(), nn_data::DataError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ColumnStats {

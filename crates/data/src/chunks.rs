@@ -39,7 +39,7 @@
 //!   chunks yielded before it may hold damaged rows (read whole, the file gives only the error).
 //!
 //! ```no_run
-//! use experiments::datasets::{read_table_chunks, shipped, ColumnStats, ReadOptions};
+//! use nn_data::{read_table_chunks, shipped, ColumnStats, ReadOptions};
 //!
 //! let mut chunks = read_table_chunks(shipped("mnist-train")?, &ReadOptions::default(), 10_000)?;
 //! let mut stats = ColumnStats::new(chunks.n_features().unwrap_or(0));
@@ -48,7 +48,7 @@
 //! }
 //! let scaler = stats.to_standard_scaler()?;
 //! # let _ = scaler;
-//! # Ok::<(), experiments::datasets::DataError>(())
+//! # Ok::<(), nn_data::DataError>(())
 //! ```
 
 use std::path::Path;
@@ -169,7 +169,7 @@ impl std::iter::FusedIterator for TableChunks {}
 /// `chunk_rows == 0` is a [`DataError::InvalidArgument`].
 ///
 /// ```no_run
-/// use experiments::datasets::{read_table_chunks, ReadOptions};
+/// use nn_data::{read_table_chunks, ReadOptions};
 ///
 /// let mut rows = 0;
 /// for chunk in read_table_chunks("data/big.csv.gz", &ReadOptions::default(), 50_000)? {
@@ -177,7 +177,7 @@ impl std::iter::FusedIterator for TableChunks {}
 ///     rows += chunk.n_samples();
 /// }
 /// # let _ = rows;
-/// # Ok::<(), experiments::datasets::DataError>(())
+/// # Ok::<(), nn_data::DataError>(())
 /// ```
 pub fn read_table_chunks(
     path: impl AsRef<Path>,

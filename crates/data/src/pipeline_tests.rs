@@ -1,4 +1,4 @@
-//! Unit tests of [`super`] (`cli/pipeline.rs`), kept apart from the code.
+//! Unit tests of [`super`] (`pipeline.rs`), kept apart from the code.
 
 use super::*;
 use models::{Activation, ElmParams, Fit};
