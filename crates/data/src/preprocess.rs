@@ -408,17 +408,7 @@ pub fn argmax_rows(scores: &Array2<f64>) -> Array1<usize> {
     scores
         .rows()
         .into_iter()
-        .map(|row| {
-            let mut best = 0;
-            let mut best_value = f64::NEG_INFINITY;
-            for (j, &v) in row.iter().enumerate() {
-                if v > best_value {
-                    best = j;
-                    best_value = v;
-                }
-            }
-            best
-        })
+        .map(|row| linalg_core::argmax(row.iter().copied()))
         .collect()
 }
 

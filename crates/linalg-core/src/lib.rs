@@ -43,6 +43,8 @@
 extern crate blas_src;
 
 mod alloc;
+mod argmax;
+pub use argmax::argmax;
 pub mod blas_info;
 pub mod blas_kernel;
 pub mod collective;

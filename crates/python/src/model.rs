@@ -220,21 +220,11 @@ impl Model {
     }
 }
 
-/// The column of the largest entry of each row (ties to the first): the
-/// class of one-hot targets or of a classifier's outputs.
+/// The column of the largest entry of each row (ties to the first; NaN
+/// never wins: [`linalg_core::argmax`]): the class of one-hot targets or of
+/// a classifier's outputs.
 pub fn argmax_rows(y: ArrayView2<'_, f64>) -> Vec<usize> {
-    y.rows()
-        .into_iter()
-        .map(|row| {
-            let mut best = 0usize;
-            for (j, &v) in row.iter().enumerate() {
-                if v > row[best] {
-                    best = j;
-                }
-            }
-            best
-        })
-        .collect()
+    y.rows().into_iter().map(|row| linalg_core::argmax(row.iter().copied())).collect()
 }
 
 #[pymethods]

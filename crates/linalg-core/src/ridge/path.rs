@@ -562,17 +562,7 @@ fn summarize(lambda: f64, y: ArrayView2<'_, f64>, residuals: ArrayView2<'_, f64>
     }
 }
 
-/// The index of the largest value (the first of equal ones; NaN never wins).
-fn argmax(values: impl Iterator<Item = f64>) -> usize {
-    let (mut best, mut best_value) = (0, f64::NEG_INFINITY);
-    for (j, v) in values.enumerate() {
-        if v > best_value {
-            best = j;
-            best_value = v;
-        }
-    }
-    best
-}
+use crate::argmax;
 
 /// `A` and `Y` non-empty and finite with as many rows.
 fn check_inputs(a: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Result<()> {

@@ -609,23 +609,14 @@ pub(crate) fn missed(out: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> Vec<us
             let miss = if o.len() == 1 {
                 (o[0] >= 0.5) != (t[0] >= 0.5)
             } else {
-                argmax(o.iter()) != argmax(t.iter())
+                argmax(o.iter().copied()) != argmax(t.iter().copied())
             };
             miss.then_some(i)
         })
         .collect()
 }
 
-/// Index of the first largest value.
-pub(crate) fn argmax<'a>(v: impl Iterator<Item = &'a f64>) -> usize {
-    let mut best = (0, f64::NEG_INFINITY);
-    for (i, &x) in v.enumerate() {
-        if x > best.1 {
-            best = (i, x);
-        }
-    }
-    best.0
-}
+pub(crate) use linalg_core::argmax;
 
 /// Mean squared error over all entries.
 fn mse(out: ArrayView2<'_, f64>, y: ArrayView2<'_, f64>) -> f64 {

@@ -88,17 +88,7 @@ impl Criterion {
     }
 }
 
-/// The index of the largest value (the first of equal ones; NaN never wins).
-pub(crate) fn argmax(values: impl Iterator<Item = f64>) -> usize {
-    let (mut best, mut best_value) = (0, f64::NEG_INFINITY);
-    for (j, v) in values.enumerate() {
-        if v > best_value {
-            best = j;
-            best_value = v;
-        }
-    }
-    best
-}
+pub(crate) use linalg_core::argmax;
 
 /// One candidate a selection tried and its score.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
