@@ -224,7 +224,10 @@ impl Model {
 /// never wins: [`linalg_core::argmax`]): the class of one-hot targets or of
 /// a classifier's outputs.
 pub fn argmax_rows(y: ArrayView2<'_, f64>) -> Vec<usize> {
-    y.rows().into_iter().map(|row| linalg_core::argmax(row.iter().copied())).collect()
+    y.rows()
+        .into_iter()
+        .map(|row| linalg_core::argmax(row.iter().copied()))
+        .collect()
 }
 
 #[pymethods]
