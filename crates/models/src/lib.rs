@@ -61,7 +61,7 @@ pub use mlp::{BplsParams, Mlp};
 pub use online::{LinearReadout, OnlineFit};
 pub use readout::{Readout, ReadoutSolver};
 pub use slfn::{Slfn, SlfnParams, SlfnTrainer, SlfnValidParams};
-pub use traits::{Dataset, Fit, ParamGuard, Persist, Predict};
+pub use traits::{Chunk, Dataset, Fit, ParamGuard, Persist, Predict};
 
 /// The traits and the dataset view, for `use models::prelude::*`.
 pub mod prelude {

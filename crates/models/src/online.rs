@@ -42,8 +42,9 @@ use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
 use crate::bls::Bls;
-use crate::elm::{Chunk, Elm};
+use crate::elm::Elm;
 use crate::error::{ModelError, Result};
+use crate::traits::Chunk;
 
 /// A model whose outputs are a ridge readout `ŷ = h(x)ᵀW` of fixed hidden
 /// outputs `h(x)`: what [`OnlineFit`] updates.

@@ -7,9 +7,9 @@
 use linalg_core::collective::{agree, Collective};
 use ndarray::ArrayView2;
 
-use crate::elm::Chunk;
 use crate::error::{ModelError, Result};
 use crate::readout::{Readout, ReadoutSolver};
+use crate::traits::Chunk;
 use crate::validate;
 
 /// A fit from sums solves the ridge system: the readout must be a ridge

@@ -39,6 +39,11 @@ use crate::error::ModelError;
 use crate::error::Result;
 use crate::validate;
 
+/// A chunk of samples and their targets (K_c×N, K_c×M), owned, as a reader
+/// yields it: what the streamed fits of the ELM and the BLS, the shards of
+/// a data-parallel fit and [`crate::OnlineFit`] take.
+pub type Chunk = (Array2<f64>, Array2<f64>);
+
 /// Training data: the samples (features, K×N, one row per sample) and their
 /// targets (K×M, e.g. one-hot class indicators), borrowed.
 #[derive(Clone, Copy, Debug)]

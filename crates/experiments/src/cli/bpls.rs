@@ -41,10 +41,12 @@ pub(crate) const DFNN_ONLY: [&str; 2] = ["exact_last_layer", "no_bias"];
 /// first pass, at most 40 epochs (the budget of Tomic et al.'s MNIST runs).
 pub const DEFAULT_ITERATIONS: usize = models::mlp::DEFAULT_MAX_ITERATIONS;
 /// Samples per minibatch of the backprop trainers by default (Tomic et al.
-/// used 1, which is slower per epoch by orders of magnitude).
-pub const DEFAULT_BATCH_SIZE: usize = 128;
-/// Epochs of the backprop trainers by default: Tomic et al.'s 40.
-pub const DEFAULT_MAX_EPOCHS: usize = 40;
+/// used 1, which is slower per epoch by orders of magnitude): the params
+/// type's [`Backprop::PRACTICAL_BATCH_SIZE`](models::mlp::Backprop::PRACTICAL_BATCH_SIZE).
+pub const DEFAULT_BATCH_SIZE: usize = models::mlp::Backprop::PRACTICAL_BATCH_SIZE;
+/// Epochs of the backprop trainers by default: Tomic et al.'s 40
+/// ([`Backprop::PAPER_EPOCHS`](models::mlp::Backprop::PAPER_EPOCHS)).
+pub const DEFAULT_MAX_EPOCHS: usize = models::mlp::Backprop::PAPER_EPOCHS;
 /// The starting weights are uniform on `[−INIT_SCALE, INIT_SCALE)`: the
 /// paper's `U[−1, 1]` (Algorithms 1 and 2, line 1), for every trainer.
 pub const INIT_SCALE: f64 = models::mlp::INIT_SCALE;

@@ -71,12 +71,12 @@ pub struct DfnnFlags {
     pub time_limit: Option<Duration>,
     /// Samples per minibatch (dfnn: bling and ig only; bpls: the backprop
     /// trainers only) [default: [`Incremental::new`]'s for dfnn,
-    /// [`super::bpls::DEFAULT_BATCH_SIZE`] for bpls].
+    /// [`models::mlp::Backprop::PRACTICAL_BATCH_SIZE`] for bpls].
     #[arg(long, value_name = "B", value_parser = at_least_one, help_heading = SHARED, help = batch_help(), long_help = batch_help())]
     pub batch_size: Option<usize>,
     /// Passes over the training set (dfnn: bling and ig only; bpls: the
     /// backprop trainers only) [default: [`Incremental::new`]'s for dfnn,
-    /// [`super::bpls::DEFAULT_MAX_EPOCHS`] for bpls].
+    /// [`models::mlp::Backprop::PAPER_EPOCHS`] for bpls].
     #[arg(long, value_name = "E", value_parser = at_least_one, help_heading = SHARED, help = epochs_help(), long_help = epochs_help())]
     pub max_epochs: Option<usize>,
     /// b2ld only: solve the last layer's block (a ridge problem) exactly
@@ -125,7 +125,7 @@ fn batch_help() -> String {
     format!(
         "Samples per minibatch. dfnn: bling and ig only [default: {d}]. bpls: the backprop trainers adam, nag, sgd, \
          adagrad only [default: {}; Tomic et al. used 1, far slower per epoch]",
-        super::bpls::DEFAULT_BATCH_SIZE
+        models::mlp::Backprop::PRACTICAL_BATCH_SIZE
     )
 }
 
@@ -134,7 +134,7 @@ fn epochs_help() -> String {
     format!(
         "Passes over the training set. dfnn: bling and ig only [default: {d}]. bpls: the backprop trainers adam, \
          nag, sgd, adagrad only [default: {}, Tomic et al.'s]",
-        super::bpls::DEFAULT_MAX_EPOCHS
+        models::mlp::Backprop::PAPER_EPOCHS
     )
 }
 

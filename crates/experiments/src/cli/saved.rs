@@ -27,7 +27,7 @@ use super::args::{at_least_one, threads_help, HeaderFlags, TaskKind};
 use super::pipeline::{FittedModel, FittedPipeline, InputScaler};
 use super::{finite_metric, CliError};
 use crate::datasets::{self, one_hot, ClassLabels, ReadOptions, Table};
-use models::elm::Chunk;
+use models::Chunk;
 use models::{LinearReadout, ModelError, OnlineFit};
 
 /// The flags of `nn predict`.

@@ -32,7 +32,7 @@ use std::time::Instant;
 
 use linalg_core::collective::{agree, Collective};
 use linalg_core::ridge::GramAccumulator;
-use models::elm::Chunk;
+use models::Chunk;
 use models::{Activation, LinearReadout, ModelError, OnlineFit};
 use ndarray::{Array2, Axis};
 use serde::de::DeserializeOwned;

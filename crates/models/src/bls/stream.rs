@@ -32,9 +32,9 @@ use super::nodes::{
 };
 use super::params::BlsValidParams;
 use super::sparse::autoencoder_sums;
-pub use crate::elm::Chunk;
 use crate::error::Result;
 use crate::shard::{reduce, ridge_from_sums, Shard};
+pub use crate::traits::Chunk;
 
 /// Every process's column extremes combined (minima by min, maxima by max).
 fn reduce_extremes(world: &dyn Collective, ranges: &mut [Extremes]) -> Result<()> {

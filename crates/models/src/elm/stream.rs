@@ -7,7 +7,7 @@
 
 use linalg_core::collective::{Collective, Local};
 use linalg_core::ridge::GramAccumulator;
-use ndarray::{Array2, ArrayView2};
+use ndarray::ArrayView2;
 
 use super::hidden::HiddenLayer;
 use super::model::Elm;
@@ -15,9 +15,7 @@ use super::params::{ElmValidParams, InputScale};
 use crate::error::Result;
 use crate::shard::{ridge_from_sums, Shard};
 
-/// A chunk of samples and their targets (K_c×N, K_c×M), as a reader yields
-/// it.
-pub type Chunk = (Array2<f64>, Array2<f64>);
+pub use crate::traits::Chunk;
 
 /// The input scale's statistics over chunks: `max |x|` and the scaled sum
 /// of squares (LAPACK's `dnrm2` way: no overflow for any finite input), so

@@ -231,6 +231,14 @@ impl Backprop {
     /// A run whose loss exceeds this many times the loss of its starting
     /// weights has diverged (see [the rule](Backprop#divergence)).
     pub const DIVERGENCE_FACTOR: f64 = 1e6;
+    /// Tomic et al.'s batch size, 1: what [`new`](Self::new) uses.
+    pub const PAPER_BATCH_SIZE: usize = 1;
+    /// Tomic et al.'s 40 epochs (their MNIST runs): what [`new`](Self::new)
+    /// uses, and the command line's default.
+    pub const PAPER_EPOCHS: usize = 40;
+    /// The command line's default batch size, 128: the paper's batch of 1
+    /// is slower per epoch by orders of magnitude.
+    pub const PRACTICAL_BATCH_SIZE: usize = 128;
 
     /// Whether `error` is [`train`](Self::train)'s report of a diverged
     /// run (a [`ModelError::Training`] whose remedy is a smaller learning
@@ -247,8 +255,8 @@ impl Backprop {
         Self {
             method,
             learning_rate: method.paper_learning_rate(),
-            batch_size: 1,
-            epochs: 40,
+            batch_size: Self::PAPER_BATCH_SIZE,
+            epochs: Self::PAPER_EPOCHS,
             shuffle_seed: Some(0),
         }
     }
