@@ -13,14 +13,8 @@ use crate::report::Table;
 /// Mean and standard deviation over seeds, `None` where a seed failed.
 pub(super) type MeanStd = Option<(f64, Option<f64>)>;
 
-/// Mean and sample standard deviation (`None` for fewer than two values,
-/// where it is undefined).
-pub(super) fn mean_std(v: &[f64]) -> (f64, Option<f64>) {
-    let n = v.len() as f64;
-    let mean = v.iter().sum::<f64>() / n;
-    let sd = (v.len() > 1).then(|| (v.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0)).sqrt());
-    (mean, sd)
-}
+/// Mean and sample standard deviation (`None` for fewer than two values).
+pub(super) use crate::report::stats::mean_sd as mean_std;
 
 /// One family's best run at one λ: strategy, maximum mean accuracy, the
 /// update where it is reached, and the accuracy after the last update

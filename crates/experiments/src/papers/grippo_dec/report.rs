@@ -11,19 +11,14 @@ use super::{rows_to_run, ReproError};
 use crate::machine;
 use crate::report::{self, svg, Table};
 
-/// Mean and sample standard deviation.
+/// Mean and sample standard deviation ([`report::stats::mean_sd`]): NaN
+/// for no values, 0 for one.
 fn mean_sd(v: &[f64]) -> (f64, f64) {
-    let n = v.len() as f64;
-    if v.is_empty() {
-        return (f64::NAN, f64::NAN);
+    match report::stats::mean_sd(v) {
+        (m, Some(sd)) => (m, sd),
+        (m, None) if v.is_empty() => (m, f64::NAN),
+        (m, None) => (m, 0.0),
     }
-    let m = v.iter().sum::<f64>() / n;
-    let sd = if v.len() > 1 {
-        (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0)).sqrt()
-    } else {
-        0.0
-    };
-    (m, sd)
 }
 
 /// Our averages for one row of a table.

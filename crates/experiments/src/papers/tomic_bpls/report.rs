@@ -12,14 +12,7 @@ use super::{published, Options, ReproError};
 use crate::machine;
 use crate::report::{self, svg, Table};
 
-fn mean(v: impl IntoIterator<Item = f64>) -> f64 {
-    let (s, n) = v.into_iter().fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
-    if n == 0 {
-        f64::NAN
-    } else {
-        s / n as f64
-    }
-}
+use crate::report::stats::mean;
 
 fn f2(v: f64) -> String {
     if v.is_finite() {

@@ -118,13 +118,15 @@ fn four(c: &BinaryCounts) -> [f64; 4] {
     [c.accuracy(), c.sensitivity(), c.precision(), c.mcc()]
 }
 
+/// Per metric, the mean and the sample standard deviation over the folds
+/// ([`crate::report::stats::mean_sd`]; 0 for a single fold).
 fn mean_sd(samples: &[[f64; 4]]) -> ([f64; 4], [f64; 4]) {
-    let n = samples.len().max(1) as f64;
     let mut mean = [0.0; 4];
     let mut sd = [0.0; 4];
     for k in 0..4 {
-        mean[k] = samples.iter().map(|s| s[k]).sum::<f64>() / n;
-        sd[k] = (samples.iter().map(|s| (s[k] - mean[k]).powi(2)).sum::<f64>() / n).sqrt();
+        let column: Vec<f64> = samples.iter().map(|s| s[k]).collect();
+        let (m, s) = crate::report::stats::mean_sd(&column);
+        (mean[k], sd[k]) = (m, s.unwrap_or(0.0));
     }
     (mean, sd)
 }
