@@ -5,6 +5,7 @@
 
 pub mod bls_ridge;
 pub mod grippo_dec;
+pub mod mnist;
 pub mod palagi_seccia;
 pub mod tomic_bpls;
 pub mod zhu_wei;

@@ -13,7 +13,7 @@ use ndarray::{Array2, Axis, Slice};
 use super::cell::{cell_file, load_cells, write_cell, Cell, PinvCut};
 use super::protocol::{Options, Schedule};
 use super::report::write_report;
-use crate::datasets::{self, argmax_rows, one_hot};
+use crate::datasets::{argmax_rows, one_hot};
 use crate::machine::{self, ScopedBlasThreads};
 use crate::papers::ReproError;
 
@@ -27,11 +27,8 @@ struct Data {
 }
 
 fn load(schedule: &Schedule) -> Result<Data, ReproError> {
-    let train = datasets::load_shipped("mnist-train")?;
-    let test = datasets::load_shipped("mnist-test")?;
-    let tr: Vec<usize> = (0..schedule.train.min(train.n_samples())).collect();
-    let te: Vec<usize> = (0..schedule.test.min(test.n_samples())).collect();
-    let (train, test) = (train.select(&tr), test.select(&te));
+    let crate::papers::mnist::Mnist { train, test } =
+        crate::papers::mnist::load(None, Some(schedule.train), Some(schedule.test))?;
     Ok(Data {
         x_train: train.x.mapv(|v| v / 255.0),
         y_train: one_hot(&train.y, 10)?,

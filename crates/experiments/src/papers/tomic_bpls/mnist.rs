@@ -7,7 +7,7 @@
 //! training), time per epoch.
 
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use models::mlp::{Backprop, BplsAlgorithm, BplsParams, Mlp, OutputActivation};
 use models::optim::first_order::FirstOrderKind;
@@ -17,7 +17,7 @@ use ndarray::{Array2, ArrayView2, Axis, Slice};
 use serde::{Deserialize, Serialize};
 
 use super::super::ReproError;
-use crate::datasets::{load_idx, one_hot};
+use crate::datasets::one_hot;
 
 /// Hidden neurons (the paper's `N₁ = 50`).
 pub const HIDDEN: usize = 50;
@@ -36,36 +36,18 @@ pub struct Images {
     pub y_test: Array2<f64>,
 }
 
-/// The IDX file in `dir` whose name starts with `stem` (plain or gzipped).
-fn idx_file(dir: &Path, stem: &str) -> Result<PathBuf, ReproError> {
-    for name in [format!("{stem}.gz"), stem.to_string()] {
-        let p = dir.join(name);
-        if p.is_file() {
-            return Ok(p);
-        }
-    }
-    Err(ReproError::Protocol(format!(
-        "{}: no {stem}[.gz] (an MNIST-style directory has train-images-idx3-ubyte, t10k-images-idx3-ubyte and \
-         their labels files)",
-        dir.display()
-    )))
-}
-
 /// Load `dir`'s IDX files (the first `train` and `test` images of each
 /// part, or all), pixels divided by 255, labels one-hot over 10 classes.
 ///
 /// # Errors
 /// Missing or malformed files, labels outside 0–9.
 pub fn load(dir: &Path, name: &str, train: Option<usize>, test: Option<usize>) -> Result<Images, ReproError> {
-    let part = |stem: &str, limit: Option<usize>| -> Result<(Array2<f64>, Array2<f64>), ReproError> {
-        let d = load_idx(idx_file(dir, stem)?)?;
-        let k = limit.unwrap_or(d.x.nrows()).min(d.x.nrows());
-        let x = d.x.slice_axis(Axis(0), Slice::from(..k)).mapv(|v| v / 255.0);
-        let labels = d.y.slice_axis(Axis(0), Slice::from(..k)).to_owned();
-        Ok((x, one_hot(&labels, 10)?))
+    let m = crate::papers::mnist::load(Some(dir), train, test)?;
+    let part = |d: &crate::datasets::Dataset| -> Result<(Array2<f64>, Array2<f64>), ReproError> {
+        Ok((d.x.mapv(|v| v / 255.0), one_hot(&d.y, 10)?))
     };
-    let (x_train, y_train) = part("train-images-idx3-ubyte", train)?;
-    let (x_test, y_test) = part("t10k-images-idx3-ubyte", test)?;
+    let (x_train, y_train) = part(&m.train)?;
+    let (x_test, y_test) = part(&m.test)?;
     Ok(Images {
         name: name.into(),
         x_train,

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::classification::ACTIVATIONS;
 use super::regression::time_last_node;
-use crate::datasets::{self, argmax_rows, one_hot, MinMaxScaler};
+use crate::datasets::{argmax_rows, one_hot, MinMaxScaler};
 use crate::machine::ScopedBlasThreads;
 use crate::metrics;
 use crate::papers::ReproError;
@@ -71,10 +71,7 @@ pub struct MnistRow {
 /// restored on return).
 pub fn table5(size: MnistSize, threads: usize) -> Result<Vec<MnistRow>, ReproError> {
     let _threads = ScopedBlasThreads::new(threads);
-    let train = datasets::load_shipped("mnist-train")?;
-    let test = datasets::load_shipped("mnist-test")?;
-    let idx: Vec<usize> = (0..size.train.min(train.n_samples())).collect();
-    let train = train.select(&idx);
+    let crate::papers::mnist::Mnist { train, test } = crate::papers::mnist::load(None, Some(size.train), None)?;
     let sx = MinMaxScaler::fit(&train.x)?;
     // Input weights are U[−1, 1] (MATLAB ELM's rand·2−1). On 784 pixels in
     // [0, 1] the pre-activations would have a standard deviation near 5:
