@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind};
+use models::dfnn::{B2ld, Bias, DfnnParams, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind};
 use models::mlp::{BplsAlgorithm, BplsParams, OutputActivation};
 use models::select::folds::Folds;
 use models::select::grow::{GrowOptions, Grown};
@@ -598,13 +598,6 @@ pub fn fit_dfnn<'py>(
             )))
         }
     };
-    if let Some(r) = rho {
-        if !(r.is_finite() && r >= 0.0) {
-            return Err(value_error(format!(
-                "rho = {r} is not admissible: it must be finite and ≥ 0"
-            )));
-        }
-    }
     let trainer = match trainer.to_ascii_lowercase().as_str() {
         "b2ld" => DfnnTrainer::B2ld(B2ld {
             time_limit,
@@ -637,18 +630,24 @@ pub fn fit_dfnn<'py>(
         }
     };
     let bias = if bias { Bias::Every } else { Bias::None };
+    let params = DfnnParams::new(&hidden_layer_sizes)
+        .with_bias(bias)
+        .with_trainer(trainer)
+        .with_seed(random_state)
+        .with_init_scale(init_scale);
+    let params = match rho {
+        Some(r) => params.with_rho(r),
+        None => params,
+    }
+    .check()
+    .map_err(to_py)?;
     let (x, y) = (x.as_array(), y.as_array());
     let _threads = threads::scoped(n_jobs)?;
     let started = Instant::now();
-    let (net, report, rho) = py
-        .detach(|| -> models::Result<_> {
-            let widths = [&hidden_layer_sizes[..], &[y.ncols()]].concat();
-            let mut net = Dfnn::random(x.ncols(), &widths, bias, random_state, init_scale)?;
-            let rho = rho.unwrap_or_else(|| net.paper_rho());
-            let report = net.fit(x, y, rho, &trainer, |_| std::ops::ControlFlow::Continue(()))?;
-            Ok((net, report, rho))
-        })
+    let (net, report) = py
+        .detach(|| params.fit_with_report(&Dataset::new(x, y), |_| std::ops::ControlFlow::Continue(())))
         .map_err(to_py)?;
+    let rho = params.rho_for(&net);
     let info = PyDict::new(py);
     info.set_item("trainer", report.trainer)?;
     info.set_item("rho", rho)?;

@@ -15,7 +15,8 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind, TrainReport};
+use models::dfnn::{B2ld, Bias, Dfnn, DfnnParams, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind, TrainReport};
+use models::ParamGuard;
 use ndarray::Array2;
 
 use super::args::{at_least_one, TrainerArg};
@@ -336,8 +337,6 @@ pub(crate) struct DfnnFit {
 /// the start; a fit whose `f`, `‖∇f‖` or weights are not finite
 /// ([`check_finite`]: naming `--lambda` when it was given).
 pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) -> Result<DfnnFit, CliError> {
-    let widths = [&args.hidden[..], &[y.ncols()]].concat();
-    let mut net = Dfnn::random(x.ncols(), &widths, args.bias, seed, args.init_scale)?;
     // BLInG's and IG's fixed random order of the rows comes from --seed too.
     let trainer = match &args.trainer {
         DfnnTrainer::Incremental(inc) => DfnnTrainer::Incremental(Incremental {
@@ -346,7 +345,18 @@ pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) 
         }),
         other => other.clone(),
     };
-    let rho = args.rho.unwrap_or_else(|| net.paper_rho());
+    let params = DfnnParams::new(&args.hidden)
+        .with_bias(args.bias)
+        .with_trainer(trainer)
+        .with_seed(seed)
+        .with_init_scale(args.init_scale);
+    let params = match args.rho {
+        Some(rho) => params.with_rho(rho),
+        None => params,
+    }
+    .check()?;
+    let mut net = params.start(x.ncols(), y.ncols())?;
+    let rho = params.rho_for(&net);
     say!(
         "nn fit: DFNN {} weights, ρ = {rho:e} ({})",
         net.n_weights(),
@@ -362,7 +372,7 @@ pub(crate) fn fit(args: &DfnnArgs, seed: u64, x: &Array2<f64>, y: &Array2<f64>) 
         _ => Duration::ZERO,
     };
     let mut last: Option<Instant> = None;
-    let mut report = net.fit(x.view(), y.view(), rho, &trainer, |p| {
+    let mut report = net.fit(x.view(), y.view(), rho, params.trainer(), |p| {
         if last.is_none_or(|t| t.elapsed() >= every) {
             last = Some(Instant::now());
             let gradient = p.gradient_norm.map(|g| format!(", ‖∇f‖ = {g:.3e}")).unwrap_or_default();

@@ -99,19 +99,14 @@ struct Run<'o> {
 }
 
 impl B2ld {
-    fn check(&self) -> Result<()> {
-        validate::finite_scalar(
-            "gradient_tolerance",
-            self.gradient_tolerance,
-            false,
-            "must be finite and ≥ 0",
-        )?;
-        validate::finite_scalar(
-            "relative_decrease",
-            self.relative_decrease,
-            false,
-            "must be finite and ≥ 0",
-        )?;
+    /// Every setting admissible: the stopping tolerances finite and ≥ 0,
+    /// ε > 0, δ in (0, 1), at least one iteration per block and one L-BFGS
+    /// pair, σ finite and ≥ 0.
+    ///
+    /// # Errors
+    /// [`crate::ModelError::InvalidParameter`] naming the setting.
+    pub fn check(&self) -> Result<()> {
+        super::train::check_stopping(self.gradient_tolerance, self.relative_decrease)?;
         validate::finite_scalar(
             "initial_accuracy",
             self.initial_accuracy,

@@ -88,14 +88,24 @@ impl Incremental {
         })
     }
 
+    /// At least one sample per minibatch and one epoch (the step-size
+    /// rule's settings are checked when it is built, at the start of a fit).
+    ///
+    /// # Errors
+    /// [`crate::ModelError::InvalidParameter`] naming the setting.
+    pub fn check(&self) -> Result<()> {
+        validate::at_least_one("batch_size", self.batch_size, "a minibatch needs at least one sample")?;
+        validate::at_least_one("max_epochs", self.max_epochs, "the fit needs at least one epoch")?;
+        Ok(())
+    }
+
     pub(crate) fn run(
         &self,
         objective: Objective3<'_>,
         weights: &mut [Array2<f64>],
         mut progress: impl FnMut(&Progress) -> ControlFlow<()>,
     ) -> Result<TrainReport> {
-        validate::at_least_one("batch_size", self.batch_size, "a minibatch needs at least one sample")?;
-        validate::at_least_one("max_epochs", self.max_epochs, "the fit needs at least one epoch")?;
+        self.check()?;
         let big_l = weights.len();
         let mut alpha = DiminishingStep::new(self.initial_step(big_l), self.epsilon).map_err(|e| {
             crate::ModelError::InvalidParameter {

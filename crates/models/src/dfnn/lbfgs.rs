@@ -60,24 +60,13 @@ impl Default for FullLbfgs {
 }
 
 impl FullLbfgs {
-    pub(crate) fn run(
-        &self,
-        objective: Objective3<'_>,
-        weights: &mut [Array2<f64>],
-        mut progress: impl FnMut(&Progress) -> ControlFlow<()>,
-    ) -> Result<TrainReport> {
-        validate::finite_scalar(
-            "gradient_tolerance",
-            self.gradient_tolerance,
-            false,
-            "must be finite and ≥ 0",
-        )?;
-        validate::finite_scalar(
-            "relative_decrease",
-            self.relative_decrease,
-            false,
-            "must be finite and ≥ 0",
-        )?;
+    /// Every setting admissible: the stopping tolerances finite and ≥ 0, at
+    /// least one pair of memory, a window of at least one iteration.
+    ///
+    /// # Errors
+    /// [`crate::ModelError::InvalidParameter`] naming the setting.
+    pub fn check(&self) -> Result<()> {
+        super::train::check_stopping(self.gradient_tolerance, self.relative_decrease)?;
         validate::at_least_one("memory", self.memory, "L-BFGS keeps at least one pair")?;
         validate::at_least_one(
             "window",
@@ -90,6 +79,16 @@ impl FullLbfgs {
             false,
             "must be finite and ≥ 0",
         )?;
+        Ok(())
+    }
+
+    pub(crate) fn run(
+        &self,
+        objective: Objective3<'_>,
+        weights: &mut [Array2<f64>],
+        mut progress: impl FnMut(&Progress) -> ControlFlow<()>,
+    ) -> Result<TrainReport> {
+        self.check()?;
         let start = Instant::now();
         let mut lbfgs = Lbfgs::default()
             .with_memory(self.memory)

@@ -23,6 +23,7 @@ mod incremental;
 mod lbfgs;
 mod network;
 mod objective;
+mod params;
 mod train;
 
 pub use b2ld::B2ld;
@@ -30,6 +31,7 @@ pub use incremental::{Incremental, IncrementalKind};
 pub use lbfgs::FullLbfgs;
 pub use network::{Bias, Dfnn, MAGIC};
 pub use objective::{BlockObjective, FullObjective, Objective3, Workspace};
+pub use params::{DfnnParams, DfnnValidParams};
 pub use train::{DfnnTrainer, Progress, TracePoint, TrainReport};
 
 /// The starting weights' default range `[−INIT_SCALE, INIT_SCALE]`

@@ -28,7 +28,32 @@ pub enum DfnnTrainer {
     Incremental(Incremental),
 }
 
+/// The stopping tolerances B2LD and L-BFGS share: finite and ≥ 0.
+pub(crate) fn check_stopping(gradient_tolerance: f64, relative_decrease: f64) -> Result<()> {
+    crate::validate::finite_scalar(
+        "gradient_tolerance",
+        gradient_tolerance,
+        false,
+        "must be finite and ≥ 0",
+    )?;
+    crate::validate::finite_scalar("relative_decrease", relative_decrease, false, "must be finite and ≥ 0")?;
+    Ok(())
+}
+
 impl DfnnTrainer {
+    /// Every setting of the trainer admissible ([`B2ld::check`],
+    /// [`FullLbfgs::check`], [`Incremental::check`]).
+    ///
+    /// # Errors
+    /// [`crate::ModelError::InvalidParameter`] naming the setting.
+    pub fn check(&self) -> Result<()> {
+        match self {
+            Self::B2ld(t) => t.check(),
+            Self::Lbfgs(t) => t.check(),
+            Self::Incremental(t) => t.check(),
+        }
+    }
+
     /// The trainer's short name (`b2ld`, `lbfgs`, `bling`, `ig`).
     pub fn name(&self) -> &'static str {
         match self {
