@@ -74,6 +74,16 @@ pub fn sci1(v: f64) -> String {
     s.replace("e-0", "e-")
 }
 
+/// A number with two decimals, or `—` when it is not finite (a ratio or a
+/// mean of no runs).
+pub fn fixed2(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v:.2}")
+    } else {
+        "—".into()
+    }
+}
+
 /// The current UTC time as `YYYY-MM-DD HH:MM` (see [`crate::machine`]).
 pub use crate::machine::utc_now;
 
@@ -89,5 +99,7 @@ mod tests {
         assert_eq!(t.csv(), "a,b\n1,\"x,y\"\n");
         assert_eq!(sci1(2.3e-11), "2e-11");
         assert_eq!(sci1(6.4e-16), "6e-16");
+        assert_eq!(fixed2(1.005e1), "10.05");
+        assert_eq!(fixed2(f64::NAN), "—");
     }
 }

@@ -137,6 +137,21 @@ fn against_the_paper(opts: &Options, cells: &[CellResult]) -> String {
 /// Write report.md, results.csv, cells.json and the objective plot.
 pub fn write(opts: &Options, cells: &[CellResult], skipped: usize, reused: usize) -> Result<PathBuf, ReproError> {
     let mut md = String::new();
+    header(&mut md, opts, cells.len(), skipped, reused);
+    protocol(&mut md);
+    tables_ii_xii(&mut md, opts, cells)?;
+    summary_claim(&mut md, opts, cells);
+    objective_vs_time(&mut md, opts, cells)?;
+    let _ = writeln!(md, "Per-cell results: `cells.json`; table rows: `results.csv`.");
+    report::write(&opts.out_dir, "cells.json", &serde_json::to_string_pretty(cells)?)?;
+    let path = opts.out_dir.join("report.md");
+    report::write(&opts.out_dir, "report.md", &md)?;
+    Ok(path)
+}
+
+/// The title (Tables II–XII), the run's line, the cells read back and how
+/// our figures compare with the paper's (units, machine).
+fn header(md: &mut String, opts: &Options, n_cells: usize, skipped: usize, reused: usize) {
     let kind = format!(
         "{}, features {}",
         if opts.quick {
@@ -169,8 +184,8 @@ pub fn write(opts: &Options, cells: &[CellResult], skipped: usize, reused: usize
             md,
             "Of the {} cells, {reused} were computed by an earlier invocation of the same command on this machine \
              and read back from `cells/` (a cell is one algorithm, size and starting point); {} were computed now.\n",
-            cells.len(),
-            cells.len() - reused
+            n_cells,
+            n_cells - reused
         );
     }
     let _ = writeln!(
@@ -180,6 +195,11 @@ pub fn write(opts: &Options, cells: &[CellResult], skipped: usize, reused: usize
          `RMSEtr`/`RMSEts` are on targets scaled to [0, 1]; ours are means over the starting points (± the sample \
          standard deviation of the test metric). `E` is the final training error (5) on our scaled data.\n"
     );
+}
+
+/// The paper's protocol (trainers, parameters, features, Table I's splits)
+/// and where ours differs, with the data sets' notes.
+fn protocol(md: &mut String) {
     let _ = writeln!(md, "## Protocol and differences\n");
     let _ = writeln!(
         md,
@@ -202,7 +222,11 @@ pub fn write(opts: &Options, cells: &[CellResult], skipped: usize, reused: usize
         let _ = writeln!(md, "- {}: {}.", s.paper_name, s.note);
     }
     let _ = writeln!(md);
+}
 
+/// Tables II–XII: one table per data set run, ours beside the paper's row
+/// by row; every row we ran also in `results.csv`.
+fn tables_ii_xii(md: &mut String, opts: &Options, cells: &[CellResult]) -> std::io::Result<()> {
     let mut csv = Table::new(&[
         "dataset",
         "algorithm",
@@ -220,6 +244,128 @@ pub fn write(opts: &Options, cells: &[CellResult], skipped: usize, reused: usize
         "test_paper",
         "objective",
     ]);
+    for (index, source) in SOURCES.iter().enumerate() {
+        if opts.includes(source.paper_name) {
+            results_table(md, opts, cells, index, &mut csv);
+        }
+    }
+    report::write(&opts.out_dir, "results.csv", &csv.csv())
+}
+
+/// One of Tables II–XII: the paper's rows for data set `index` with ours
+/// beside them (— for a row not run); adds our rows to `csv`.
+fn results_table(md: &mut String, opts: &Options, cells: &[CellResult], index: usize, csv: &mut Table) {
+    let info = TABLE_I[index];
+    let (tr, ts) = match info.task {
+        Task::Classification => ("%tr", "%ts"),
+        Task::Regression => ("RMSEtr", "RMSEts"),
+    };
+    let _ = writeln!(
+        md,
+        "## Table {} — {} ({} features, {} training, {} test in the paper)\n",
+        info.table, info.paper_name, info.features, info.train, info.test
+    );
+    let mut t = Table::new(&[
+        "algorithm",
+        "N",
+        "tr_time",
+        "(paper)",
+        "ts_time",
+        "(paper)",
+        tr,
+        "(paper)",
+        ts,
+        "(paper)",
+        "E",
+    ]);
+    let run_rows = rows_to_run(index, opts.quick);
+    for row in published::RESULTS[index] {
+        let o = if run_rows.contains(row) {
+            ours(cells, SOURCES[index].paper_name, row)
+        } else {
+            None
+        };
+        let dash = || "—".to_string();
+        t.push(vec![
+            row.algorithm.to_string(),
+            row.neurons.to_string(),
+            o.map_or_else(dash, |o| secs(o.train_time)),
+            secs(row.train_time),
+            o.map_or_else(dash, |o| secs(o.test_time)),
+            secs(row.test_time),
+            o.map_or_else(dash, |o| metric(info.task, o.train_metric.0)),
+            metric(info.task, row.train_metric),
+            o.map_or_else(dash, |o| {
+                format!(
+                    "{} ± {}",
+                    metric(info.task, o.test_metric.0),
+                    metric(info.task, o.test_metric.1)
+                )
+            }),
+            metric(info.task, row.test_metric),
+            o.map_or_else(dash, |o| format!("{:.4e}", o.objective)),
+        ]);
+        if let Some(o) = o {
+            csv.push(vec![
+                info.paper_name.into(),
+                row.algorithm.into(),
+                row.neurons.to_string(),
+                o.runs.to_string(),
+                format!("{}", o.train_time),
+                format!("{}", row.train_time),
+                format!("{}", o.test_time),
+                format!("{}", row.test_time),
+                format!("{}", o.train_metric.0),
+                format!("{}", o.train_metric.1),
+                format!("{}", row.train_metric),
+                format!("{}", o.test_metric.0),
+                format!("{}", o.test_metric.1),
+                format!("{}", row.test_metric),
+                format!("{}", o.objective),
+            ]);
+        }
+    }
+    let _ = writeln!(md, "{}", t.markdown());
+}
+
+/// `(faster, more accurate)` of [`dec10_vs_lbfgs`].
+type Claim = (bool, bool);
+
+/// Our claim on one table with the final `E` of DEC(10), lbfgs(500) and
+/// lbfgs(1000).
+type OurClaim = (Claim, (f64, f64, f64));
+
+/// The summary claim on data set `index`'s table (Sec. VI-C): the paper's
+/// outcome and, when the three rows ran, ours with the final `E` of
+/// DEC(10), lbfgs(500) and lbfgs(1000); `None` when the table lacks a row.
+fn claim_on_table(cells: &[CellResult], index: usize) -> Option<(Claim, Option<OurClaim>)> {
+    let info = TABLE_I[index];
+    let name = SOURCES[index].paper_name;
+    let find = |alg: &str| published::RESULTS[index].iter().find(|r| r.algorithm == alg).copied();
+    let (d, l5, l10) = (find("DEC(10)")?, find("lbfgs(500)")?, find("lbfgs(1000)")?);
+    let paper = dec10_vs_lbfgs(
+        info.task,
+        (d.train_time, d.test_metric),
+        [(l5.train_time, l5.test_metric), (l10.train_time, l10.test_metric)],
+    );
+    let mine = match (ours(cells, name, &d), ours(cells, name, &l5), ours(cells, name, &l10)) {
+        (Some(a), Some(b), Some(c)) => Some((
+            dec10_vs_lbfgs(
+                info.task,
+                (a.train_time, a.test_metric.0),
+                [(b.train_time, b.test_metric.0), (c.train_time, c.test_metric.0)],
+            ),
+            (a.objective, b.objective, c.objective),
+        )),
+        _ => None,
+    };
+    Some((paper, mine))
+}
+
+/// The paper's summary claim (Sec. VI-C): DEC(10) against L-BFGS counted
+/// on the paper's tables and on ours, set by set, then our test metrics
+/// against the paper's.
+fn summary_claim(md: &mut String, opts: &Options, cells: &[CellResult]) {
     let mut claims = Table::new(&[
         "data set",
         "DEC(10) faster than the more accurate L-BFGS (ours / paper)",
@@ -231,121 +377,28 @@ pub fn write(opts: &Options, cells: &[CellResult], skipped: usize, reused: usize
         if !opts.includes(source.paper_name) {
             continue;
         }
-        let info = TABLE_I[index];
-        let (tr, ts) = match info.task {
-            Task::Classification => ("%tr", "%ts"),
-            Task::Regression => ("RMSEtr", "RMSEts"),
+        let Some((paper, mine)) = claim_on_table(cells, index) else {
+            continue;
         };
-        let _ = writeln!(
-            md,
-            "## Table {} — {} ({} features, {} training, {} test in the paper)\n",
-            info.table, info.paper_name, info.features, info.train, info.test
-        );
-        let mut t = Table::new(&[
-            "algorithm",
-            "N",
-            "tr_time",
-            "(paper)",
-            "ts_time",
-            "(paper)",
-            tr,
-            "(paper)",
-            ts,
-            "(paper)",
-            "E",
+        let yes = |b: bool| if b { "yes" } else { "no" };
+        for (k, v) in [paper.0, paper.1, paper.0 && paper.1].into_iter().enumerate() {
+            paper_count[k] += usize::from(v);
+        }
+        if let Some(((f, a), _)) = mine {
+            sets += 1;
+            for (k, v) in [f, a, f && a].into_iter().enumerate() {
+                ours_count[k] += usize::from(v);
+            }
+        }
+        claims.push(vec![
+            TABLE_I[index].paper_name.into(),
+            format!("{} / {}", mine.map_or("—", |m| yes(m.0 .0)), yes(paper.0)),
+            format!("{} / {}", mine.map_or("—", |m| yes(m.0 .1)), yes(paper.1)),
+            mine.map_or_else(
+                || "—".into(),
+                |m| format!("{:.4e} / {:.4e} / {:.4e}", m.1 .0, m.1 .1, m.1 .2),
+            ),
         ]);
-        let run_rows = rows_to_run(index, opts.quick);
-        for row in published::RESULTS[index] {
-            let o = if run_rows.contains(row) {
-                ours(cells, source.paper_name, row)
-            } else {
-                None
-            };
-            let dash = || "—".to_string();
-            t.push(vec![
-                row.algorithm.to_string(),
-                row.neurons.to_string(),
-                o.map_or_else(dash, |o| secs(o.train_time)),
-                secs(row.train_time),
-                o.map_or_else(dash, |o| secs(o.test_time)),
-                secs(row.test_time),
-                o.map_or_else(dash, |o| metric(info.task, o.train_metric.0)),
-                metric(info.task, row.train_metric),
-                o.map_or_else(dash, |o| {
-                    format!(
-                        "{} ± {}",
-                        metric(info.task, o.test_metric.0),
-                        metric(info.task, o.test_metric.1)
-                    )
-                }),
-                metric(info.task, row.test_metric),
-                o.map_or_else(dash, |o| format!("{:.4e}", o.objective)),
-            ]);
-            if let Some(o) = o {
-                csv.push(vec![
-                    info.paper_name.into(),
-                    row.algorithm.into(),
-                    row.neurons.to_string(),
-                    o.runs.to_string(),
-                    format!("{}", o.train_time),
-                    format!("{}", row.train_time),
-                    format!("{}", o.test_time),
-                    format!("{}", row.test_time),
-                    format!("{}", o.train_metric.0),
-                    format!("{}", o.train_metric.1),
-                    format!("{}", row.train_metric),
-                    format!("{}", o.test_metric.0),
-                    format!("{}", o.test_metric.1),
-                    format!("{}", row.test_metric),
-                    format!("{}", o.objective),
-                ]);
-            }
-        }
-        let _ = writeln!(md, "{}", t.markdown());
-        // The summary claim on this table.
-        let find = |alg: &str| published::RESULTS[index].iter().find(|r| r.algorithm == alg).copied();
-        if let (Some(d), Some(l5), Some(l10)) = (find("DEC(10)"), find("lbfgs(500)"), find("lbfgs(1000)")) {
-            let paper = dec10_vs_lbfgs(
-                info.task,
-                (d.train_time, d.test_metric),
-                [(l5.train_time, l5.test_metric), (l10.train_time, l10.test_metric)],
-            );
-            let (od, o5, o10) = (
-                ours(cells, source.paper_name, &d),
-                ours(cells, source.paper_name, &l5),
-                ours(cells, source.paper_name, &l10),
-            );
-            let mine = match (od, o5, o10) {
-                (Some(a), Some(b), Some(c)) => Some((
-                    dec10_vs_lbfgs(
-                        info.task,
-                        (a.train_time, a.test_metric.0),
-                        [(b.train_time, b.test_metric.0), (c.train_time, c.test_metric.0)],
-                    ),
-                    (a.objective, b.objective, c.objective),
-                )),
-                _ => None,
-            };
-            let yes = |b: bool| if b { "yes" } else { "no" };
-            for (k, v) in [paper.0, paper.1, paper.0 && paper.1].into_iter().enumerate() {
-                paper_count[k] += usize::from(v);
-            }
-            if let Some(((f, a), _)) = mine {
-                sets += 1;
-                for (k, v) in [f, a, f && a].into_iter().enumerate() {
-                    ours_count[k] += usize::from(v);
-                }
-            }
-            claims.push(vec![
-                info.paper_name.into(),
-                format!("{} / {}", mine.map_or("—", |m| yes(m.0 .0)), yes(paper.0)),
-                format!("{} / {}", mine.map_or("—", |m| yes(m.0 .1)), yes(paper.1)),
-                mine.map_or_else(
-                    || "—".into(),
-                    |m| format!("{:.4e} / {:.4e} / {:.4e}", m.1 .0, m.1 .1, m.1 .2),
-                ),
-            ]);
-        }
     }
     let _ = writeln!(md, "## The paper's summary claim (Sec. VI-C)\n");
     let (pt, pa, pb) = published::CLAIM_DEC10_BEATS_LBFGS;
@@ -359,8 +412,11 @@ pub fn write(opts: &Options, cells: &[CellResult], skipped: usize, reused: usize
     );
     let _ = writeln!(md, "{}", claims.markdown());
     let _ = writeln!(md, "{}", against_the_paper(opts, cells));
+}
 
-    // Objective against time on cod-rna (run 0).
+/// Not a table of the paper: the training error E against time on
+/// cod-rna, run 0 of each algorithm, as SVG, when cod-rna ran.
+fn objective_vs_time(md: &mut String, opts: &Options, cells: &[CellResult]) -> std::io::Result<()> {
     let mut series = vec![];
     for alg in ["DEC(10)", "lbfgs(1000)", "lbfgs(500)", "DEC(2)"] {
         if let Some(c) = cells
@@ -370,24 +426,20 @@ pub fn write(opts: &Options, cells: &[CellResult], skipped: usize, reused: usize
             series.push(svg::Series::line(format!("{alg}, N = {}", c.neurons), c.trace.clone()));
         }
     }
-    if !series.is_empty() {
-        let plot = svg::line_plot(
-            "cod-rna: training error E against time (run 0)",
-            "seconds",
-            "E (eq. 5)",
-            &series,
-            true,
-        );
-        report::write(&opts.out_dir, "objective_vs_time_codrna.svg", &plot)?;
-        let _ = writeln!(
-            md,
-            "## Training error against time\n\n![E against time on cod-rna](objective_vs_time_codrna.svg)\n"
-        );
+    if series.is_empty() {
+        return Ok(());
     }
-    let _ = writeln!(md, "Per-cell results: `cells.json`; table rows: `results.csv`.");
-    report::write(&opts.out_dir, "results.csv", &csv.csv())?;
-    report::write(&opts.out_dir, "cells.json", &serde_json::to_string_pretty(cells)?)?;
-    let path = opts.out_dir.join("report.md");
-    report::write(&opts.out_dir, "report.md", &md)?;
-    Ok(path)
+    let plot = svg::line_plot(
+        "cod-rna: training error E against time (run 0)",
+        "seconds",
+        "E (eq. 5)",
+        &series,
+        true,
+    );
+    report::write(&opts.out_dir, "objective_vs_time_codrna.svg", &plot)?;
+    let _ = writeln!(
+        md,
+        "## Training error against time\n\n![E against time on cod-rna](objective_vs_time_codrna.svg)\n"
+    );
+    Ok(())
 }

@@ -95,6 +95,10 @@ fn comparison_table(
     t
 }
 
+/// Wins and defeats summed over the cells, ours then the paper's, for the
+/// four comparisons of Tables 3, 4 and 7 (objective, test error).
+type Totals = [[(u32, u32); 2]; 4];
+
 /// Write `report.md`, `cells.csv` and the figures into `opts.out_dir`.
 pub fn write(
     opts: &Options,
@@ -105,6 +109,25 @@ pub fn write(
 ) -> Result<PathBuf, ReproError> {
     let dir = &opts.out_dir;
     let mut md = String::new();
+    let mut totals: Totals = [[(0, 0); 2]; 4];
+    header(&mut md, opts, cells.len(), skipped, reused, seconds);
+    table_2(&mut md, opts, cells)?;
+    tables_3_4(&mut md, opts, cells, &mut totals);
+    table_5(&mut md, opts, cells);
+    table_6(&mut md, opts, cells);
+    table_7(&mut md, opts, cells, &mut totals);
+    table_8(&mut md, opts, cells);
+    summary(&mut md, &totals);
+    figures_2_3(&mut md, opts, cells)?;
+    every_cell(&mut md, opts, cells)?;
+    let path = dir.join("report.md");
+    report::write(dir, "report.md", &md)?;
+    Ok(path)
+}
+
+/// The title, the run's line, the protocol and the data notes (Table 1's
+/// sizes).
+fn header(md: &mut String, opts: &Options, n_cells: usize, skipped: usize, reused: usize, seconds: f64) {
     let title = if opts.quick { " (quick run)" } else { "" };
     let _ = writeln!(
         md,
@@ -115,7 +138,7 @@ pub fn write(
         machine::utc_now(),
         machine::description_with_blas(),
         seconds,
-        cells.len(),
+        n_cells,
         if skipped > 0 {
             format!(", **{skipped} not run (time budget)**")
         } else {
@@ -151,8 +174,11 @@ pub fn write(
         let _ = writeln!(md, "- {}: {}.", s.paper_name, s.note);
     }
     let _ = writeln!(md);
+}
 
-    // Table 2.
+/// Table 2: the best run of B2LD and of L-BFGS per data set, one table per
+/// network, ours beside the paper's; also `table2.csv`.
+fn table_2(md: &mut String, opts: &Options, cells: &[CellResult]) -> std::io::Result<()> {
     let _ = writeln!(
         md,
         "## Table 2: best of the runs, B2LD and L-BFGS\n\nThe run with the lowest objective per method; \
@@ -226,10 +252,12 @@ pub fn write(
         }
         let _ = writeln!(md, "### {}\n\n{}", architecture_name(a), t.markdown());
     }
-    report::write(dir, "table2.csv", &csv.csv())?;
+    report::write(&opts.out_dir, "table2.csv", &csv.csv())
+}
 
-    // Tables 3 and 4.
-    let mut totals = [[(0u32, 0u32); 2]; 4];
+/// Tables 3 and 4: wins and defeats of B2LD against L-BFGS, on the
+/// objective and on the test error; adds them to `totals[0..2]`.
+fn tables_3_4(md: &mut String, opts: &Options, cells: &[CellResult], totals: &mut Totals) {
     let t3 = comparison_table(
         cells,
         opts,
@@ -256,51 +284,62 @@ pub fn write(
         t3.markdown(),
         t4.markdown()
     );
+}
 
-    // Table 5.
-    if opts.architectures.contains(&4) {
-        let mut t = Table::new(&[
-            "data set", "source", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
-        ]);
-        for (d, s) in SOURCES.iter().enumerate() {
-            if !opts.includes(s) {
-                continue;
-            }
-            let mut ours = vec![s.paper_name.to_string(), "ours".into()];
-            match best(&select(cells, s.key, 4, "b2ld")) {
-                Some(c) => ours.extend(c.updates_per_layer.iter().map(|u| u.to_string())),
-                None => ours.extend((0..11).map(|_| "—".to_string())),
-            }
-            t.push(ours);
-            let mut paper = vec![String::new(), "paper".into()];
-            paper.extend(published::TABLE_5[d].iter().map(|u| u.to_string()));
-            t.push(paper);
-        }
-        let _ = writeln!(
-            md,
-            "## Table 5: updates per layer (first layer = 0) of the best B2LD run on [10 x 50]\n\n{}",
-            t.markdown()
-        );
+/// Table 5: updates per layer of the best B2LD run on [10 x 50], when that
+/// network was run.
+fn table_5(md: &mut String, opts: &Options, cells: &[CellResult]) {
+    if !opts.architectures.contains(&4) {
+        return;
     }
+    let mut t = Table::new(&[
+        "data set", "source", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
+    ]);
+    for (d, s) in SOURCES.iter().enumerate() {
+        if !opts.includes(s) {
+            continue;
+        }
+        let mut ours = vec![s.paper_name.to_string(), "ours".into()];
+        match best(&select(cells, s.key, 4, "b2ld")) {
+            Some(c) => ours.extend(c.updates_per_layer.iter().map(|u| u.to_string())),
+            None => ours.extend((0..11).map(|_| "—".to_string())),
+        }
+        t.push(ours);
+        let mut paper = vec![String::new(), "paper".into()];
+        paper.extend(published::TABLE_5[d].iter().map(|u| u.to_string()));
+        t.push(paper);
+    }
+    let _ = writeln!(
+        md,
+        "## Table 5: updates per layer (first layer = 0) of the best B2LD run on [10 x 50]\n\n{}",
+        t.markdown()
+    );
+}
 
-    // Table 6.
+/// The columns of Tables 6 and 8: BLInG and IG, objective and test error,
+/// ours then the paper's.
+const BLING_IG_COLUMNS: [&str; 9] = [
+    "data set",
+    "f BLInG",
+    "f IG",
+    "test BLInG",
+    "test IG",
+    "paper f BLInG",
+    "paper f IG",
+    "paper test BLInG",
+    "paper test IG",
+];
+
+/// Table 6: the best run of BLInG and of IG per data set and its test
+/// error, one table per network, ours beside the paper's.
+fn table_6(md: &mut String, opts: &Options, cells: &[CellResult]) {
     let _ = writeln!(
         md,
         "## Table 6: best of the runs, BLInG and IG\n\nThe run with the lowest objective per method and its \
          test error; ours, then the paper's.\n"
     );
     for &a in &opts.architectures {
-        let mut t = Table::new(&[
-            "data set",
-            "f BLInG",
-            "f IG",
-            "test BLInG",
-            "test IG",
-            "paper f BLInG",
-            "paper f IG",
-            "paper test BLInG",
-            "paper test IG",
-        ]);
+        let mut t = Table::new(&BLING_IG_COLUMNS);
         for (d, s) in SOURCES.iter().enumerate() {
             if !opts.includes(s) {
                 continue;
@@ -325,8 +364,11 @@ pub fn write(
         }
         let _ = writeln!(md, "### {}\n\n{}", architecture_name(a), t.markdown());
     }
+}
 
-    // Table 7.
+/// Table 7: wins and defeats of BLInG against IG, on the objective and on
+/// the test error; adds them to `totals[2..4]`.
+fn table_7(md: &mut String, opts: &Options, cells: &[CellResult], totals: &mut Totals) {
     let t7o = comparison_table(
         cells,
         opts,
@@ -351,52 +393,49 @@ pub fn write(
         t7o.markdown(),
         t7t.markdown()
     );
+}
 
-    // Table 8.
-    if opts.architectures.contains(&0) && opts.architectures.contains(&4) {
-        let mut t = Table::new(&[
-            "data set",
-            "f BLInG",
-            "f IG",
-            "test BLInG",
-            "test IG",
-            "paper f BLInG",
-            "paper f IG",
-            "paper test BLInG",
-            "paper test IG",
-        ]);
-        for (d, s) in SOURCES.iter().enumerate() {
-            if !opts.includes(s) {
-                continue;
-            }
-            let ratio = |m: &str, f: fn(&CellResult) -> f64| {
-                let deep = best(&select(cells, s.key, 4, m)).map_or(f64::NAN, f);
-                let shallow = best(&select(cells, s.key, 0, m)).map_or(f64::NAN, f);
-                deep / shallow
-            };
-            let p = published::TABLE_8[d];
-            let f2 = |v: f64| if v.is_finite() { format!("{v:.2}") } else { "—".into() };
-            t.push(vec![
-                s.paper_name.into(),
-                f2(ratio("bling", |c| c.objective)),
-                f2(ratio("ig", |c| c.objective)),
-                f2(ratio("bling", |c| c.test_error)),
-                f2(ratio("ig", |c| c.test_error)),
-                f2(p[0]),
-                f2(p[1]),
-                f2(p[2]),
-                f2(p[3]),
-            ]);
-        }
-        let _ = writeln!(
-            md,
-            "## Table 8: best value on [10 x 50] divided by best on [1 x 50]\n\nAbove 1: the deeper network \
-             is worse (the best run of each).\n\n{}",
-            t.markdown()
-        );
+/// Table 8: the best BLInG and IG values on [10 x 50] divided by those on
+/// [1 x 50], when both networks were run.
+fn table_8(md: &mut String, opts: &Options, cells: &[CellResult]) {
+    if !(opts.architectures.contains(&0) && opts.architectures.contains(&4)) {
+        return;
     }
+    let mut t = Table::new(&BLING_IG_COLUMNS);
+    for (d, s) in SOURCES.iter().enumerate() {
+        if !opts.includes(s) {
+            continue;
+        }
+        let ratio = |m: &str, f: fn(&CellResult) -> f64| {
+            let deep = best(&select(cells, s.key, 4, m)).map_or(f64::NAN, f);
+            let shallow = best(&select(cells, s.key, 0, m)).map_or(f64::NAN, f);
+            deep / shallow
+        };
+        let p = published::TABLE_8[d];
+        let f2 = report::fixed2;
+        t.push(vec![
+            s.paper_name.into(),
+            f2(ratio("bling", |c| c.objective)),
+            f2(ratio("ig", |c| c.objective)),
+            f2(ratio("bling", |c| c.test_error)),
+            f2(ratio("ig", |c| c.test_error)),
+            f2(p[0]),
+            f2(p[1]),
+            f2(p[2]),
+            f2(p[3]),
+        ]);
+    }
+    let _ = writeln!(
+        md,
+        "## Table 8: best value on [10 x 50] divided by best on [1 x 50]\n\nAbove 1: the deeper network \
+         is worse (the best run of each).\n\n{}",
+        t.markdown()
+    );
+}
 
-    // Summary.
+/// The summary of Tables 3, 4 and 7: wins and defeats summed over the data
+/// sets and networks run, ours beside the paper's.
+fn summary(md: &mut String, totals: &Totals) {
     let mut t = Table::new(&["comparison", "ours [wins; defs]", "paper [wins; defs]"]);
     for (name, tot) in [
         "B2LD vs L-BFGS, objective (Table 3)",
@@ -405,7 +444,7 @@ pub fn write(
         "BLInG vs IG, test error (Table 7)",
     ]
     .iter()
-    .zip(&totals)
+    .zip(totals)
     {
         t.push(vec![(*name).into(), pair(tot[0]), pair(tot[1])]);
     }
@@ -415,8 +454,11 @@ pub fn write(
          the same data sets and networks; its runs are 10 per cell.)\n\n{}",
         t.markdown()
     );
+}
 
-    // Figures 2 and 3.
+/// Figs. 2 and 3: the best objective per network, B2LD and L-BFGS (Fig. 2)
+/// and BLInG and IG (Fig. 3), ours beside the paper's; one SVG per data set.
+fn figures_2_3(md: &mut String, opts: &Options, cells: &[CellResult]) -> std::io::Result<()> {
     let _ = writeln!(md, "## Figures 2–3: best objective per network\n");
     for (fig, methods, labels) in [
         (2, ["b2ld", "lbfgs"], ["B2LD", "L-BFGS"]),
@@ -460,13 +502,17 @@ pub fn write(
                 &series,
                 true,
             );
-            report::write(dir, &name, &plot)?;
+            report::write(&opts.out_dir, &name, &plot)?;
             let _ = write!(md, "![{name}]({name}) ");
         }
         let _ = writeln!(md, "\n");
     }
+    Ok(())
+}
 
-    // Every cell.
+/// Every cell (not a table of the paper): `cells.csv`, and the report's
+/// closing line naming the files and the networks of Table 1.
+fn every_cell(md: &mut String, opts: &Options, cells: &[CellResult]) -> std::io::Result<()> {
     let mut all = Table::new(&[
         "dataset",
         "architecture",
@@ -503,7 +549,7 @@ pub fn write(
             c.termination.clone(),
         ]);
     }
-    report::write(dir, "cells.csv", &all.csv())?;
+    report::write(&opts.out_dir, "cells.csv", &all.csv())?;
     let _ = writeln!(
         md,
         "Every cell: `cells.csv` (and `cells/*.json`, with run 0's objective history); Table 2 as CSV: \
@@ -515,7 +561,5 @@ pub fn write(
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let path = dir.join("report.md");
-    report::write(dir, "report.md", &md)?;
-    Ok(path)
+    Ok(())
 }
