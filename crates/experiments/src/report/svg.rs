@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 /// How a series is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     /// Our measurements: a line, in its own colour.
     Line,
@@ -20,7 +20,7 @@ pub enum Kind {
 }
 
 /// One named series of `(x, y)` points.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Series {
     /// Legend name.
     pub name: String,

@@ -24,7 +24,7 @@
 use models::Fit;
 use models::{Activation, ElmParams, IncrementalElm, InputScale, ParamGuard, ReadoutSolver};
 use ndarray::{concatenate, Axis};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::protocol::{Options, ALGORITHMS};
 use crate::datasets::{self, argmax_rows, k_fold, one_hot, Dataset, MinMaxScaler};
@@ -49,7 +49,7 @@ pub const ACTIVATIONS: [Activation; 5] = [
 ];
 
 /// Our figures for one dataset and activation: ACC, SN, PE, MCC.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ClassRow {
     /// Dataset label.
     pub dataset: String,
@@ -72,7 +72,7 @@ pub struct ClassRow {
 
 /// Diabetes: training and testing accuracy (means over the folds run) of
 /// the standard ELM at one node count.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct NodeSweepRow {
     /// Activation.
     pub activation: String,
@@ -85,7 +85,7 @@ pub struct NodeSweepRow {
 }
 
 /// Table IV's rows and the Diabetes node-count sweep.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Table4 {
     /// One row per (dataset, activation).
     pub rows: Vec<ClassRow>,

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use models::{ElmParams, HiddenLayer, IncrementalElm, InputScale, ReadoutSolver};
 use models::{Fit, ParamGuard};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::classification::ACTIVATIONS;
 use super::regression::time_last_node;
@@ -23,7 +23,7 @@ use crate::metrics;
 use crate::papers::ReproError;
 
 /// Size of the Table V run.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MnistSize {
     /// Training images used (60000 in the paper).
     pub train: usize,
@@ -53,7 +53,7 @@ impl MnistSize {
 }
 
 /// Our Table V row for one activation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct MnistRow {
     /// Activation.
     pub activation: String,

@@ -17,6 +17,7 @@
 //! node's column (its computation is timed separately by the ELM and is the
 //! same for every algorithm), on 1 OpenBLAS thread.
 
+mod cells;
 mod classification;
 mod mnist;
 mod protocol;
@@ -32,7 +33,6 @@ use self::report::{write_report, Results};
 use super::ReproError;
 use crate::datasets::{self, k_fold};
 use crate::machine::ScopedBlasThreads;
-use crate::report::svg;
 
 pub use classification::{ClassRow, NodeSweepRow, Table4, ACTIVATIONS, SETS, SWEEP_ACTIVATIONS, SWEEP_NODES};
 pub use mnist::{MnistRow, MnistSize};
@@ -40,70 +40,75 @@ pub use protocol::{FeatureScaling, Options, ALGORITHMS, CHECKPOINTS, DATASETS};
 pub use published::{PublishedErrors, PUBLISHED_TABLE_II, PUBLISHED_TABLE_III, PUBLISHED_TABLE_IV, PUBLISHED_TABLE_V};
 pub use regression::{ErrorRow, TimingRow};
 
-/// Run Tables II and III and write the report. Returns the report's path.
+/// Run Tables II–V and write the report. Returns the report's path. Each
+/// data set of Tables II–III, Table IV and Table V is a cell
+/// ([`cells`]): a rerun with the same options reads back what an earlier
+/// run stored.
 pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
     let started = Instant::now();
     let _threads = ScopedBlasThreads::new(opts.threads);
+    let mut count = cells::Count::default();
+    let mut results = Results::default();
+    for (d, (name, _, _)) in DATASETS.iter().enumerate() {
+        let one = cells::cell(opts, &format!("table2-{name}"), &mut count, || dataset_cell(opts, d))?;
+        results.rows.extend(one.rows);
+        results.timing.extend(one.timing);
+        results.zscore_mse.extend(one.zscore_mse);
+        results.scaling_rows.extend(one.scaling_rows);
+        results.weight_curves.extend(one.weight_curves);
+        results.time_curves.extend(one.time_curves);
+    }
+    results.classification = cells::cell(opts, "table4", &mut count, || classification::table4(opts))?;
+    if let Some(size) = opts.mnist {
+        results.mnist = cells::cell(opts, "table5", &mut count, || mnist::table5(size, opts.mnist_threads))?;
+    }
+    results.cells = count;
+    write_report(opts, &results, started.elapsed().as_secs_f64())
+}
+
+/// Tables II and III (and the scaling study) on the `d`-th of [`DATASETS`].
+fn dataset_cell(opts: &Options, d: usize) -> Result<cells::DatasetCell, ReproError> {
+    let (name, label, act) = DATASETS[d];
     let checkpoints: Vec<usize> = CHECKPOINTS.iter().copied().filter(|&c| c <= opts.max_nodes).collect();
-    let mut rows = vec![];
-    let mut weight_curves: Vec<svg::Series> = vec![];
-    let mut time_curves: Vec<svg::Series> = vec![];
-    let mut timing = vec![];
-    let (mut scaling_rows, mut zscore_mse) = (vec![], vec![]);
-    for (d, (name, label, act)) in DATASETS.iter().enumerate() {
-        let ds = datasets::load_shipped(name)?;
-        let folds = k_fold(ds.n_samples(), 5, 20_240_000 + d as u64)?;
-        let curves = Curves {
-            weight: (d == 0).then_some(&mut weight_curves),
-            time: (d == DATASETS.len() - 1).then_some(&mut time_curves),
-        };
-        rows.extend(dataset_errors(
-            &ds,
-            &folds,
-            label,
-            *act,
-            FeatureScaling::MinMax,
-            &checkpoints,
-            opts,
-            curves,
-        )?);
-        // Table III on fold 0's training part.
-        let [xtr, ytr, _, _] = scaled_fold(&ds, &folds[0].0, &folds[0].1, FeatureScaling::MinMax)?;
-        for &n in CHECKPOINTS.iter().skip(1).filter(|&&c| c <= opts.max_nodes) {
-            timing.push(time_one_node(label, *act, &xtr, &ytr, n, opts.timing_reps)?);
-        }
-        if opts.scaling_study {
-            zscore_mse.push((label.to_string(), testing_mse_by_scaling(&ds, &folds, *act, opts)?));
-            if d == DATASETS.len() - 1 {
-                for scaling in [FeatureScaling::Symmetric, FeatureScaling::ZScore] {
-                    scaling_rows.extend(dataset_errors(
-                        &ds,
-                        &folds,
-                        &format!("{label}, {}", scaling.label()),
-                        *act,
-                        scaling,
-                        &checkpoints,
-                        opts,
-                        Curves::none(),
-                    )?);
-                }
+    let mut cell = cells::DatasetCell::default();
+    let ds = datasets::load_shipped(name)?;
+    let folds = k_fold(ds.n_samples(), 5, 20_240_000 + d as u64)?;
+    let curves = Curves {
+        weight: (d == 0).then_some(&mut cell.weight_curves),
+        time: (d == DATASETS.len() - 1).then_some(&mut cell.time_curves),
+    };
+    cell.rows = dataset_errors(
+        &ds,
+        &folds,
+        label,
+        act,
+        FeatureScaling::MinMax,
+        &checkpoints,
+        opts,
+        curves,
+    )?;
+    // Table III on fold 0's training part.
+    let [xtr, ytr, _, _] = scaled_fold(&ds, &folds[0].0, &folds[0].1, FeatureScaling::MinMax)?;
+    for &n in CHECKPOINTS.iter().skip(1).filter(|&&c| c <= opts.max_nodes) {
+        cell.timing
+            .push(time_one_node(label, act, &xtr, &ytr, n, opts.timing_reps)?);
+    }
+    if opts.scaling_study {
+        cell.zscore_mse = Some((label.to_string(), testing_mse_by_scaling(&ds, &folds, act, opts)?));
+        if d == DATASETS.len() - 1 {
+            for scaling in [FeatureScaling::Symmetric, FeatureScaling::ZScore] {
+                cell.scaling_rows.extend(dataset_errors(
+                    &ds,
+                    &folds,
+                    &format!("{label}, {}", scaling.label()),
+                    act,
+                    scaling,
+                    &checkpoints,
+                    opts,
+                    Curves::none(),
+                )?);
             }
         }
     }
-    let classification = classification::table4(opts)?;
-    let mnist = match opts.mnist {
-        Some(size) => mnist::table5(size, opts.mnist_threads)?,
-        None => vec![],
-    };
-    let results = Results {
-        rows,
-        scaling_rows,
-        zscore_mse,
-        timing,
-        classification,
-        mnist,
-        weight_curves,
-        time_curves,
-    };
-    write_report(opts, &results, started.elapsed().as_secs_f64())
+    Ok(cell)
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use models::{Activation, Elm, ElmParams, HiddenLayer, IncrementalElm, InputScale, ReadoutSolver};
 use models::{Fit, ParamGuard};
 use ndarray::{Array2, Axis, Slice};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::protocol::{FeatureScaling, Options, ALGORITHMS};
 use crate::datasets::{self, MinMaxScaler, StandardScaler};
@@ -16,7 +16,7 @@ use crate::papers::ReproError;
 use crate::report::svg;
 
 /// Table II figures for one dataset and node count (means over folds).
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ErrorRow {
     /// Dataset label.
     pub dataset: String,
@@ -36,7 +36,7 @@ pub struct ErrorRow {
 }
 
 /// Table III figures for one dataset and node count.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TimingRow {
     /// Dataset label.
     pub dataset: String,
