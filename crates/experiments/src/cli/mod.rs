@@ -473,6 +473,68 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         }
         return stream::fit(args, &linalg_core::collective::Local);
     }
+    let (train, test) = load_train_test(args)?;
+    let (labels, y_train_raw, y_test) = targets(args, &train, &test)?;
+    let classes = labels.as_ref().map(ClassLabels::len);
+    budget::check_fit(
+        args,
+        budget::FitSize {
+            train: train.n_samples(),
+            test: test.n_samples(),
+            features: train.n_features(),
+            nodes: select::largest_nodes(args),
+            outputs: classes.unwrap_or(1),
+        },
+    )?;
+    let (scaler, x_train) = scaled_features(args, &train)?;
+    let (y_train, target_scale) = training_targets(args, classes, &y_train_raw)?;
+    let threads = linalg_core::threads::blas_threads();
+    announce(args, &train, y_train.ncols(), threads);
+    let started = Instant::now();
+    let (model, info) =
+        train::train(args, &x_train, &y_train).map_err(|e| overflowed_hidden_layer(e, args, &x_train))?;
+    let model = if args.scale_out.updatable {
+        model.into_updatable(x_train, y_train)?
+    } else {
+        model
+    };
+    let train_seconds = started.elapsed().as_secs_f64();
+    say!("nn fit: fitted in {train_seconds:.2} s");
+    let shape = ModelShape::of(&model);
+    let pipeline = FittedPipeline {
+        task: args.task,
+        classes,
+        scaler,
+        target_scale,
+        model,
+        labels,
+        columns: columns_of(&train),
+    };
+    let train_metric = finite_metric(args.task, &y_train_raw, &train.source, &pipeline.predict_data(&train)?)?;
+    let test_metric = finite_metric(args.task, &y_test, &test.source, &pipeline.predict_data(&test)?)?;
+    let saved_to = match &args.save {
+        Some(path) => {
+            pipeline.save(path)?;
+            Some(path.display().to_string())
+        }
+        None => None,
+    };
+    let run = Run {
+        n_train: train.n_samples(),
+        n_test: test.n_samples(),
+        n_features: train.n_features(),
+        classes,
+        threads,
+        train_seconds,
+        test_metric,
+        train_metric,
+        saved_to,
+    };
+    Ok(fit_report(args, run, shape, info))
+}
+
+/// Read the training and the test file and check that they fit together.
+fn load_train_test(args: &FitArgs) -> Result<(Table, Table), CliError> {
     say!("nn fit: loading {} and {}", args.train.display(), args.test.display());
     let options = ReadOptions {
         header: args.header,
@@ -498,25 +560,25 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             train.n_features()
         )));
     }
-    let (labels, y_train_raw, y_test) = match args.task {
+    Ok((train, test))
+}
+
+/// The classes' labels (classification) and the raw training and test
+/// targets: class indices, or the regression values.
+fn targets(args: &FitArgs, train: &Table, test: &Table) -> Result<TargetParts, CliError> {
+    Ok(match args.task {
         TaskKind::Classification => {
-            let (labels, y_train) = ClassLabels::fit(&train)?;
-            let y_test = labels.encode(&test, Some(&args.train))?;
+            let (labels, y_train) = ClassLabels::fit(train)?;
+            let y_test = labels.encode(test, Some(&args.train))?;
             (Some(labels), y_train, y_test)
         }
         TaskKind::Regression => (None, train.numeric_targets()?, test.numeric_targets()?),
-    };
-    let classes = labels.as_ref().map(ClassLabels::len);
-    budget::check_fit(
-        args,
-        budget::FitSize {
-            train: train.n_samples(),
-            test: test.n_samples(),
-            features: train.n_features(),
-            nodes: select::largest_nodes(args),
-            outputs: classes.unwrap_or(1),
-        },
-    )?;
+    })
+}
+
+/// The input scaler fitted on the training features, and those features
+/// scaled; a value the scaling makes non-finite is an error naming its line.
+fn scaled_features(args: &FitArgs, train: &Table) -> Result<(InputScaler, Array2<f64>), CliError> {
     let scaler = InputScaler::fit(args.scale, &train.x)?;
     let x_train = scaler.transform(&train.x)?;
     if let Some(((row, col), value)) = x_train.indexed_iter().find(|(_, v)| !v.is_finite()) {
@@ -533,8 +595,18 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             args.scale.name()
         )));
     }
+    Ok((scaler, x_train))
+}
+
+/// The targets the model is fitted to: one-hot classes, or the regression
+/// targets standardized (with their mean and deviation).
+fn training_targets(
+    args: &FitArgs,
+    classes: Option<usize>,
+    y_train_raw: &Array1<f64>,
+) -> Result<(Array2<f64>, TargetScale), CliError> {
     let mut y_train = match classes {
-        Some(c) => one_hot(&y_train_raw, c)?,
+        Some(c) => one_hot(y_train_raw, c)?,
         None => y_train_raw.clone().insert_axis(Axis(1)),
     };
     let target_scale = match args.task {
@@ -553,7 +625,11 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         }
         TaskKind::Classification => None,
     };
-    let threads = linalg_core::threads::blas_threads();
+    Ok((y_train, target_scale))
+}
+
+/// One line on stderr saying what is about to be fitted.
+fn announce(args: &FitArgs, train: &Table, outputs: usize, threads: usize) {
     match args.model {
         ModelKind::Elm => say!(
             "nn fit: {} training samples × {} features ({} scaling); {} hidden {} nodes, solver {}, {threads} BLAS threads",
@@ -579,7 +655,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             train.n_features(),
             args.scale.name(),
             args.dfnn.as_ref().map_or(&[][..], |d| &d.hidden),
-            y_train.ncols(),
+            outputs,
             match args.dfnn.as_ref().map(|d| d.bias) {
                 Some(models::dfnn::Bias::None) => "no biases",
                 _ => "biases",
@@ -596,7 +672,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
                 b.map_or(&[][..], |b| &b.hidden),
                 args.activation,
                 b.map_or("", |b| b.output.name()),
-                y_train.ncols(),
+                outputs,
                 b.map_or("", BplsArgs::trainer_name),
             )
         }
@@ -616,56 +692,81 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             )
         }
     }
-    let started = Instant::now();
-    let (model, info) =
-        train::train(args, &x_train, &y_train).map_err(|e| overflowed_hidden_layer(e, args, &x_train))?;
-    let model = if args.scale_out.updatable {
-        model.into_updatable(x_train, y_train)?
-    } else {
-        model
-    };
+}
+
+/// What the fitted model's shape adds to the report.
+struct ModelShape {
+    feature_nodes: Option<usize>,
+    enhancement_nodes: Option<usize>,
+    layers: Option<Vec<usize>>,
+    output_activation: Option<String>,
+}
+
+impl ModelShape {
+    fn of(model: &FittedModel) -> Self {
+        let (feature_nodes, enhancement_nodes) = match model {
+            FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
+            FittedModel::OnlineBls(m) => (Some(m.model().feature_nodes()), Some(m.model().enhancement_nodes())),
+            _ => (None, None),
+        };
+        let layers = match model {
+            FittedModel::Dfnn(net) => Some(net.widths()),
+            FittedModel::Mlp(net) => Some([net.hidden_widths(), vec![models::Predict::n_outputs(net)]].concat()),
+            _ => None,
+        };
+        let output_activation = match model {
+            FittedModel::Mlp(net) => Some(net.output_activation().name().to_string()),
+            _ => None,
+        };
+        ModelShape {
+            feature_nodes,
+            enhancement_nodes,
+            layers,
+            output_activation,
+        }
+    }
+}
+
+/// The figures of one in-memory fit that every model reports.
+struct Run {
+    n_train: usize,
+    n_test: usize,
+    n_features: usize,
+    classes: Option<usize>,
+    threads: usize,
+    train_seconds: f64,
+    test_metric: f64,
+    train_metric: f64,
+    saved_to: Option<String>,
+}
+
+/// The JSON report of an in-memory fit.
+fn fit_report(args: &FitArgs, run: Run, shape: ModelShape, info: train::TrainInfo) -> FitReport {
     let (updates, slfn, dfnn) = (info.updates, info.slfn.as_ref(), info.dfnn.as_ref());
     let mlp = info.bpls;
-    let train_seconds = started.elapsed().as_secs_f64();
-    let (feature_nodes, enhancement_nodes) = match &model {
-        FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
-        FittedModel::OnlineBls(m) => (Some(m.model().feature_nodes()), Some(m.model().enhancement_nodes())),
-        _ => (None, None),
-    };
-    say!("nn fit: fitted in {train_seconds:.2} s");
-    let layers = match &model {
-        FittedModel::Dfnn(net) => Some(net.widths()),
-        FittedModel::Mlp(net) => Some([net.hidden_widths(), vec![models::Predict::n_outputs(net)]].concat()),
-        _ => None,
-    };
-    let output_activation = match &model {
-        FittedModel::Mlp(net) => Some(net.output_activation().name().to_string()),
-        _ => None,
-    };
-    let pipeline = FittedPipeline {
-        task: args.task,
+    let Run {
+        n_train,
+        n_test,
+        n_features,
         classes,
-        scaler,
-        target_scale,
-        model,
-        labels,
-        columns: columns_of(&train),
-    };
-    let train_metric = finite_metric(args.task, &y_train_raw, &train.source, &pipeline.predict_data(&train)?)?;
-    let test_metric = finite_metric(args.task, &y_test, &test.source, &pipeline.predict_data(&test)?)?;
-    let saved_to = match &args.save {
-        Some(path) => {
-            pipeline.save(path)?;
-            Some(path.display().to_string())
-        }
-        None => None,
-    };
-    Ok(FitReport {
+        threads,
+        train_seconds,
+        test_metric,
+        train_metric,
+        saved_to,
+    } = run;
+    let ModelShape {
+        feature_nodes,
+        enhancement_nodes,
+        layers,
+        output_activation,
+    } = shape;
+    FitReport {
         model: args.model.name().into(),
         task: args.task.name().into(),
-        n_train: train.n_samples(),
-        n_test: test.n_samples(),
-        n_features: train.n_features(),
+        n_train,
+        n_test,
+        n_features,
         classes,
         hidden: info.selection.as_ref().map_or(args.hidden, |s| s.nodes),
         layers,
@@ -730,8 +831,14 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         chunk_rows: None,
         processes: None,
         selection: info.selection,
-    })
+    }
 }
+
+/// Regression: the training targets' mean and standard deviation.
+type TargetScale = Option<(f64, f64)>;
+
+/// Classification's labels, and the raw training and test targets.
+type TargetParts = (Option<ClassLabels>, Array1<f64>, Array1<f64>);
 
 /// Run `predict`: load the model and the data, return the predictions as
 /// printed (classification: the original labels of the training file).
