@@ -695,7 +695,7 @@ fn announce(args: &FitArgs, train: &Table, outputs: usize, threads: usize) {
 }
 
 /// What the fitted model's shape adds to the report.
-struct ModelShape {
+pub(crate) struct ModelShape {
     feature_nodes: Option<usize>,
     enhancement_nodes: Option<usize>,
     layers: Option<Vec<usize>>,
@@ -703,7 +703,7 @@ struct ModelShape {
 }
 
 impl ModelShape {
-    fn of(model: &FittedModel) -> Self {
+    pub(crate) fn of(model: &FittedModel) -> Self {
         let (feature_nodes, enhancement_nodes) = match model {
             FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
             FittedModel::OnlineBls(m) => (Some(m.model().feature_nodes()), Some(m.model().enhancement_nodes())),
@@ -727,21 +727,22 @@ impl ModelShape {
     }
 }
 
-/// The figures of one in-memory fit that every model reports.
-struct Run {
-    n_train: usize,
-    n_test: usize,
-    n_features: usize,
-    classes: Option<usize>,
-    threads: usize,
-    train_seconds: f64,
-    test_metric: f64,
-    train_metric: f64,
-    saved_to: Option<String>,
+/// The figures of one fit that every model reports.
+pub(crate) struct Run {
+    pub(crate) n_train: usize,
+    pub(crate) n_test: usize,
+    pub(crate) n_features: usize,
+    pub(crate) classes: Option<usize>,
+    pub(crate) threads: usize,
+    pub(crate) train_seconds: f64,
+    pub(crate) test_metric: f64,
+    pub(crate) train_metric: f64,
+    pub(crate) saved_to: Option<String>,
 }
 
-/// The JSON report of an in-memory fit.
-fn fit_report(args: &FitArgs, run: Run, shape: ModelShape, info: train::TrainInfo) -> FitReport {
+/// The JSON report of a fit (in memory; the streamed fit sets its own
+/// fields after).
+pub(crate) fn fit_report(args: &FitArgs, run: Run, shape: ModelShape, info: train::TrainInfo) -> FitReport {
     let (updates, slfn, dfnn) = (info.updates, info.slfn.as_ref(), info.dfnn.as_ref());
     let mlp = info.bpls;
     let Run {

@@ -33,7 +33,7 @@ use std::time::Instant;
 use linalg_core::collective::{agree, Collective};
 use linalg_core::ridge::GramAccumulator;
 use models::Chunk;
-use models::{Activation, LinearReadout, ModelError, OnlineFit};
+use models::{LinearReadout, ModelError, OnlineFit};
 use ndarray::{Array2, Axis};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -423,15 +423,12 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
     };
     let train_seconds = started.elapsed().as_secs_f64();
     say(format!("fitted in {train_seconds:.2} s"));
-    let (feature_nodes, enhancement_nodes, hidden) = match &model {
-        FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes()), m.nodes()),
-        FittedModel::OnlineBls(m) => (
-            Some(m.model().feature_nodes()),
-            Some(m.model().enhancement_nodes()),
-            m.model().nodes(),
-        ),
-        _ => (None, None, args.hidden),
+    let hidden = match &model {
+        FittedModel::Bls(m) => m.nodes(),
+        FittedModel::OnlineBls(m) => m.model().nodes(),
+        _ => args.hidden,
     };
+    let shape = super::ModelShape::of(&model);
     let pipeline = FittedPipeline {
         task: args.task,
         classes,
@@ -455,36 +452,20 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         (Some(path), false) => Some(path.display().to_string()),
         (None, _) => None,
     };
-    Ok(FitReport {
-        model: args.model.name().into(),
-        task: args.task.name().into(),
+    let run = super::Run {
         n_train,
         n_test,
         n_features,
         classes,
-        hidden,
-        feature_nodes,
-        enhancement_nodes,
-        activation: match args.model {
-            ModelKind::Bls => Activation::Tanh.to_string(),
-            _ => args.activation.to_string(),
-        },
-        solver: match args.model {
-            ModelKind::Bls => args.bls.strategy.to_string(),
-            _ => args.solver.to_string(),
-        },
-        lambda: Some(args.lambda),
-        seed: args.seed,
-        scale: args.scale.name().into(),
         threads: linalg_core::threads::blas_threads(),
-        blas: super::BlasJson::current(),
         train_seconds,
-        test_metric_name: args.task.metric_name().into(),
         test_metric,
         train_metric,
         saved_to,
-        chunk_rows: Some(rows),
-        processes: (world.size() > 1).then_some(world.size()),
-        ..FitReport::default()
-    })
+    };
+    let mut report = super::fit_report(args, run, shape, super::train::TrainInfo::default());
+    report.hidden = hidden;
+    report.chunk_rows = Some(rows);
+    report.processes = (world.size() > 1).then_some(world.size());
+    Ok(report)
 }
