@@ -252,15 +252,7 @@ pub(crate) fn train(
                 break 'major;
             }
             // Step B on unit j: b = φ − g_j λ_jᵀ − Y.
-            {
-                let g = state.ht.row(j);
-                let lam = state.lambda.row(j);
-                for (pp, bp) in b.chunks_exact_mut(m).enumerate() {
-                    for (q, bq) in bp.iter_mut().enumerate() {
-                        *bq = state.phi[[pp, q]] - g[pp] * lam[q] - y[[pp, q]];
-                    }
-                }
-            }
+            state.residual_without(j, &y, &mut b);
             let lam_j = state.lambda.row(j).to_vec();
             w_j.copy_from_slice(state.w.row(j).as_slice().expect("standard layout"));
             let mut obj = Counted::new(NeuronObjective {
@@ -276,59 +268,13 @@ pub(crate) fn train(
             if gnorm <= settings.theta.powi(k) {
                 report.skipped += 1;
             } else {
-                for (di, gi) in d.iter_mut().zip(&grad) {
-                    *di = -gi;
-                }
-                match settings
-                    .armijo
-                    .search(&mut obj, &w_j, f0, -gnorm * gnorm, &d, &mut trial)
-                {
-                    Ok(step) => {
-                        // (iii) L-BFGS from the Armijo point; (iv) accepted
-                        // only under (25) and (26).
-                        let mut w_hat = trial.clone();
-                        let dist = |a: &[f64]| a.iter().zip(&w_j).map(|(p, q)| (p - q) * (p - q)).sum::<f64>();
-                        let limited;
-                        let lbfgs = match settings.time_limit {
-                            Some(t) => {
-                                limited = settings
-                                    .lbfgs
-                                    .clone()
-                                    .with_time_limit(t.saturating_sub(start.elapsed()));
-                                &limited
-                            }
-                            None => &settings.lbfgs,
-                        };
-                        let lbfgs_value = match lbfgs.minimize(&mut obj, &mut w_hat) {
-                            Ok(r) => {
-                                report.lbfgs_iterations += r.iterations;
-                                Some(r.value)
-                            }
-                            Err(_) => None,
-                        };
-                        let accepted =
-                            lbfgs_value.is_some_and(|v| v <= step.value && v <= f0 - settings.tau * dist(&w_hat));
-                        let (taken, after, moved_sq) = if accepted {
-                            report.lbfgs_accepted += 1;
-                            (UnitPoint::Lbfgs, lbfgs_value.unwrap_or(step.value), dist(&w_hat))
-                        } else {
-                            report.armijo_taken += 1;
-                            w_hat.copy_from_slice(&trial);
-                            (UnitPoint::Armijo, step.value, dist(&trial))
-                        };
-                        w_j.copy_from_slice(&w_hat);
-                        report.unit_records.push(UnitStep {
-                            unit: j,
-                            before: f0,
-                            armijo: step.value,
-                            lbfgs: lbfgs_value,
-                            taken,
-                            after,
-                            moved_sq,
-                        });
-                    }
-                    Err(_) => report.no_decrease += 1,
-                }
+                let mut search = UnitSearch {
+                    w_j: &mut w_j,
+                    grad: &grad,
+                    d: &mut d,
+                    trial: &mut trial,
+                };
+                search.run(&mut obj, j, f0, gnorm, settings, start, &mut report);
             }
             report.unit_evaluations.values += obj.evaluations().values;
             report.unit_evaluations.gradients += obj.evaluations().gradients;
@@ -350,29 +296,11 @@ pub(crate) fn train(
                 };
                 obj.activations(&w_j, state.ht.row_mut(j).as_slice_mut().expect("standard layout"));
             }
-            {
-                let g = state.ht.row(j);
-                let lam = state.lambda.row(j);
-                for (pp, bp) in b.chunks_exact(m).enumerate() {
-                    for (q, bq) in bp.iter().enumerate() {
-                        state.phi[[pp, q]] = bq + y[[pp, q]] + g[pp] * lam[q];
-                    }
-                }
-            }
+            state.refresh_phi(j, &y, &b);
             report.steps.push(state.objective(error, &y));
             // Step A, h = j: λ_j in closed form, then (28).
-            let g = state.ht.row(j);
-            let gg: f64 = g.iter().map(|v| v * v).sum::<f64>() + error.tau_lambda();
-            for q in 0..m {
-                let num: f64 = -(0..p).map(|pp| b[pp * m + q] * g[pp]).sum::<f64>();
-                state.lambda[[j, q]] = if gg > 0.0 { num / gg } else { 0.0 };
-            }
-            let lam = state.lambda.row(j);
-            for (pp, bp) in b.chunks_exact(m).enumerate() {
-                for (q, bq) in bp.iter().enumerate() {
-                    state.phi[[pp, q]] = bq + y[[pp, q]] + g[pp] * lam[q];
-                }
-            }
+            state.solve_lambda_j(j, &b, error.tau_lambda());
+            state.refresh_phi(j, &y, &b);
             report.steps.push(state.objective(error, &y));
             k = k.saturating_add(1);
         }
@@ -386,6 +314,87 @@ pub(crate) fn train(
     })
 }
 
+/// Step B's search on one unit (Algorithm 3, (i)–(iv)): an Armijo step
+/// along `−∇`, then L-BFGS from the Armijo point, whose point is taken
+/// only under (25) and (26); `w_j` becomes the point taken.
+struct UnitSearch<'a> {
+    w_j: &'a mut [f64],
+    grad: &'a [f64],
+    d: &'a mut [f64],
+    trial: &'a mut Vec<f64>,
+}
+
+impl UnitSearch<'_> {
+    /// Search from `w_j` with value `f0` and gradient norm `gnorm` (L-BFGS
+    /// gets the time left of the fit started at `start`); record the step
+    /// in `report`.
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &mut self,
+        obj: &mut Counted<NeuronObjective<'_>>,
+        j: usize,
+        f0: f64,
+        gnorm: f64,
+        settings: &DecSettings,
+        start: Instant,
+        report: &mut DecReport,
+    ) {
+        for (di, gi) in self.d.iter_mut().zip(self.grad) {
+            *di = -gi;
+        }
+        match settings
+            .armijo
+            .search(obj, self.w_j, f0, -gnorm * gnorm, self.d, self.trial)
+        {
+            Ok(step) => {
+                // (iii) L-BFGS from the Armijo point; (iv) accepted
+                // only under (25) and (26).
+                let mut w_hat = self.trial.clone();
+                let w_j = &*self.w_j;
+                let dist = |a: &[f64]| a.iter().zip(w_j).map(|(p, q)| (p - q) * (p - q)).sum::<f64>();
+                let limited;
+                let lbfgs = match settings.time_limit {
+                    Some(t) => {
+                        limited = settings
+                            .lbfgs
+                            .clone()
+                            .with_time_limit(t.saturating_sub(start.elapsed()));
+                        &limited
+                    }
+                    None => &settings.lbfgs,
+                };
+                let lbfgs_value = match lbfgs.minimize(obj, &mut w_hat) {
+                    Ok(r) => {
+                        report.lbfgs_iterations += r.iterations;
+                        Some(r.value)
+                    }
+                    Err(_) => None,
+                };
+                let accepted = lbfgs_value.is_some_and(|v| v <= step.value && v <= f0 - settings.tau * dist(&w_hat));
+                let (taken, after, moved_sq) = if accepted {
+                    report.lbfgs_accepted += 1;
+                    (UnitPoint::Lbfgs, lbfgs_value.unwrap_or(step.value), dist(&w_hat))
+                } else {
+                    report.armijo_taken += 1;
+                    w_hat.copy_from_slice(self.trial);
+                    (UnitPoint::Armijo, step.value, dist(self.trial))
+                };
+                self.w_j.copy_from_slice(&w_hat);
+                report.unit_records.push(UnitStep {
+                    unit: j,
+                    before: f0,
+                    armijo: step.value,
+                    lbfgs: lbfgs_value,
+                    taken,
+                    after,
+                    moved_sq,
+                });
+            }
+            Err(_) => report.no_decrease += 1,
+        }
+    }
+}
+
 /// The network's state between steps: weights, `Hᵀ` (N×P) and the outputs
 /// `φ` (P×M) kept current by (27)–(28).
 struct State {
@@ -396,6 +405,44 @@ struct State {
 }
 
 impl State {
+    /// `b = φ − g_j λ_jᵀ − Y` (P×M, row-major): the residual without unit
+    /// `j`, the right-hand side of Step B on it.
+    fn residual_without(&self, j: usize, y: &Array2<f64>, b: &mut [f64]) {
+        let m = y.ncols();
+        let g = self.ht.row(j);
+        let lam = self.lambda.row(j);
+        for (pp, bp) in b.chunks_exact_mut(m).enumerate() {
+            for (q, bq) in bp.iter_mut().enumerate() {
+                *bq = self.phi[[pp, q]] - g[pp] * lam[q] - y[[pp, q]];
+            }
+        }
+    }
+
+    /// `φ = b + Y + g_j λ_jᵀ` ((27) after a new `g_j`, (28) after a new
+    /// `λ_j`).
+    fn refresh_phi(&mut self, j: usize, y: &Array2<f64>, b: &[f64]) {
+        let m = y.ncols();
+        let g = self.ht.row(j);
+        let lam = self.lambda.row(j);
+        for (pp, bp) in b.chunks_exact(m).enumerate() {
+            for (q, bq) in bp.iter().enumerate() {
+                self.phi[[pp, q]] = bq + y[[pp, q]] + g[pp] * lam[q];
+            }
+        }
+    }
+
+    /// Step A on unit `j` (`h = j`): `λ_j = −bᵀ g_j / (‖g_j‖² + τ_λ)`
+    /// column by column (0 where the denominator is 0).
+    fn solve_lambda_j(&mut self, j: usize, b: &[f64], tau_lambda: f64) {
+        let (p, m) = (self.phi.nrows(), self.phi.ncols());
+        let g = self.ht.row(j);
+        let gg: f64 = g.iter().map(|v| v * v).sum::<f64>() + tau_lambda;
+        for q in 0..m {
+            let num: f64 = -(0..p).map(|pp| b[pp * m + q] * g[pp]).sum::<f64>();
+            self.lambda[[j, q]] = if gg > 0.0 { num / gg } else { 0.0 };
+        }
+    }
+
     /// `E(λ, w)` from the stored outputs.
     fn objective(&self, error: &ErrorFunction<'_>, y: &Array2<f64>) -> f64 {
         let sq = |a: ArrayView2<'_, f64>| a.iter().map(|v| v * v).sum::<f64>();
