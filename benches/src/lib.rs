@@ -282,6 +282,20 @@ pub fn finish(name: &str, result: Result<(), Box<dyn std::error::Error>>) {
     }
 }
 
+/// The end of a report binary's `run`: the Markdown `md` on stdout and, when
+/// `--out` gave a file, into it (then `name: wrote FILE` on stderr).
+///
+/// # Errors
+/// `cannot write FILE: …` when the file cannot be written.
+pub fn write_report(name: &str, md: &str, out: Option<&std::path::Path>) -> Result<(), Box<dyn std::error::Error>> {
+    println!("{md}");
+    if let Some(path) = out {
+        std::fs::write(path, md).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("{name}: wrote {}", path.display());
+    }
+    Ok(())
+}
+
 /// The flags every report binary takes (`cargo xtask bench` passes them).
 #[derive(Clone, Debug, clap::Args)]
 pub struct ReportArgs {

@@ -42,6 +42,7 @@ use std::error::Error;
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::ops::ControlFlow;
+use std::path::Path;
 use std::time::Instant;
 
 use benches::{
@@ -49,7 +50,7 @@ use benches::{
 };
 use experiments::datasets;
 use experiments::machine::{cores, dgemm_peak_gflops, ScopedBlasThreads};
-use experiments::papers::tomic_bpls::mnist::{accuracy, load};
+use experiments::papers::tomic_bpls::mnist::{accuracy, load, Images};
 use linalg_core::kernels::{self, Flops, MatRef, Op, Owned};
 use linalg_core::ridge::ridge_solve_with_intercept;
 use models::activation::sigmoid_in_place;
@@ -127,6 +128,9 @@ fn backprop_epoch<'a>(
     }))
 }
 
+/// Loads MNIST and writes the report: its header, one BPLS epoch against
+/// its floor (section 1), backprop per epoch (section 2), Adam beside
+/// scikit-learn (section 3) and the load average around the run.
 fn run(args: &ReportArgs) -> Res<()> {
     let quick = args.quick;
     let reps = args.reps_or(if quick { 3 } else { 5 });
@@ -141,8 +145,7 @@ fn run(args: &ReportArgs) -> Res<()> {
     eprintln!("bpls-report: loading MNIST…");
     let mnist_dir = datasets::data_dir().join("mnist");
     let img = load(&mnist_dir, "MNIST", Some(k_train), Some(k_test))?;
-    let (x, y, x_test, y_test) = (img.x_train, img.y_train, img.x_test, img.y_test);
-    let (k, n_in) = x.dim();
+    let k = img.x_train.nrows();
     let mut md = report_header(
         "BPLS (Tomic et al.) on MNIST 784-50-10: one epoch against its floor, backprop, scikit-learn",
         "bpls-report",
@@ -152,13 +155,62 @@ fn run(args: &ReportArgs) -> Res<()> {
              untimed round, each round timing every piece of a table once in turn; K = {k} training images \
              (pixels / 255), {} test images; network 784-50-10, sigmoid hidden layer, softmax output, starting \
              weights U[−1, 1] (seed {SEED})",
-            x_test.nrows()
+            img.x_test.nrows()
         ),
     );
+    let run = Run {
+        img: &img,
+        threads,
+        reps,
+        quick,
+    };
+    let epoch = epoch_section(&mut md, &run)?;
+    backprop_section(&mut md, &run, k_one, epoch)?;
+    sklearn_section(&mut md, &run, &mnist_dir, epochs)?;
+    let _ = writeln!(
+        md,
+        "Load average (1 min, /proc/loadavg) at the start and the end of the run: {load_before} and {}: \
+         the run itself keeps about {threads} cores busy; more means another process competed.\n",
+        load_average()
+    );
+    benches::write_report("bpls-report", &md, args.out.as_deref())
+}
 
-    // 1. One BPLS epoch against its floor.
+/// What every section works on.
+struct Run<'a> {
+    /// The training and test images.
+    img: &'a Images,
+    /// BLAS threads (the machine's cores).
+    threads: usize,
+    /// Timed rounds.
+    reps: usize,
+    /// A `--quick` run.
+    quick: bool,
+}
+
+/// What section 1 found beside the pieces' timings.
+struct EpochFacts {
+    /// The measured dgemm rate (GFLOP/s).
+    gflops: f64,
+    /// Seconds to read X once.
+    read: f64,
+    /// Training accuracy after the first epoch (%).
+    train_acc: f64,
+    /// Test accuracy after it (%).
+    test_acc: f64,
+    /// Training misses after it.
+    misses: usize,
+}
+
+/// Section 1: one BPLS epoch against its floor. Fits one epoch (its
+/// accuracies), times the epoch and its pieces in rounds
+/// ([`time_epoch_pieces`]) and one read of X, and writes the table
+/// ([`epoch_table`]). Returns the median epoch's seconds.
+fn epoch_section(md: &mut String, run: &Run<'_>) -> Res<f64> {
+    let (x, y) = (&run.img.x_train, &run.img.y_train);
+    let k = x.nrows();
     eprintln!("bpls-report: BPLS epoch…");
-    let gflops = dgemm_peak_gflops(if quick { 1000 } else { 2000 }, 3);
+    let gflops = dgemm_peak_gflops(if run.quick { 1000 } else { 2000 }, 3);
     let params: BplsValidParams = BplsParams::new(vec![HIDDEN])
         .with_output(OutputActivation::Softmax)
         .with_algorithm(BplsAlgorithm::NonInjective { max_iterations: 0 })
@@ -168,23 +220,57 @@ fn run(args: &ReportArgs) -> Res<()> {
     let (net, report) = params.fit_with_report(&data, |_, _| {})?;
     let first = report.epochs[0];
     let train_acc = 100.0 * (1.0 - first.misses.unwrap_or(k) as f64 / k as f64);
-    let test_acc = accuracy(&net, x_test.view(), y_test.view())?;
+    let test_acc = accuracy(&net, run.img.x_test.view(), run.img.y_test.view())?;
+    let timings = time_epoch_pieces(&params, x, y, run.reps)?;
+    let xs = x.as_slice().ok_or("X is not contiguous")?;
+    let read = read_once_seconds(xs, run.reps, run.threads);
+    let facts = EpochFacts {
+        gflops,
+        read,
+        train_acc,
+        test_acc,
+        misses: first.misses.unwrap_or(0),
+    };
+    epoch_table(md, run, &timings, &facts)
+}
 
-    // The first layer's hidden targets T (K×50) of a real pass: the output
-    // layer's step on the starting network's hidden values.
-    let net0 = params.start(n_in, CLASSES)?;
+/// The first layer's hidden values H (K×50) of the starting network `net0`
+/// on X, the output layer's targets, and the hidden targets T (K×50) of a
+/// real pass: the output layer's step on H.
+fn hidden_targets(
+    params: &BplsValidParams,
+    net0: &Mlp,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+) -> Res<(Array2<f64>, Array2<f64>, Array2<f64>)> {
+    let (k, n_in) = x.dim();
     let w1 = net0.weights()[0].slice(s![..n_in, ..]);
     let mut h = Array2::zeros((k, HIDDEN));
     for mut row in h.rows_mut() {
         row.assign(&net0.weights()[0].row(n_in));
     }
-    general_mat_mul(1.0, &x, &w1, 1.0, &mut h);
+    general_mat_mul(1.0, x, &w1, 1.0, &mut h);
     sigmoid_in_place(h.as_slice_mut().ok_or("h is not contiguous")?);
     let t_out = params.output_targets(y.view());
     let t = params
         .layer_step(h.view(), t_out.view(), true, true)?
         .targets
         .ok_or("no hidden targets")?;
+    Ok((h, t_out, t))
+}
+
+/// Times, in `reps` rounds after an untimed one, the whole first epoch and
+/// its pieces alone on the same data: the ridge solve with intercept on
+/// the hidden targets T, its `dsyrk`, `dgemm` `XᵀT`, `dgemv` `Xᵀ1` and
+/// finiteness check, the forward product `X·W₁` (and into a column-major
+/// result) and the output layer's step. Median and best seconds of each, in
+/// that order.
+fn time_epoch_pieces(params: &BplsValidParams, x: &Array2<f64>, y: &Array2<f64>, reps: usize) -> Res<Vec<(f64, f64)>> {
+    let (k, n_in) = x.dim();
+    let data = Dataset::new(x.view(), y.view());
+    let net0 = params.start(n_in, CLASSES)?;
+    let w1 = net0.weights()[0].slice(s![..n_in, ..]);
+    let (h, t_out, t) = hidden_targets(params, &net0, x, y)?;
     let lambda = params.lambda();
     let xs = x.as_slice().ok_or("X is not contiguous")?;
     let x_ref = MatRef::new(xs, n_in, k, n_in); // X row-major = Xᵀ column-major, as the solve reads it
@@ -198,9 +284,8 @@ fn run(args: &ReportArgs) -> Res<()> {
     // left factor) instead of M = 50, N = K.
     let mut zf = Array2::zeros((k, HIDDEN).f());
     let (x_view, t_view, h_view, t_out_view) = (x.view(), t.view(), h.view(), t_out.view());
-    let params_ref = &params;
     let mut jobs: Vec<Job<'_>> = vec![
-        Box::new(|| Ok(params_ref.fit_with_report(&data, |_, _| {})?.1.epochs[0].seconds)),
+        Box::new(|| Ok(params.fit_with_report(&data, |_, _| {})?.1.epochs[0].seconds)),
         Box::new(|| {
             let t = Instant::now();
             ridge_solve_with_intercept(x_view, t_view, lambda)?;
@@ -250,18 +335,24 @@ fn run(args: &ReportArgs) -> Res<()> {
         }),
         Box::new(|| {
             let t = Instant::now();
-            params_ref.layer_step(h_view, t_out_view, true, true)?;
+            params.layer_step(h_view, t_out_view, true, true)?;
             Ok(t.elapsed().as_secs_f64())
         }),
     ];
     let timings = round_robin(reps, &mut jobs)?;
     drop(jobs);
+    Ok(timings)
+}
+
+/// The rows of section 1's table, from the pieces' `timings` (in the order
+/// of [`time_epoch_pieces`]): each piece's median and best, and for the
+/// matrix products their GFLOP, rate, floor at `gflops` and ratio to it.
+fn piece_rows(timings: &[(f64, f64)], k: usize, n_in: usize, gflops: f64) -> Res<String> {
     let [(epoch, best_epoch), (solve, solve_best), (syrk, syrk_best), (rhs, rhs_best), (gemv, gemv_best), (check, check_best), (fwd, fwd_best), (fwd_f, fwd_f_best), (out_step, out_step_best)] =
         timings[..]
     else {
         return Err("timings".into());
     };
-    let read = read_once_seconds(xs, reps, threads);
     let n = (n_in + 1) as f64;
     let kf = k as f64;
     let syrk_flops = kf * n * (n - 1.0); // XᵀX: the n_in × n_in dsyrk
@@ -271,7 +362,6 @@ fn run(args: &ReportArgs) -> Res<()> {
     let solve_flops = gram_flops + rhs_flops;
     let epoch_flops = solve_flops + 2.0 * fwd_flops;
     let floor = |f: f64| f / (gflops * 1e9);
-    let rest = epoch - solve - 2.0 * fwd - out_step;
     let row = |label: &str, med: f64, best: f64, flops: Option<f64>| match flops {
         Some(f) => format!(
             "| {label} | {med:.3} | {best:.3} | {:.2} | {:.1} | {:.3} | {:.2} |\n",
@@ -282,7 +372,67 @@ fn run(args: &ReportArgs) -> Res<()> {
         ),
         None => format!("| {label} | {med:.3} | {best:.3} | | | | |\n"),
     };
-    let mb = 8.0 * xs.len() as f64 / 1e6;
+    Ok([
+        row(
+            "**whole first epoch** (`BplsEpoch::seconds`, epoch 1)",
+            epoch,
+            best_epoch,
+            Some(epoch_flops),
+        ),
+        row(
+            "`ridge_solve_with_intercept(X, T, λ)` (K×784, K×50)",
+            solve,
+            solve_best,
+            Some(solve_flops),
+        ),
+        row("↳ the dsyrk `XᵀX` alone", syrk, syrk_best, Some(syrk_flops)),
+        row("↳ `XᵀT` alone (dgemm, 784×K by K×50)", rhs, rhs_best, Some(rhs_flops)),
+        row("↳ `Xᵀ1` alone (dgemv: one more pass over X)", gemv, gemv_best, None),
+        row(
+            "↳ the finiteness check of X alone (`validate::finite`)",
+            check,
+            check_best,
+            None,
+        ),
+        row(
+            "forward product `X·W₁` (K×784 by 784×50; twice per epoch)",
+            fwd,
+            fwd_best,
+            Some(fwd_flops),
+        ),
+        row(
+            "↳ the same product into a column-major K×50 result (not what the epoch does)",
+            fwd_f,
+            fwd_f_best,
+            Some(fwd_flops),
+        ),
+        row(
+            "output layer's `layer_step` (K×50 hidden values → K×50 targets)",
+            out_step,
+            out_step_best,
+            None,
+        ),
+    ]
+    .concat())
+}
+
+/// Writes section 1: the floor's description, the pieces' table
+/// ([`piece_rows`]), the rest of the epoch, the issue's target and the
+/// accuracies after the epoch. Returns the median epoch's seconds.
+fn epoch_table(md: &mut String, run: &Run<'_>, timings: &[(f64, f64)], facts: &EpochFacts) -> Res<f64> {
+    let (k, n_in) = run.img.x_train.dim();
+    let threads = run.threads;
+    let EpochFacts {
+        gflops,
+        read,
+        train_acc,
+        test_acc,
+        misses,
+    } = *facts;
+    let rows = piece_rows(timings, k, n_in, gflops)?;
+    let (epoch, solve, fwd, out_step) = (timings[0].0, timings[1].0, timings[6].0, timings[8].0);
+    let rest = epoch - solve - 2.0 * fwd - out_step;
+    let mb = 8.0 * (k * n_in) as f64 / 1e6;
     let _ = writeln!(
         md,
         "\n### 1. One BPLS epoch (Algorithm 2, first pass) against its floor\n\n\
@@ -295,40 +445,11 @@ fn run(args: &ReportArgs) -> Res<()> {
         ({mb:.0} MB) is read from memory by {threads} threads in **{read:.3} s** ({:.1} GB/s): the floor of any \
          pass over it.\n\n\
          | piece | median s | best s | GFLOP | GFLOP/s | floor s | × floor |\n|---|---:|---:|---:|---:|---:|---:|\n\
-         {}{}{}{}{}{}{}{}{}| rest of the epoch (epoch − solve − 2 forward products − output layer's step) | {rest:.3} | | | | | |\n\n\
+         {rows}| rest of the epoch (epoch − solve − 2 forward products − output layer's step) | {rest:.3} | | | | | |\n\n\
          The issue's target, one epoch under 1 s on 2 cores: **{}** ({epoch:.3} s on {threads} threads, K = {k}). \
-         After this epoch: training accuracy {train_acc:.2}% ({} misses), test accuracy {test_acc:.2}%.\n",
-        if quick { 1000 } else { 2000 },
+         After this epoch: training accuracy {train_acc:.2}% ({misses} misses), test accuracy {test_acc:.2}%.\n",
+        if run.quick { 1000 } else { 2000 },
         mb / 1e3 / read,
-        row("**whole first epoch** (`BplsEpoch::seconds`, epoch 1)", epoch, best_epoch, Some(epoch_flops)),
-        row(
-            "`ridge_solve_with_intercept(X, T, λ)` (K×784, K×50)",
-            solve,
-            solve_best,
-            Some(solve_flops)
-        ),
-        row("↳ the dsyrk `XᵀX` alone", syrk, syrk_best, Some(syrk_flops)),
-        row("↳ `XᵀT` alone (dgemm, 784×K by K×50)", rhs, rhs_best, Some(rhs_flops)),
-        row("↳ `Xᵀ1` alone (dgemv: one more pass over X)", gemv, gemv_best, None),
-        row("↳ the finiteness check of X alone (`validate::finite`)", check, check_best, None),
-        row(
-            "forward product `X·W₁` (K×784 by 784×50; twice per epoch)",
-            fwd,
-            fwd_best,
-            Some(fwd_flops)
-        ),
-        row(
-            "↳ the same product into a column-major K×50 result (not what the epoch does)",
-            fwd_f,
-            fwd_f_best,
-            Some(fwd_flops)
-        ),
-        row(
-            "output layer's `layer_step` (K×50 hidden values → K×50 targets)",
-            out_step,
-            out_step_best,
-            None
-        ),
         if k < 60_000 {
             "not checked (a --quick run: fewer images)"
         } else if epoch < 1.0 {
@@ -336,10 +457,19 @@ fn run(args: &ReportArgs) -> Res<()> {
         } else {
             "missed"
         },
-        first.misses.unwrap_or(0),
     );
+    Ok(epoch)
+}
 
-    // 2. Backprop per epoch.
+/// Section 2: times one backprop epoch with each rule at batch 128 on the
+/// K images and at batch 1 on the first `k_one` on one BLAS thread, in
+/// rounds, and writes them against the BPLS `epoch` and the paper's Table
+/// II.
+fn backprop_section(md: &mut String, run: &Run<'_>, k_one: usize, epoch: f64) -> Res<()> {
+    let (x, y) = (&run.img.x_train, &run.img.y_train);
+    let (k, n_in) = x.dim();
+    let kf = k as f64;
+    let threads = run.threads;
     eprintln!("bpls-report: backprop per epoch…");
     let x_one = x.slice(s![..k_one.min(k), ..]);
     let y_one = y.slice(s![..k_one.min(k), ..]);
@@ -362,7 +492,7 @@ fn run(args: &ReportArgs) -> Res<()> {
         // Batch 1 on one BLAS thread.
         jobs.push(backprop_epoch(kind, 1, x_one, y_one, 1)?);
     }
-    let timings = round_robin(reps, &mut jobs)?;
+    let timings = round_robin(run.reps, &mut jobs)?;
     drop(jobs);
     let mut ratios_one = vec![];
     for ((kind, paper), pair) in PAPER_RULES.into_iter().zip(timings.chunks(2)) {
@@ -400,14 +530,25 @@ fn run(args: &ReportArgs) -> Res<()> {
         paper_us / ratios_one[0].1,
         PAPER_BPLS / epoch,
     );
+    Ok(())
+}
 
-    // 3. Beside scikit-learn.
+/// Section 3: Adam at batch 128 for `epochs` epochs, ours and
+/// scikit-learn's `MLPClassifier` (`benches/sklearn_mlp.py` on the IDX files
+/// in `mnist_dir`) alternating, `reps` runs each; writes our row and
+/// [`sklearn_rows`].
+fn sklearn_section(md: &mut String, run: &Run<'_>, mnist_dir: &Path, epochs: usize) -> Res<()> {
+    let img = run.img;
+    let (x, y) = (&img.x_train, &img.y_train);
+    let (k, n_in) = x.dim();
+    let threads = run.threads;
     eprintln!("bpls-report: Adam beside scikit-learn…");
-    let runs = reps;
+    let runs = run.reps;
     let trainer = Backprop::new(FirstOrderKind::Adam)
         .with_batch_size(128)
         .with_epochs(epochs)
         .with_shuffle(Some(SEED));
+    let data = Dataset::new(x.view(), y.view());
     let x_sum: f64 = x.iter().sum();
     // Ours and scikit-learn's alternate, one fit each per round.
     let mut secs = vec![];
@@ -422,7 +563,7 @@ fn run(args: &ReportArgs) -> Res<()> {
         ours_loss = r.epochs.last().map_or(f64::NAN, |e| e.loss);
         ours_net = Some(net);
         if skipped.is_none() {
-            match sklearn(&mnist_dir, k, x_test.nrows(), epochs, threads) {
+            match sklearn(mnist_dir, k, img.x_test.nrows(), epochs, threads) {
                 Ok(s) => theirs.push(s),
                 Err(e) => skipped = Some(e),
             }
@@ -430,7 +571,7 @@ fn run(args: &ReportArgs) -> Res<()> {
     }
     let ours_best = secs.iter().copied().fold(f64::INFINITY, f64::min);
     let ours = median(secs);
-    let ours_acc = accuracy(&ours_net.ok_or("no Adam run")?, x_test.view(), y_test.view())?;
+    let ours_acc = accuracy(&ours_net.ok_or("no Adam run")?, img.x_test.view(), img.y_test.view())?;
     let _ = writeln!(
         md,
         "### 3. Adam at batch 128: ours beside scikit-learn's MLPClassifier\n\n\
@@ -443,9 +584,23 @@ fn run(args: &ReportArgs) -> Res<()> {
          | | s/epoch (median) | best | µs/sample | epochs | last epoch's training loss | test accuracy % |\n\
          |---|---:|---:|---:|---:|---:|---:|\n\
          | ours (`Backprop`, Adam) | {ours:.3} | {ours_best:.3} | {:.2} | {epochs} | {ours_loss:.4} | {ours_acc:.2} |",
-        x_test.nrows(),
-        1e6 * ours / kf,
+        img.x_test.nrows(),
+        1e6 * ours / k as f64,
     );
+    sklearn_rows(md, &theirs, skipped, x_sum, ours, k as f64)
+}
+
+/// Writes scikit-learn's row of section 3 and ours ÷ theirs per epoch
+/// against the issue's requirement (after checking that the script read the
+/// same pixels, `x_sum`), or why it was skipped.
+fn sklearn_rows(
+    md: &mut String,
+    theirs: &[Sklearn],
+    skipped: Option<String>,
+    x_sum: f64,
+    ours: f64,
+    kf: f64,
+) -> Res<()> {
     match (theirs.last(), skipped) {
         (Some(s), None) => {
             if let Some(bad) = theirs.iter().find(|s| (s.x_sum - x_sum).abs() > 1e-9 * x_sum) {
@@ -482,17 +637,6 @@ fn run(args: &ReportArgs) -> Res<()> {
             eprintln!("bpls-report: scikit-learn part skipped: {e}");
         }
     }
-    let _ = writeln!(
-        md,
-        "Load average (1 min, /proc/loadavg) at the start and the end of the run: {load_before} and {}: \
-         the run itself keeps about {threads} cores busy; more means another process competed.\n",
-        load_average()
-    );
-    println!("{md}");
-    if let Some(out) = &args.out {
-        std::fs::write(out, &md).map_err(|e| format!("cannot write {}: {e}", out.display()))?;
-        eprintln!("bpls-report: wrote {}", out.display());
-    }
     Ok(())
 }
 
@@ -515,7 +659,7 @@ struct Sklearn {
 }
 
 /// One fit of `benches/sklearn_mlp.py` (`epochs` epochs on the first `train` images).
-fn sklearn(dir: &std::path::Path, train: usize, test: usize, epochs: usize, threads: usize) -> Result<Sklearn, String> {
+fn sklearn(dir: &Path, train: usize, test: usize, epochs: usize, threads: usize) -> Result<Sklearn, String> {
     let args = [
         dir.display().to_string(),
         train.to_string(),

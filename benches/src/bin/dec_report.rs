@@ -162,6 +162,9 @@ fn fmt_ratio(r: f64) -> String {
     }
 }
 
+/// Writes the report: its header, cod-rna's DEC timings and unit step
+/// against its floors (section 1), L-BFGS beside scipy's and DEC(10)
+/// (section 2) and the total run time.
 fn run(args: &ReportArgs) -> Res<()> {
     let started = Instant::now();
     let quick = args.quick;
@@ -188,6 +191,22 @@ fn run(args: &ReportArgs) -> Res<()> {
     // ---- 1. cod-rna: DEC(2), DEC(10) and the unit step against its floor.
     eprintln!("dec-report: loading cod-rna…");
     let cod = load(COD_RNA, quick)?;
+    let (dec2_params, dec2, dec10) = dec_section(&mut out, &cod, reps)?;
+    eprintln!("dec-report: floors…");
+    let floors = measure_floors(&cod, dec2_params, quick)?;
+    unit_step_section(&mut out, &cod, &floors, &dec2, &dec10);
+
+    // ---- 2. L-BFGS(1000): ours beside scipy's L-BFGS-B, and DEC(10).
+    lbfgs_section(&mut out, &cod, &dec10, quick, iterations, reps, lbfgs_reps)?;
+    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
+    benches::write_report("dec-report", &out, args.out.as_deref())
+}
+
+/// Section 1, first table: times DEC(2) and DEC(10) on cod-rna (`reps`
+/// fits each) and writes the network's line, the data, their table beside
+/// Table II's times and the DEC(2) verdict. Returns DEC(2)'s parameters
+/// and both trainers' fits.
+fn dec_section(out: &mut String, cod: &Prepared, reps: usize) -> Res<(SlfnValidParams, Fits, Fits)> {
     let (p, n) = cod.x_train.dim();
     let m = cod.y_train.ncols();
     let dec2_params = params(SlfnTrainer::Dec { maxiter: 2 })?;
@@ -204,9 +223,9 @@ fn run(args: &ReportArgs) -> Res<()> {
         n + 1
     );
     eprintln!("dec-report: cod-rna DEC(2) ×{reps}…");
-    let dec2 = fits(dec2_params, &cod, reps)?;
+    let dec2 = fits(dec2_params, cod, reps)?;
     eprintln!("dec-report: cod-rna DEC(10) ×{reps}…");
-    let dec10 = fits(params(SlfnTrainer::Dec { maxiter: 10 })?, &cod, reps)?;
+    let dec10 = fits(params(SlfnTrainer::Dec { maxiter: 10 })?, cod, reps)?;
 
     let _ = writeln!(
         out,
@@ -236,9 +255,30 @@ fn run(args: &ReportArgs) -> Res<()> {
         paper_seconds(COD_RNA, "DEC(2)").unwrap_or(f64::NAN) / dec2_med,
         if dec2_med < 1.0 { "met" } else { "not met" }
     );
+    Ok((dec2_params, dec2, dec10))
+}
 
-    // The floors of one unit-error evaluation.
-    eprintln!("dec-report: floors…");
+/// The floors of one unit-error evaluation on cod-rna.
+struct Floors {
+    /// Repetitions of the two floors on X (the best is kept).
+    reps: usize,
+    /// Seconds of one activation pass over X (`activation_pass`).
+    pass: f64,
+    /// Bytes of X.
+    x_bytes: f64,
+    /// Seconds to read X once.
+    read_x: f64,
+    /// Bytes per second reading a 256 MB buffer (from DRAM).
+    dram_rate: f64,
+}
+
+/// Measures the floors of one unit-error evaluation on cod-rna: one
+/// activation pass over X with the first unit's starting weights, one read
+/// of X (best of 200, or 1000 in a full run, each) and the DRAM read rate
+/// on a 256 MB buffer (best of 5).
+fn measure_floors(cod: &Prepared, dec2_params: SlfnValidParams, quick: bool) -> Res<Floors> {
+    let (_, n) = cod.x_train.dim();
+    let m = cod.y_train.ncols();
     let xs = cod.x_train.as_standard_layout().into_owned();
     let x_flat = xs.as_slice().ok_or("X not contiguous")?;
     let (w0, _) = dec2_params.start(n, m);
@@ -251,7 +291,27 @@ fn run(args: &ReportArgs) -> Res<()> {
     let read_big = read_here_seconds(&big, 5);
     drop(big);
     let dram_rate = (32usize << 20) as f64 * 8.0 / read_big;
+    Ok(Floors {
+        reps: floor_reps,
+        pass,
+        x_bytes,
+        read_x,
+        dram_rate,
+    })
+}
 
+/// Section 1, second table: writes the floors of one unit-error evaluation
+/// and DEC(2)'s and DEC(10)'s unit steps and evaluations against them
+/// ([`unit_step_rows`]).
+fn unit_step_section(out: &mut String, cod: &Prepared, floors: &Floors, dec2: &Fits, dec10: &Fits) {
+    let (p, n) = cod.x_train.dim();
+    let Floors {
+        reps: floor_reps,
+        pass,
+        x_bytes,
+        read_x,
+        dram_rate,
+    } = *floors;
     let _ = writeln!(out, "\n### cod-rna: a unit step against its O(P·n) floor\n");
     let _ = writeln!(
         out,
@@ -274,6 +334,21 @@ fn run(args: &ReportArgs) -> Res<()> {
     );
     let _ = writeln!(out, "| | DEC(2) | DEC(10) |");
     let _ = writeln!(out, "|---|---:|---:|");
+    for (name, a, b) in unit_step_rows(dec2, dec10, pass, read_x) {
+        let _ = writeln!(out, "| {name} | {a} | {b} |");
+    }
+    let _ = writeln!(
+        out,
+        "\nThe evaluation floor itself is {} the memory floor: the loop is bound by the sigmoid's `exp` and the {n}-term dot product per sample, not by reading X.",
+        fmt_ratio(pass / read_x)
+    );
+}
+
+/// The rows of the unit-step table, `(name, DEC(2), DEC(10))`: the counts
+/// of the last fit, and the times per unit step and per evaluation (median
+/// over the fits) against the evaluation floor `pass` and the memory floor
+/// `read_x`.
+fn unit_step_rows(dec2: &Fits, dec10: &Fits, pass: f64, read_x: f64) -> Vec<(&'static str, String, String)> {
     let per = |f: &Fits, g: &dyn Fn(&models::slfn::DecReport) -> f64| f.dec_median(g);
     let step = |d: &models::slfn::DecReport| d.unit_time.as_secs_f64() / d.unit_steps.max(1) as f64;
     let eval = |d: &models::slfn::DecReport| d.unit_time.as_secs_f64() / d.unit_evaluations.values.max(1) as f64;
@@ -289,8 +364,8 @@ fn run(args: &ReportArgs) -> Res<()> {
             d.armijo_taken,
         )
     };
-    let (c2, c10) = (counts(&dec2), counts(&dec10));
-    let rows: Vec<(&str, String, String)> = vec![
+    let (c2, c10) = (counts(dec2), counts(dec10));
+    vec![
         ("unit steps (Step B on one unit)", c2.0.to_string(), c10.0.to_string()),
         (
             "unit-error evaluations: values (with gradient)",
@@ -314,40 +389,44 @@ fn run(args: &ReportArgs) -> Res<()> {
         ),
         (
             "**time per unit step (ms)**",
-            format!("**{:.2}**", per(&dec2, &step) * 1e3),
-            format!("**{:.2}**", per(&dec10, &step) * 1e3),
+            format!("**{:.2}**", per(dec2, &step) * 1e3),
+            format!("**{:.2}**", per(dec10, &step) * 1e3),
         ),
         (
             "time per unit step / evaluation floor",
-            fmt_ratio(per(&dec2, &step) / pass),
-            fmt_ratio(per(&dec10, &step) / pass),
+            fmt_ratio(per(dec2, &step) / pass),
+            fmt_ratio(per(dec10, &step) / pass),
         ),
         (
             "**time per evaluation (ms, overestimate)**",
-            format!("**{:.3}**", per(&dec2, &eval) * 1e3),
-            format!("**{:.3}**", per(&dec10, &eval) * 1e3),
+            format!("**{:.3}**", per(dec2, &eval) * 1e3),
+            format!("**{:.3}**", per(dec10, &eval) * 1e3),
         ),
         (
             "time per evaluation / evaluation floor",
-            fmt_ratio(per(&dec2, &eval) / pass),
-            fmt_ratio(per(&dec10, &eval) / pass),
+            fmt_ratio(per(dec2, &eval) / pass),
+            fmt_ratio(per(dec10, &eval) / pass),
         ),
         (
             "time per evaluation / memory floor (read X once)",
-            fmt_ratio(per(&dec2, &eval) / read_x),
-            fmt_ratio(per(&dec10, &eval) / read_x),
+            fmt_ratio(per(dec2, &eval) / read_x),
+            fmt_ratio(per(dec10, &eval) / read_x),
         ),
-    ];
-    for (name, a, b) in rows {
-        let _ = writeln!(out, "| {name} | {a} | {b} |");
-    }
-    let _ = writeln!(
-        out,
-        "\nThe evaluation floor itself is {} the memory floor: the loop is bound by the sigmoid's `exp` and the {n}-term dot product per sample, not by reading X.",
-        fmt_ratio(pass / read_x)
-    );
+    ]
+}
 
-    // ---- 2. L-BFGS(1000): ours beside scipy's L-BFGS-B, and DEC(10).
+/// Section 2: on cod-rna and magic, our L-BFGS(`iterations`) beside
+/// scipy's L-BFGS-B and DEC(10) ([`compare`]; magic's DEC(10) timed here,
+/// `reps` fits, cod-rna's is `dec10`), then the summary of both sets.
+fn lbfgs_section(
+    out: &mut String,
+    cod: &Prepared,
+    dec10: &Fits,
+    quick: bool,
+    iterations: usize,
+    reps: usize,
+    lbfgs_reps: usize,
+) -> Res<()> {
     let _ = writeln!(
         out,
         "\n### L-BFGS({iterations}) on all weights: ours beside scipy's L-BFGS-B, and DEC(10)\n"
@@ -371,7 +450,7 @@ fn run(args: &ReportArgs) -> Res<()> {
             eprintln!("dec-report: {name} DEC(10) ×{reps}…");
             Some(fits(params(SlfnTrainer::Dec { maxiter: 10 })?, &data, reps)?)
         };
-        let dec10_fits = dec10_here.as_ref().unwrap_or(&dec10);
+        let dec10_fits = dec10_here.as_ref().unwrap_or(dec10);
         let section = compare(name, index, &data, iterations, lbfgs_reps, dec10_fits)?;
         out.push_str(&section.0);
         summary.push(section.1);
@@ -379,13 +458,6 @@ fn run(args: &ReportArgs) -> Res<()> {
     let _ = writeln!(out, "\n### Summary\n");
     for line in summary {
         let _ = writeln!(out, "- {line}");
-    }
-    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
-
-    println!("{out}");
-    if let Some(path) = &args.out {
-        std::fs::write(path, &out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        eprintln!("dec-report: wrote {}", path.display());
     }
     Ok(())
 }
@@ -428,7 +500,11 @@ fn scipy(dir: &Path, iterations: usize, reps: usize) -> Result<Scipy, String> {
     })
 }
 
-/// One set's comparison: its Markdown section and a summary line.
+/// One set's comparison: its Markdown section and a summary line. Times
+/// one E + ∇E at the start z⁰ ([`start_point`]), writes the files for
+/// Python ([`write_scipy_inputs`]), times our L-BFGS(`iterations`) (`reps`
+/// fits) and scipy's, then writes the check at the start, the table beside
+/// `dec10` and the verdict.
 fn compare(
     name: &str,
     index: usize,
@@ -443,24 +519,9 @@ fn compare(
     let lb_params = params(SlfnTrainer::Lbfgs { iterations })?;
     let (w0, l0): (Array2<f64>, Array2<f64>) = lb_params.start(n, m);
     let (tau_l, tau_w) = (lb_params.tau_lambda(), lb_params.tau_w(n));
-
-    // Our E and ∇E at z⁰, and one evaluation's time.
-    let error = ErrorFunction::new(data.x_train.view(), data.y_train.view(), tau_l, tau_w)?;
-    let mut objective = FullObjective::new(error, HIDDEN);
-    let z0: Vec<f64> = l0.iter().chain(w0.iter()).copied().collect();
-    let mut g0 = vec![0.0; z0.len()];
-    let e0 = objective.value_and_gradient(&z0, &mut g0);
-    let mut g = g0.clone();
-    let eval = best_of(20, || objective.value_and_gradient(&z0, &mut g));
-
-    // The files for Python.
+    let (e0, g0, eval) = start_point(data, &w0, &l0, tau_l, tau_w)?;
     let dir = target_dir().join("dec-report").join(name);
-    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    write_f64_le(&dir.join("x.f64"), data.x_train.iter())?;
-    write_f64_le(&dir.join("y.f64"), data.y_train.iter())?;
-    write_f64_le(&dir.join("w0.f64"), w0.iter())?;
-    write_f64_le(&dir.join("lambda0.f64"), l0.iter())?;
-    std::fs::write(dir.join("meta.txt"), format!("{p} {n} {m} {HIDDEN} {tau_l} {tau_w}\n"))?;
+    write_scipy_inputs(&dir, data, &w0, &l0, tau_l, tau_w)?;
 
     eprintln!("dec-report: {name} ours L-BFGS({iterations}) ×{reps}…");
     let ours = fits(lb_params, data, reps)?;
@@ -474,8 +535,76 @@ fn compare(
             .unwrap_or(&dir)
             .display()
     );
+    let agree = start_check(&mut out, &sp, e0, &g0);
+    let runs = Runs {
+        ours: &ours,
+        scipy: &sp,
+        dec10,
+        eval,
+    };
+    results_table(&mut out, index, iterations, e0, &runs);
+    let summary = verdict(&mut out, name, iterations, &runs, agree);
+    let _ = writeln!(out);
+    Ok((out, summary))
+}
+
+/// The runs of one set's comparison.
+struct Runs<'a> {
+    /// Our L-BFGS fits.
+    ours: &'a Fits,
+    /// scipy's run, or why it was not run.
+    scipy: &'a Result<Scipy, String>,
+    /// DEC(10)'s fits.
+    dec10: &'a Fits,
+    /// Seconds of one of our E + ∇E at z⁰.
+    eval: f64,
+}
+
+/// Our E and ∇E at z⁰ = (Λ⁰, W⁰), and the best of 20 times of one E + ∇E
+/// there: `(E(z⁰), ∇E(z⁰), seconds)`.
+fn start_point(
+    data: &Prepared,
+    w0: &Array2<f64>,
+    l0: &Array2<f64>,
+    tau_l: f64,
+    tau_w: f64,
+) -> Res<(f64, Vec<f64>, f64)> {
+    let error = ErrorFunction::new(data.x_train.view(), data.y_train.view(), tau_l, tau_w)?;
+    let mut objective = FullObjective::new(error, HIDDEN);
+    let z0: Vec<f64> = l0.iter().chain(w0.iter()).copied().collect();
+    let mut g0 = vec![0.0; z0.len()];
+    let e0 = objective.value_and_gradient(&z0, &mut g0);
+    let mut g = g0.clone();
+    let eval = best_of(20, || objective.value_and_gradient(&z0, &mut g));
+    Ok((e0, g0, eval))
+}
+
+/// Writes what `benches/scipy_slfn.py` reads into `dir`: the data, the
+/// start (W⁰, Λ⁰) and `meta.txt` (P, n, M, the units and the two `τ`s).
+fn write_scipy_inputs(
+    dir: &Path,
+    data: &Prepared,
+    w0: &Array2<f64>,
+    l0: &Array2<f64>,
+    tau_l: f64,
+    tau_w: f64,
+) -> Res<()> {
+    let (p, n) = data.x_train.dim();
+    let m = data.y_train.ncols();
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    write_f64_le(&dir.join("x.f64"), data.x_train.iter())?;
+    write_f64_le(&dir.join("y.f64"), data.y_train.iter())?;
+    write_f64_le(&dir.join("w0.f64"), w0.iter())?;
+    write_f64_le(&dir.join("lambda0.f64"), l0.iter())?;
+    std::fs::write(dir.join("meta.txt"), format!("{p} {n} {m} {HIDDEN} {tau_l} {tau_w}\n"))?;
+    Ok(())
+}
+
+/// Writes the check that our E and ∇E at z⁰ (`e0`, `g0`) agree with
+/// numpy's (or that scipy was not run); whether they agree.
+fn start_check(out: &mut String, sp: &Result<Scipy, String>, e0: f64, g0: &[f64]) -> bool {
     let mut agree = true;
-    match &sp {
+    match sp {
         Ok(s) => {
             let rel = (s.start_objective - e0).abs() / e0.abs();
             let gmax = g0.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
@@ -506,6 +635,18 @@ fn compare(
             );
         }
     }
+    agree
+}
+
+/// Writes the table of the start, ours, scipy's and DEC(10)'s runs beside
+/// the paper's times, why ours stopped and the time of one evaluation.
+fn results_table(out: &mut String, index: usize, iterations: usize, e0: f64, runs: &Runs<'_>) {
+    let Runs {
+        ours,
+        scipy: sp,
+        dec10,
+        eval,
+    } = *runs;
     let _ = writeln!(
         out,
         "| method | time (s, median) | best (s) | final E | iterations | evaluations (E with ∇E) | ms per evaluation | paper (s) |"
@@ -527,7 +668,7 @@ fn compare(
         ours.median() / r.evaluations.values.max(1) as f64 * 1e3,
         paper_cell(paper_lb),
     );
-    if let Ok(s) = &sp {
+    if let Ok(s) = sp {
         let _ = writeln!(
             out,
             "| scipy L-BFGS-B | {:.3} | {:.3} | {:.6} | {} | {} | {:.3} | — |",
@@ -556,12 +697,25 @@ fn compare(
         out,
         "One E + ∇E evaluation at z⁰ (best of 20): ours (`FullObjective`) **{:.3} ms**{}.",
         eval * 1e3,
-        match &sp {
+        match sp {
             Ok(s) => format!(", numpy **{:.3} ms**", s.eval_seconds * 1e3),
             Err(_) => String::new(),
         }
     );
-    let summary = match &sp {
+}
+
+/// Writes how scipy stopped and the verdict (time, final E, DEC(10)
+/// against both), and returns the set's summary line.
+fn verdict(out: &mut String, name: &str, iterations: usize, runs: &Runs<'_>, agree: bool) -> String {
+    let Runs {
+        ours,
+        scipy: sp,
+        dec10,
+        eval,
+    } = *runs;
+    let (e_ours, _) = ours.objective();
+    let (e_dec, _) = dec10.objective();
+    match sp {
         Ok(s) => {
             let _ = writeln!(out, "scipy stopped: {} ({}).", s.message, s.versions);
             let time_ratio = s.seconds / ours.median();
@@ -605,7 +759,5 @@ fn compare(
                 dec10.median()
             )
         }
-    };
-    let _ = writeln!(out);
-    Ok((out, summary))
+    }
 }

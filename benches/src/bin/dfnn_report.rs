@@ -30,7 +30,7 @@ use std::time::Instant;
 
 use benches::{json_field, json_number, median, report_header, run_python, target_dir, write_f64_le, ReportArgs};
 use experiments::machine::{dgemm_peak_gflops, ScopedBlasThreads};
-use experiments::papers::palagi_seccia::protocol::{prepare, Options};
+use experiments::papers::palagi_seccia::protocol::{prepare, Options, Prepared};
 use experiments::papers::palagi_seccia::SOURCES;
 use models::activation::sigmoid_in_place;
 use models::dfnn::{Bias, Dfnn, DfnnTrainer, FullLbfgs, FullObjective, Objective3};
@@ -70,6 +70,8 @@ fn time(reps: usize, mut f: impl FnMut()) -> (f64, f64) {
     (median(v), best)
 }
 
+/// Prepares California as the reproduction does and writes the report: its
+/// header, the kernels (section 1) and ours beside scikit-learn (section 2).
 fn run(cli: &Args) -> Res<()> {
     let quick = cli.report.quick;
     let reps = cli.report.reps_or(if quick { 3 } else { 7 });
@@ -88,8 +90,21 @@ fn run(cli: &Args) -> Res<()> {
         quick,
         &format!("California, {p} × {n0} inputs; one thread; median of {reps}"),
     );
+    kernels_section(&mut md, &prep, reps, quick)?;
+    sklearn_section(&mut md, &prep, iters, reps)?;
+    println!("{md}");
+    if let Some(out) = &cli.report.out {
+        std::fs::write(out, &md)?;
+    }
+    Ok(())
+}
 
-    // 1. Kernels on [10 x 50].
+/// Section 1: times one forward pass, one value + full gradient and B2LD's
+/// block evaluation of layers 0, 5 and 10 on [10 x 50] without biases, and
+/// writes their table with the floor of a full evaluation
+/// ([`evaluation_floor`]).
+fn kernels_section(md: &mut String, prep: &Prepared, reps: usize, quick: bool) -> Res<()> {
+    let (p, n0) = prep.x_train.dim();
     let mut widths = vec![50; 10];
     widths.push(1);
     let net = Dfnn::random(n0, &widths, Bias::None, 1000, 0.5)?;
@@ -119,23 +134,12 @@ fn run(cli: &Args) -> Res<()> {
             t / full
         );
     }
-    // The floor: products 2·P·Σ n_in·n_out (forward) + 4·P·Σ (backward:
-    // δᵀA and δW, the first layer's δW not needed) at the dgemm rate, and
-    // P·Σ_hidden n_ℓ sigmoids.
-    let fan: Vec<(usize, usize)> = w.iter().map(|m| (m.ncols(), m.nrows())).collect();
-    let prod: f64 = fan.iter().map(|&(a, b)| (a * b) as f64).sum();
-    let first = (fan[0].0 * fan[0].1) as f64;
-    let flops = p as f64 * (2.0 * prod + 2.0 * prod + 2.0 * (prod - first));
-    let gflops = dgemm_peak_gflops(if quick { 500 } else { 1000 }, 3);
-    let units: usize = widths[..widths.len() - 1].iter().sum();
-    let count = p * units;
-    let xs: Vec<f64> = (0..count).map(|i| ((i % 1000) as f64) / 100.0 - 5.0).collect();
-    let mut out = xs.clone();
-    let (sig, _) = time(reps, || {
-        out.copy_from_slice(&xs);
-        sigmoid_in_place(&mut out);
-        black_box(&out);
-    });
+    let Floor {
+        flops,
+        gflops,
+        count,
+        sig,
+    } = evaluation_floor(&w, &widths, p, reps, quick);
     let floor = flops / (gflops * 1e9) + sig;
     let _ = writeln!(
         md,
@@ -155,8 +159,52 @@ fn run(cli: &Args) -> Res<()> {
         full / floor,
         100.0 * sig / floor
     );
+    Ok(())
+}
 
-    // 2. Beside scikit-learn.
+/// The pieces of the floor of one full evaluation.
+struct Floor {
+    /// Matrix-product flops of one value + gradient.
+    flops: f64,
+    /// The measured one-thread dgemm rate (GFLOP/s).
+    gflops: f64,
+    /// Sigmoids per evaluation.
+    count: usize,
+    /// Seconds for `count` sigmoids.
+    sig: f64,
+}
+
+/// Measures the floor of a full evaluation of the network of weights `w`
+/// (layer `widths`) on `p` samples: its products, 2·P·Σ n_in·n_out
+/// (forward) + 4·P·Σ (backward: δᵀA and δW, the first layer's δW not
+/// needed), at the measured dgemm rate, and P·Σ_hidden n_ℓ sigmoids timed
+/// by `sigmoid_in_place` (median of `reps`, copy of the input included).
+fn evaluation_floor(w: &[Array2<f64>], widths: &[usize], p: usize, reps: usize, quick: bool) -> Floor {
+    let fan: Vec<(usize, usize)> = w.iter().map(|m| (m.ncols(), m.nrows())).collect();
+    let prod: f64 = fan.iter().map(|&(a, b)| (a * b) as f64).sum();
+    let first = (fan[0].0 * fan[0].1) as f64;
+    let flops = p as f64 * (2.0 * prod + 2.0 * prod + 2.0 * (prod - first));
+    let gflops = dgemm_peak_gflops(if quick { 500 } else { 1000 }, 3);
+    let units: usize = widths[..widths.len() - 1].iter().sum();
+    let count = p * units;
+    let xs: Vec<f64> = (0..count).map(|i| ((i % 1000) as f64) / 100.0 - 5.0).collect();
+    let mut out = xs.clone();
+    let (sig, _) = time(reps, || {
+        out.copy_from_slice(&xs);
+        sigmoid_in_place(&mut out);
+        black_box(&out);
+    });
+    Floor {
+        flops,
+        gflops,
+        count,
+        sig,
+    }
+}
+
+/// Section 2: full L-BFGS, ours beside scikit-learn's, on [1 x 50] and
+/// [10 x 50] with biases ([`sklearn_row`]): writes the heading and the table.
+fn sklearn_section(md: &mut String, prep: &Prepared, iters: usize, reps: usize) -> Res<()> {
     let _ = writeln!(
         md,
         "### Full L-BFGS, ours beside scikit-learn's MLPRegressor(solver='lbfgs')\n\nSame network with biases, data, \
@@ -167,98 +215,113 @@ fn run(cli: &Args) -> Res<()> {
          scikit-learn ms | f ours | f scikit-learn |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for hidden in [vec![50usize], vec![50; 10]] {
-        let mut widths = hidden.clone();
-        widths.push(1);
-        let net = Dfnn::random(n0 - 1, &widths, Bias::Every, 1000, 0.5)?;
-        let x = prep.x_train.slice(ndarray::s![.., ..n0 - 1]).to_owned();
-        let y = prep.y_train.clone();
-        let name = format!("[{} x 50]", hidden.len());
-        let obj = Objective3::new(x.view(), y.view(), 0.0)?;
-        let mut fo = FullObjective::new(obj, net.weights());
-        let z = FullObjective::flatten(net.weights());
-        let mut g = vec![0.0; z.len()];
-        let f0 = fo.value_and_gradient(&z, &mut g);
-        let (eval, _) = time(reps, || {
-            black_box(fo.value_and_gradient(&z, &mut g));
-        });
-        let trainer = DfnnTrainer::Lbfgs(FullLbfgs {
-            gradient_tolerance: 0.0,
-            relative_decrease: 0.0,
-            max_iterations: iters,
-            ..FullLbfgs::default()
-        });
-        let mut secs = vec![];
-        let mut last = None;
-        for _ in 0..reps.min(3) {
-            let mut m = net.clone();
-            let t = Instant::now();
-            let r = m.fit(x.view(), y.view(), 0.0, &trainer, |_| ControlFlow::Continue(()))?;
-            secs.push(t.elapsed().as_secs_f64());
-            last = Some(r);
-        }
-        let r = last.ok_or("no fit")?;
-        let ours = median(secs);
-        let ours_it = ours / r.iterations.max(1) as f64;
-        let dir = target_dir().join("dfnn-report").join(format!("l{}", hidden.len()));
-        std::fs::create_dir_all(&dir)?;
-        write_f64_le(&dir.join("x.f64"), x.iter())?;
-        write_f64_le(&dir.join("y.f64"), y.iter())?;
-        for (l, wl) in net.weights().iter().enumerate() {
-            write_f64_le(&dir.join(format!("w{l}.f64")), wl.iter())?;
-        }
-        let meta = format!(
-            "{} {} {} {}",
-            x.nrows(),
-            x.ncols(),
-            widths.len(),
-            widths.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
-        );
-        std::fs::write(dir.join("meta.txt"), meta)?;
-        match sklearn(&dir, iters, reps.min(3)) {
-            Ok(s) => {
-                let agree = (s.start_loss - f0).abs() <= 1e-10 * f0;
-                if !agree {
-                    return Err(format!(
-                        "{name}: start losses differ: ours {f0:e}, scikit-learn {:e}",
-                        s.start_loss
-                    )
-                    .into());
-                }
-                let theirs_it = s.seconds / s.iterations.max(1.0);
-                let _ = writeln!(
-                    md,
-                    "| {name} | {} | {ours:.2} | {:.4} | {} | {:.2} | {:.4} | {:.2} | {:.2} | {:.2} | {:.3e} | {:.3e} |",
-                    r.iterations,
-                    ours_it,
-                    s.iterations,
-                    s.seconds,
-                    theirs_it,
-                    ours_it / theirs_it,
-                    1e3 * eval,
-                    1e3 * s.eval_seconds,
-                    r.objective,
-                    s.objective
-                );
-                if name == "[10 x 50]" {
-                    let _ = writeln!(md, "\n({}, start loss agrees to 10⁻¹⁰.)\n", s.versions);
-                }
+        sklearn_row(md, prep, &hidden, iters, reps)?;
+    }
+    Ok(())
+}
+
+/// One network of section 2: times one value + gradient and our full
+/// L-BFGS fit (median of up to 3), writes the data and the starting weights
+/// for `benches/sklearn_dfnn.py`, runs it, checks that the start losses
+/// agree, and writes the network's row (ours alone when scikit-learn could
+/// not be run).
+fn sklearn_row(md: &mut String, prep: &Prepared, hidden: &[usize], iters: usize, reps: usize) -> Res<()> {
+    let n0 = prep.x_train.ncols();
+    let mut widths = hidden.to_vec();
+    widths.push(1);
+    let net = Dfnn::random(n0 - 1, &widths, Bias::Every, 1000, 0.5)?;
+    let x = prep.x_train.slice(ndarray::s![.., ..n0 - 1]).to_owned();
+    let y = prep.y_train.clone();
+    let name = format!("[{} x 50]", hidden.len());
+    let obj = Objective3::new(x.view(), y.view(), 0.0)?;
+    let mut fo = FullObjective::new(obj, net.weights());
+    let z = FullObjective::flatten(net.weights());
+    let mut g = vec![0.0; z.len()];
+    let f0 = fo.value_and_gradient(&z, &mut g);
+    let (eval, _) = time(reps, || {
+        black_box(fo.value_and_gradient(&z, &mut g));
+    });
+    let trainer = DfnnTrainer::Lbfgs(FullLbfgs {
+        gradient_tolerance: 0.0,
+        relative_decrease: 0.0,
+        max_iterations: iters,
+        ..FullLbfgs::default()
+    });
+    let mut secs = vec![];
+    let mut last = None;
+    for _ in 0..reps.min(3) {
+        let mut m = net.clone();
+        let t = Instant::now();
+        let r = m.fit(x.view(), y.view(), 0.0, &trainer, |_| ControlFlow::Continue(()))?;
+        secs.push(t.elapsed().as_secs_f64());
+        last = Some(r);
+    }
+    let r = last.ok_or("no fit")?;
+    let ours = median(secs);
+    let ours_it = ours / r.iterations.max(1) as f64;
+    let dir = target_dir().join("dfnn-report").join(format!("l{}", hidden.len()));
+    write_inputs(&dir, &x, &y, &net, &widths)?;
+    match sklearn(&dir, iters, reps.min(3)) {
+        Ok(s) => {
+            let agree = (s.start_loss - f0).abs() <= 1e-10 * f0;
+            if !agree {
+                return Err(format!(
+                    "{name}: start losses differ: ours {f0:e}, scikit-learn {:e}",
+                    s.start_loss
+                )
+                .into());
             }
-            Err(e) => {
-                let _ = writeln!(
-                    md,
-                    "| {name} | {} | {ours:.2} | {ours_it:.4} | — | — | — | — | {:.2} | — | {:.3e} | — |",
-                    r.iterations,
-                    1e3 * eval,
-                    r.objective
-                );
-                eprintln!("dfnn-report: scikit-learn part skipped: {e}");
+            let theirs_it = s.seconds / s.iterations.max(1.0);
+            let _ = writeln!(
+                md,
+                "| {name} | {} | {ours:.2} | {:.4} | {} | {:.2} | {:.4} | {:.2} | {:.2} | {:.2} | {:.3e} | {:.3e} |",
+                r.iterations,
+                ours_it,
+                s.iterations,
+                s.seconds,
+                theirs_it,
+                ours_it / theirs_it,
+                1e3 * eval,
+                1e3 * s.eval_seconds,
+                r.objective,
+                s.objective
+            );
+            if name == "[10 x 50]" {
+                let _ = writeln!(md, "\n({}, start loss agrees to 10⁻¹⁰.)\n", s.versions);
             }
         }
+        Err(e) => {
+            let _ = writeln!(
+                md,
+                "| {name} | {} | {ours:.2} | {ours_it:.4} | — | — | — | — | {:.2} | — | {:.3e} | — |",
+                r.iterations,
+                1e3 * eval,
+                r.objective
+            );
+            eprintln!("dfnn-report: scikit-learn part skipped: {e}");
+        }
     }
-    println!("{md}");
-    if let Some(out) = &cli.report.out {
-        std::fs::write(out, &md)?;
+    Ok(())
+}
+
+/// Writes what `benches/sklearn_dfnn.py` reads into `dir`: `x.f64`,
+/// `y.f64`, each layer's starting weights `w<ℓ>.f64` and `meta.txt` (the
+/// samples, the inputs, the layer count and the `widths`).
+fn write_inputs(dir: &Path, x: &Array2<f64>, y: &Array2<f64>, net: &Dfnn, widths: &[usize]) -> Res<()> {
+    std::fs::create_dir_all(dir)?;
+    write_f64_le(&dir.join("x.f64"), x.iter())?;
+    write_f64_le(&dir.join("y.f64"), y.iter())?;
+    for (l, wl) in net.weights().iter().enumerate() {
+        write_f64_le(&dir.join(format!("w{l}.f64")), wl.iter())?;
     }
+    let meta = format!(
+        "{} {} {} {}",
+        x.nrows(),
+        x.ncols(),
+        widths.len(),
+        widths.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(" ")
+    );
+    std::fs::write(dir.join("meta.txt"), meta)?;
     Ok(())
 }
 

@@ -67,7 +67,12 @@ fn main() {
     benches::finish("elm-report", run(&cli.report));
 }
 
-fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
+type Res<T> = Result<T, Box<dyn std::error::Error>>;
+
+/// Loads MNIST, measures DGEMM here and beside it, and writes the report:
+/// its header, the batch fit (section 1), adding one node (section 2) and
+/// the total run time.
+fn run(args: &ReportArgs) -> Res<()> {
     let reps = args.reps_or(5);
     let started = Instant::now();
     let (samples, l) = if args.quick { (10_000, 500) } else { (60_000, 2000) };
@@ -99,9 +104,66 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     let gemm_n = if args.quick { 1024 } else { 2048 };
     eprintln!("elm-report: DGEMM (n = {gemm_n}) here and in the other libraries…");
     let peers = DgemmPeers::measure(gemm_n, &[THREADS], 3);
-    let best = peers.best(THREADS).map(|(row, rate)| (row.library.clone(), rate));
 
-    // ---- 1. The batch fit and its parts.
+    batch_fit_section(&mut out, &x, &y, samples, l, reps, &peers)?;
+    one_node_section(&mut out, &x, &y, l, reps)?;
+    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
+    benches::write_report("elm-report", &out, args.out.as_deref())
+}
+
+/// Median and best seconds of each part of the batch fit, timed alone.
+struct Parts {
+    gemm: (f64, f64),
+    activation: (f64, f64),
+    syrk: (f64, f64),
+    aty: (f64, f64),
+    solve: (f64, f64),
+}
+
+/// Section 1: times the batch fit's parts alone (`time_parts`), the whole
+/// fit and numpy's fit, and writes the DGEMM table of the libraries, the
+/// parts' table against the best DGEMM and the whole fit against the sum
+/// of the parts' floors.
+fn batch_fit_section(
+    out: &mut String,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+    samples: usize,
+    l: usize,
+    reps: usize,
+    peers: &DgemmPeers,
+) -> Res<()> {
+    let best = peers.best(THREADS).map(|(row, rate)| (row.library.clone(), rate));
+    let parts = time_parts(x, y, l, reps)?;
+    eprintln!("elm-report: batch fit, whole (Elm::fit)…");
+    let config = ElmParams::new(l, Activation::Sigmoid)
+        .with_lambda(LAMBDA)
+        .with_seed(SEED)
+        .with_input_scale(InputScale::Fixed(1.0));
+    let mut fit_err = None;
+    let whole = time(reps.min(3), || {
+        if let Err(e) = config.fit(&Dataset::new(x.view(), y.view())) {
+            fit_err = Some(e);
+        }
+    });
+    if let Some(e) = fit_err {
+        return Err(e.into());
+    }
+    let numpy = numpy_seconds(samples, l);
+    let _ = writeln!(out, "{}", peers.markdown());
+    let best_rate = best.as_ref().map(|(_, rate)| *rate);
+    let sums = parts_table(out, &parts, x.dim(), y.ncols(), l, best);
+    whole_fit_lines(out, whole, sums, best_rate, numpy);
+    Ok(())
+}
+
+/// Times the batch fit's parts alone, `reps` times each, on buffers already
+/// in memory: the input product `X·W` (one DGEMM), the sigmoid with bias
+/// over the K×l matrix, `AᵀA` (DSYRK), `AᵀY` (DGEMM) and the Cholesky solve
+/// of `AᵀA + λI` (DPOTRF + two DTRSM).
+fn time_parts(x: &Array2<f64>, y: &Array2<f64>, l: usize, reps: usize) -> Res<Parts> {
+    let (k, n_in) = x.dim();
+    let m = y.ncols();
     eprintln!("elm-report: batch fit, parts…");
     let hidden = HiddenLayer::random(n_in, l, Activation::Sigmoid, SEED);
     let w_in = hidden.weights().as_standard_layout().into_owned();
@@ -155,40 +217,42 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     if !chol_ok {
         return Err("AᵀA + λI is not positive definite".into());
     }
-    drop(za);
-    drop(gram);
-    eprintln!("elm-report: batch fit, whole (Elm::fit)…");
-    let config = ElmParams::new(l, Activation::Sigmoid)
-        .with_lambda(LAMBDA)
-        .with_seed(SEED)
-        .with_input_scale(InputScale::Fixed(1.0));
-    let mut fit_err = None;
-    let whole = time(reps.min(3), || {
-        if let Err(e) = config.fit(&Dataset::new(x.view(), y.view())) {
-            fit_err = Some(e);
-        }
-    });
-    if let Some(e) = fit_err {
-        return Err(e.into());
-    }
-    let numpy = numpy_seconds(samples, l);
+    Ok(Parts {
+        gemm,
+        activation,
+        syrk,
+        aty: aty_t,
+        solve,
+    })
+}
 
+/// Writes the heading of section 1 and the table of the batch fit's parts:
+/// median, best, GFLOP/s and the fraction of the `best` library's DGEMM,
+/// and the time `X·W` and `AᵀA` would take at its rate. Returns the sums
+/// of the medians, of the bests and of the times at the best DGEMM rate.
+fn parts_table(
+    out: &mut String,
+    parts: &Parts,
+    (k, n_in): (usize, usize),
+    m: usize,
+    l: usize,
+    best: Option<(String, f64)>,
+) -> (f64, f64, f64) {
     // (name, (median, best) seconds, flops, whether it is one of the two
     // large products whose floor is also taken at the best DGEMM rate).
     let parts = [
-        ("`X·W` (DGEMM)", gemm, 2.0 * (k * n_in * l) as f64, true),
-        ("activation (sigmoid + bias)", activation, 0.0, false),
-        ("`AᵀA` (DSYRK)", syrk, (k * l * l) as f64, true),
-        ("`AᵀY` (DGEMM)", aty_t, 2.0 * (k * l * m) as f64, false),
+        ("`X·W` (DGEMM)", parts.gemm, 2.0 * (k * n_in * l) as f64, true),
+        ("activation (sigmoid + bias)", parts.activation, 0.0, false),
+        ("`AᵀA` (DSYRK)", parts.syrk, (k * l * l) as f64, true),
+        ("`AᵀY` (DGEMM)", parts.aty, 2.0 * (k * l * m) as f64, false),
         (
             "Cholesky solve (DPOTRF + 2 DTRSM)",
-            solve,
+            parts.solve,
             (l * l * l) as f64 / 3.0 + 2.0 * (l * l * m) as f64,
             false,
         ),
     ];
     let best_rate = best.as_ref().map(|(_, rate)| *rate);
-    let _ = writeln!(out, "{}", peers.markdown());
     let _ = writeln!(out, "### Batch fit: parts and whole\n");
     let _ = writeln!(
         out,
@@ -224,6 +288,19 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
             "| {name} | {med:.3} | {best:.3} | {rate} | {of_best} | {at_best:.3} |"
         );
     }
+    (sum_med, sum_best, sum_at_best)
+}
+
+/// Writes the last rows of the parts' table (the sum of the floors, the
+/// whole fit) and the whole fit's ratios to the sums, then numpy's time for
+/// the same fit (or why it was not run).
+fn whole_fit_lines(
+    out: &mut String,
+    whole: (f64, f64),
+    (sum_med, sum_best, sum_at_best): (f64, f64, f64),
+    best_rate: Option<f64>,
+    numpy: Option<f64>,
+) {
     let _ = writeln!(
         out,
         "| **sum of the floors** | **{sum_med:.3}** | **{sum_best:.3}** | | | **{sum_at_best:.3}** |"
@@ -268,8 +345,20 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
             );
         }
     }
+}
 
-    // ---- 2. Adding one node at l.
+/// One strategy's row of the one-node table: the strategy, median and best
+/// seconds per append, its flops, the median ratio to the read just before
+/// each append, and the median of those reads (seconds).
+type NodeRow = (Strategy, f64, f64, u64, f64, f64);
+
+/// Section 2: times adding one node at l with Alg. 2, Alg. 3, Alg. 1 and
+/// Li et al. (`time_growth`) and computing the new column, and writes the
+/// table of the appends against the time to stream the stored hidden
+/// matrix once.
+fn one_node_section(out: &mut String, x: &Array2<f64>, y: &Array2<f64>, l: usize, reps: usize) -> Res<()> {
+    let k = x.nrows();
+    let n_in = x.ncols();
     eprintln!("elm-report: one-node update at l = {l}…");
     // Nodes are added one after another, as a user grows a network: each
     // strategy appends one untimed node first (Alg. 2 then carries the
@@ -281,48 +370,10 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
         let _ = grown.outputs_range(x.view(), l..l + 1);
     });
     let a = grown.outputs(x.view())?;
-    let a0 = a.slice(s![.., ..l]);
-    let new_column = |i: usize| a.slice(s![.., l + i..l + i + 1]);
     let mut rows = vec![];
     let mut stream = None;
     for strategy in [Strategy::Alg2, Strategy::Alg3, Strategy::Alg1, Strategy::LiEtAl] {
-        eprintln!("elm-report: one-node update, {strategy}…");
-        let mut sv = strategy.build(a0, y.view(), LAMBDA, linalg_core::Precision::F64)?;
-        sv.reserve(max_reps + 1);
-        if stream.is_none() {
-            let stored = sv.hidden();
-            let data = stored.as_slice_memory_order().ok_or("stored A not contiguous")?;
-            stream = Some(read_once_seconds(data, 5, THREADS));
-        }
-        sv.append(new_column(0))?;
-        let mut ts = vec![];
-        // Each append right after one read of the stored A: the machine
-        // state (its memory bandwidth varies between runs) is the same for
-        // both, and the ratio of the pair is what the 1.25× target means.
-        let mut ratios = vec![];
-        let mut streams = vec![];
-        let mut flops = 0;
-        let reps = if strategy == Strategy::LiEtAl {
-            reps.min(3)
-        } else {
-            max_reps
-        };
-        for i in 1..=reps {
-            let s_t = {
-                let stored = sv.hidden();
-                let data = stored.as_slice_memory_order().ok_or("stored A not contiguous")?;
-                read_once_seconds(data, 1, THREADS)
-            };
-            let t = Instant::now();
-            sv.append(new_column(i))?;
-            let dt = t.elapsed().as_secs_f64();
-            ts.push(dt);
-            ratios.push(dt / s_t);
-            streams.push(s_t);
-            flops = sv.last_flops();
-        }
-        let best = ts.iter().copied().fold(f64::INFINITY, f64::min);
-        rows.push((strategy, median(ts), best, flops, median(ratios), median(streams)));
+        rows.push(time_growth(strategy, &a, y, l, reps, max_reps, &mut stream)?);
     }
     drop(a);
     let stream = stream.unwrap_or(f64::NAN);
@@ -353,14 +404,62 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
             li / med
         );
     }
-    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
-
-    println!("{out}");
-    if let Some(path) = &args.out {
-        std::fs::write(path, &out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        eprintln!("elm-report: wrote {}", path.display());
-    }
     Ok(())
+}
+
+/// Builds `strategy` on the first l columns of `a`, appends one untimed
+/// node, then times appending nodes l + 2, l + 3, … one after another
+/// (`max_reps` of them, 3 at most for Li et al.), each right after one read
+/// of the stored A on [`THREADS`] threads. The first strategy also measures
+/// `stream`, the best of 5 reads of its stored A before its first append.
+fn time_growth(
+    strategy: Strategy,
+    a: &Array2<f64>,
+    y: &Array2<f64>,
+    l: usize,
+    reps: usize,
+    max_reps: usize,
+    stream: &mut Option<f64>,
+) -> Res<NodeRow> {
+    let a0 = a.slice(s![.., ..l]);
+    let new_column = |i: usize| a.slice(s![.., l + i..l + i + 1]);
+    eprintln!("elm-report: one-node update, {strategy}…");
+    let mut sv = strategy.build(a0, y.view(), LAMBDA, linalg_core::Precision::F64)?;
+    sv.reserve(max_reps + 1);
+    if stream.is_none() {
+        let stored = sv.hidden();
+        let data = stored.as_slice_memory_order().ok_or("stored A not contiguous")?;
+        *stream = Some(read_once_seconds(data, 5, THREADS));
+    }
+    sv.append(new_column(0))?;
+    let mut ts = vec![];
+    // Each append right after one read of the stored A: the machine
+    // state (its memory bandwidth varies between runs) is the same for
+    // both, and the ratio of the pair is what the 1.25× target means.
+    let mut ratios = vec![];
+    let mut streams = vec![];
+    let mut flops = 0;
+    let reps = if strategy == Strategy::LiEtAl {
+        reps.min(3)
+    } else {
+        max_reps
+    };
+    for i in 1..=reps {
+        let s_t = {
+            let stored = sv.hidden();
+            let data = stored.as_slice_memory_order().ok_or("stored A not contiguous")?;
+            read_once_seconds(data, 1, THREADS)
+        };
+        let t = Instant::now();
+        sv.append(new_column(i))?;
+        let dt = t.elapsed().as_secs_f64();
+        ts.push(dt);
+        ratios.push(dt / s_t);
+        streams.push(s_t);
+        flops = sv.last_flops();
+    }
+    let best = ts.iter().copied().fold(f64::INFINITY, f64::min);
+    Ok((strategy, median(ts), best, flops, median(ratios), median(streams)))
 }
 
 /// Seconds numpy takes for the same fit (best of 3), if Python

@@ -309,6 +309,8 @@ fn table_row<O: Objective>(out: &mut String, case: &Case<O>) {
     }
 }
 
+/// Writes the report's header, then its two sections (the MGH problems,
+/// the per-iteration overhead) and the total run time.
 fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     let started = Instant::now();
     let reps = args.reps_or(if args.quick { 3 } else { 7 });
@@ -331,7 +333,16 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
          `with_tolerance_cost(0.0)` so that only its gradient test stops it\n"
     );
 
-    // ---- 1. The MGH problems.
+    mgh_section(&mut out);
+    overhead_section(&mut out, &sizes, reps);
+    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
+    benches::write_report("lbfgs-report", &out, args.out.as_deref())
+}
+
+/// Section 1: runs our L-BFGS and argmin's on every MGH problem and the
+/// extended Rosenbrock function in 100 variables from their standard
+/// starts, and writes the table of how each ended.
+fn mgh_section(out: &mut String) {
     let _ = writeln!(
         out,
         "### Moré–Garbow–Hillstrom problems, standard starts\n\n\
@@ -348,7 +359,7 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     let _ = writeln!(out, "|---|---|---:|---:|---:|---:|---:|---:|---|");
     macro_rules! rows {
         ($($p:expr),* $(,)?) => {$(
-            table_row(&mut out, &mgh($p));
+            table_row(out, &mgh($p));
         )*};
     }
     rows!(
@@ -363,7 +374,7 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     );
     let ext = ExtendedRosenbrock::new(100);
     table_row(
-        &mut out,
+        out,
         &Case {
             name: "extended Rosenbrock, n = 100".into(),
             start: ext.start(),
@@ -372,8 +383,12 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
             make: Box::new(move || ext),
         },
     );
+}
 
-    // ---- 2. Per-iteration overhead.
+/// Section 2: times the per-iteration overhead of both solvers, objective
+/// excluded, on the extended Rosenbrock function at every n of `sizes`,
+/// and writes its table and the memory-traffic floor of each n.
+fn overhead_section(out: &mut String, sizes: &[usize], reps: usize) {
     let _ = writeln!(
         out,
         "\n### Per-iteration overhead, objective excluded\n\n\
@@ -393,62 +408,8 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
     );
     let _ = writeln!(out, "|---:|---|---:|---:|---:|---:|---:|---:|---:|");
     let mut floors = vec![];
-    for &n in &sizes {
-        eprintln!("lbfgs-report: overhead at n = {n}…");
-        let f = ExtendedRosenbrock::new(n);
-        let x0 = f.start();
-        let buffer = vec![1.0; (2 * MEMORY + 2) * n];
-        let (mut ours_runs, mut theirs_runs, mut bandwidths) = (vec![], vec![], vec![]);
-        // Warm-up (page faults of the first large allocations, code paths).
-        let _ = time_ours(f, &x0, 2);
-        let _ = time_argmin(f, &x0, 2);
-        for _ in 0..reps {
-            // Enough passes for the best to be a warm one at every size.
-            let passes = (100_000_000 / (8 * buffer.len())).clamp(5, 200);
-            let seconds = read_seconds(&buffer, passes);
-            bandwidths.push(std::mem::size_of_val(buffer.as_slice()) as f64 / seconds);
-            ours_runs.push(time_ours(f, &x0, TIMED_ITERATIONS));
-            theirs_runs.push(time_argmin(f, &x0, TIMED_ITERATIONS));
-        }
-        let bandwidth = median(bandwidths);
-        let floor = ((4 * MEMORY + 2) * n * 8) as f64 / bandwidth;
-        floors.push((n, bandwidth, floor));
-        let ours_med = median(ours_runs.iter().map(TimedRun::overhead_per_iteration).collect());
-        for (solver, runs) in [("optim", &ours_runs), ("argmin", &theirs_runs)] {
-            let per_it: Vec<f64> = runs.iter().map(TimedRun::overhead_per_iteration).collect();
-            let min = per_it.iter().copied().fold(f64::INFINITY, f64::min);
-            let med = median(per_it);
-            let r = &runs[0];
-            let objective = median(
-                runs.iter()
-                    .map(|r| r.objective.as_secs_f64() / r.iterations.max(1) as f64)
-                    .collect(),
-            );
-            let solver_only = if solver == "argmin" {
-                format!(
-                    "{:.0}",
-                    median(runs.iter().map(TimedRun::solver_only_per_iteration).collect()) * 1e6
-                )
-            } else {
-                "—".into()
-            };
-            let ratio = if solver == "argmin" {
-                format!("**{:.2}×**", med / ours_med)
-            } else {
-                String::new()
-            };
-            let _ = writeln!(
-                out,
-                "| {n} | {solver} | {} | {} / {} | {:.0} | **{:.0}** ({:.0}) | {:.2} | {solver_only} | {ratio} |",
-                r.iterations,
-                r.values,
-                r.gradients,
-                objective * 1e6,
-                med * 1e6,
-                min * 1e6,
-                med / floor,
-            );
-        }
+    for &n in sizes {
+        floors.push(overhead_rows(out, n, reps));
     }
     let _ = writeln!(out);
     for (n, bandwidth, floor) in floors {
@@ -461,14 +422,68 @@ fn run(args: &ReportArgs) -> Result<(), Box<dyn std::error::Error>> {
             floor * 1e6
         );
     }
-    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
+}
 
-    println!("{out}");
-    if let Some(path) = &args.out {
-        std::fs::write(path, &out).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        eprintln!("lbfgs-report: wrote {}", path.display());
+/// Times `reps` runs of each solver at `n` (after a warm-up), each beside a
+/// measure of the read bandwidth, and writes their two rows of the overhead
+/// table. Returns `(n, bandwidth, floor)`: the median bandwidth (B/s) and
+/// the two-loop recursion's floor per iteration at it (seconds).
+fn overhead_rows(out: &mut String, n: usize, reps: usize) -> (usize, f64, f64) {
+    eprintln!("lbfgs-report: overhead at n = {n}…");
+    let f = ExtendedRosenbrock::new(n);
+    let x0 = f.start();
+    let buffer = vec![1.0; (2 * MEMORY + 2) * n];
+    let (mut ours_runs, mut theirs_runs, mut bandwidths) = (vec![], vec![], vec![]);
+    // Warm-up (page faults of the first large allocations, code paths).
+    let _ = time_ours(f, &x0, 2);
+    let _ = time_argmin(f, &x0, 2);
+    for _ in 0..reps {
+        // Enough passes for the best to be a warm one at every size.
+        let passes = (100_000_000 / (8 * buffer.len())).clamp(5, 200);
+        let seconds = read_seconds(&buffer, passes);
+        bandwidths.push(std::mem::size_of_val(buffer.as_slice()) as f64 / seconds);
+        ours_runs.push(time_ours(f, &x0, TIMED_ITERATIONS));
+        theirs_runs.push(time_argmin(f, &x0, TIMED_ITERATIONS));
     }
-    Ok(())
+    let bandwidth = median(bandwidths);
+    let floor = ((4 * MEMORY + 2) * n * 8) as f64 / bandwidth;
+    let ours_med = median(ours_runs.iter().map(TimedRun::overhead_per_iteration).collect());
+    for (solver, runs) in [("optim", &ours_runs), ("argmin", &theirs_runs)] {
+        let per_it: Vec<f64> = runs.iter().map(TimedRun::overhead_per_iteration).collect();
+        let min = per_it.iter().copied().fold(f64::INFINITY, f64::min);
+        let med = median(per_it);
+        let r = &runs[0];
+        let objective = median(
+            runs.iter()
+                .map(|r| r.objective.as_secs_f64() / r.iterations.max(1) as f64)
+                .collect(),
+        );
+        let solver_only = if solver == "argmin" {
+            format!(
+                "{:.0}",
+                median(runs.iter().map(TimedRun::solver_only_per_iteration).collect()) * 1e6
+            )
+        } else {
+            "—".into()
+        };
+        let ratio = if solver == "argmin" {
+            format!("**{:.2}×**", med / ours_med)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "| {n} | {solver} | {} | {} / {} | {:.0} | **{:.0}** ({:.0}) | {:.2} | {solver_only} | {ratio} |",
+            r.iterations,
+            r.values,
+            r.gradients,
+            objective * 1e6,
+            med * 1e6,
+            min * 1e6,
+            med / floor,
+        );
+    }
+    (n, bandwidth, floor)
 }
 
 #[cfg(test)]

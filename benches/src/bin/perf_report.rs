@@ -64,15 +64,35 @@ struct Row {
 
 fn main() {
     let cli: Args = benches::start();
+    benches::finish("perf-report", run(&cli));
+}
+
+/// Measures DGEMM here and beside it, then every run of the plan (its
+/// memory floor and every strategy's append), and writes the report.
+fn run(cli: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let args = &cli.report;
     let reps = args.reps_or(7);
     let precision = if cli.f32 { Precision::F32 } else { Precision::F64 };
     let started = Instant::now();
-    let sizes = if args.quick { Size::QUICK } else { Size::FULL };
     let strategies: Vec<Strategy> = cli.only.clone().unwrap_or_else(|| Strategy::ALL.to_vec());
+    let plan = plan(cli);
+    let gemm_n = if args.quick { 1024 } else { 2048 };
+    let peers = measure_dgemm(gemm_n, &plan);
+    let mut out = dgemm_section(&peers, gemm_n, args.quick, precision);
+    for (size, threads) in plan {
+        let floor = memory_floor_section(&mut out, size, threads);
+        let rows = time_strategies(&strategies, size, threads, reps, precision, floor, &peers);
+        table(&mut out, &rows, size);
+    }
+    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
+    benches::write_report("perf-report", &out, args.out.as_deref())
+}
 
-    // The runs: single-column appends on 1 and on 2 OpenBLAS threads, block
-    // appends on 2 (unless --threads says otherwise).
+/// The runs of the report, `(size, OpenBLAS threads)`: single-column appends
+/// on 1 and on 2 threads, block appends on 2 (unless `--threads` says
+/// otherwise), only the size of `--size` when given.
+fn plan(cli: &Args) -> Vec<(Size, usize)> {
+    let sizes = if cli.report.quick { Size::QUICK } else { Size::FULL };
     let mut plan = vec![];
     for (index, size) in sizes.into_iter().enumerate() {
         if cli.size.is_some_and(|only| usize::from(only) != index + 1) {
@@ -84,26 +104,40 @@ fn main() {
             (None, _) => plan.push((size, 2)),
         }
     }
+    plan
+}
 
-    // DGEMM on 1 and 2 threads (and any other count of the plan), in the
-    // project's BLAS (its peak) and beside it in the other libraries.
-    let gemm_n = if args.quick { 1024 } else { 2048 };
+/// Measures DGEMM (n = `gemm_n`, best of 5) on 1 and 2 threads and on any
+/// other thread count of `plan`, in the project's BLAS (its peak) and beside
+/// it in the other libraries; the peaks on stderr.
+fn measure_dgemm(gemm_n: usize, plan: &[(Size, usize)]) -> DgemmPeers {
     let mut thread_counts = vec![1, 2];
-    for &(_, t) in &plan {
+    for &(_, t) in plan {
         if !thread_counts.contains(&t) {
             thread_counts.push(t);
         }
     }
     eprintln!("perf-report: measuring DGEMM (n = {gemm_n}) here and in the other libraries…");
     let peers = DgemmPeers::measure(gemm_n, &thread_counts, 5);
-    let peak_on = |t: usize| peers.ours(t).unwrap_or(f64::NAN);
-    let (peak1, peak2) = (peak_on(1), peak_on(2));
+    let (peak1, peak2) = (peak_on(&peers, 1), peak_on(&peers, 2));
     eprintln!("perf-report: DGEMM peak {peak1:.1} GFLOP/s (1 thread), {peak2:.1} GFLOP/s (2 threads)");
+    peers
+}
 
+/// The project's DGEMM rate on `threads` threads (GFLOP/s; NaN when not measured).
+fn peak_on(peers: &DgemmPeers, threads: usize) -> f64 {
+    peers.ours(threads).unwrap_or(f64::NAN)
+}
+
+/// The head of the report: its header, the DGEMM peak on 1 and 2 threads,
+/// the best DGEMM of every library and their table, and what the two
+/// percentages of the tables below are of.
+fn dgemm_section(peers: &DgemmPeers, gemm_n: usize, quick: bool, precision: Precision) -> String {
+    let (peak1, peak2) = (peak_on(peers, 1), peak_on(peers, 2));
     let mut out = report_header(
         "Measured on this machine",
         "perf-report",
-        args.quick,
+        quick,
         &format!("solvers store `A` in {:?}", precision),
     );
     let _ = writeln!(
@@ -127,108 +161,119 @@ fn main() {
          library's in the table above, on the same thread count: a slow BLAS kernel lowers the first floor with \
          it, not the second."
     );
-
-    for (size, threads) in plan {
-        let peak = peak_on(threads);
-        let best = peers.best_rate(threads);
-        // The memory-traffic floor: read K×n once.
-        let a = uniform_matrix(size.k, size.n, 1);
-        let data = a.as_slice_memory_order().expect("contiguous");
-        let read_s = read_once_seconds(data, 3, threads);
-        set_blas_threads(threads);
-        let h: Vec<f64> = vec![0.5; size.k];
-        let mut p = vec![0.0; size.n];
-        let mut gemv_times = vec![];
-        for _ in 0..3 {
-            let t = Instant::now();
-            kernels::gemv(
-                &mut Flops::default(),
-                1.0,
-                MatRef::new(data, size.k, size.n, size.k),
-                Op::T,
-                &h,
-                0.0,
-                &mut p,
-            );
-            gemv_times.push(t.elapsed().as_secs_f64());
-        }
-        let gemv_s = median(gemv_times);
-        let floor = read_s.min(gemv_s);
-        drop(a);
-        let bytes = (size.k * size.n * 8) as f64;
-        let _ = writeln!(
-            out,
-            "\n### {} (M = {}), {} OpenBLAS thread(s)\n",
-            size.label(),
-            size.m,
-            threads
-        );
-        let _ = writeln!(
-            out,
-            "Reading the K×n matrix once ({:.0} MB) on {} thread(s): {:.1} ms by a plain read loop ({:.1} GB/s), {:.1} ms by `dgemv` (Aᵀh). Floor used: {:.1} ms.\n",
-            bytes / 1e6,
-            threads,
-            read_s * 1e3,
-            bytes / read_s / 1e9,
-            gemv_s * 1e3,
-            floor * 1e3
-        );
-
-        let mut rows = vec![];
-        for &s in &strategies {
-            let reps = if size.q == 1 || s.blocks() { reps } else { 1 };
-            eprintln!("perf-report: {} — {s}: setting up…", size.label());
-            set_blas_threads(2);
-            let base = prepared_with(s, size, size.q, precision);
-            set_blas_threads(threads);
-            let mut times = vec![];
-            let mut flops = 0;
-            for r in 0..reps {
-                let hcols = new_columns(size, r as u64);
-                let (dt, f) = time_one_append(base.as_ref(), &hcols);
-                times.push(dt.as_secs_f64());
-                flops = f;
-            }
-            let min_seconds = times.iter().copied().fold(f64::INFINITY, f64::min);
-            let seconds = median(times);
-            let gflops = flops as f64 / seconds / 1e9;
-            let floor_ratio = (size.q == 1).then(|| {
-                let passes = s.column_passes();
-                (passes, seconds / (passes as f64 * floor))
-            });
-            eprintln!(
-                "perf-report: {} — {s}: {:.3} ms/append, {:.1} GFLOP/s",
-                size.label(),
-                seconds * 1e3,
-                gflops
-            );
-            rows.push(Row {
-                strategy: s,
-                threads,
-                reps,
-                seconds,
-                min_seconds,
-                flops,
-                gflops,
-                frac_peak: gflops / peak,
-                frac_best: fraction_of_best(gflops, best),
-                floor_ratio,
-            });
-        }
-        table(&mut out, &rows, size);
-    }
-    let _ = writeln!(out, "\nTotal run time: {:.0} s.", started.elapsed().as_secs_f64());
-
-    println!("{out}");
-    if let Some(path) = &args.out {
-        if let Err(e) = std::fs::write(path, &out) {
-            eprintln!("perf-report: cannot write {}: {e}", path.display());
-            std::process::exit(1);
-        }
-        eprintln!("perf-report: wrote {}", path.display());
-    }
+    out
 }
 
+/// Measures the memory-traffic floor of one run, reading the K×n matrix
+/// once on `threads` threads (a plain read loop, best of 3, and `dgemv`
+/// `Aᵀh`, median of 3), and writes the run's heading and that paragraph.
+/// Returns the floor: the faster of the two (seconds).
+fn memory_floor_section(out: &mut String, size: Size, threads: usize) -> f64 {
+    let a = uniform_matrix(size.k, size.n, 1);
+    let data = a.as_slice_memory_order().expect("contiguous");
+    let read_s = read_once_seconds(data, 3, threads);
+    set_blas_threads(threads);
+    let h: Vec<f64> = vec![0.5; size.k];
+    let mut p = vec![0.0; size.n];
+    let mut gemv_times = vec![];
+    for _ in 0..3 {
+        let t = Instant::now();
+        kernels::gemv(
+            &mut Flops::default(),
+            1.0,
+            MatRef::new(data, size.k, size.n, size.k),
+            Op::T,
+            &h,
+            0.0,
+            &mut p,
+        );
+        gemv_times.push(t.elapsed().as_secs_f64());
+    }
+    let gemv_s = median(gemv_times);
+    let floor = read_s.min(gemv_s);
+    drop(a);
+    let bytes = (size.k * size.n * 8) as f64;
+    let _ = writeln!(
+        out,
+        "\n### {} (M = {}), {} OpenBLAS thread(s)\n",
+        size.label(),
+        size.m,
+        threads
+    );
+    let _ = writeln!(
+        out,
+        "Reading the K×n matrix once ({:.0} MB) on {} thread(s): {:.1} ms by a plain read loop ({:.1} GB/s), {:.1} ms by `dgemv` (Aᵀh). Floor used: {:.1} ms.\n",
+        bytes / 1e6,
+        threads,
+        read_s * 1e3,
+        bytes / read_s / 1e9,
+        gemv_s * 1e3,
+        floor * 1e3
+    );
+    floor
+}
+
+/// Times one append of every strategy of `strategies` at `size` on
+/// `threads` threads (median and best of `reps` for single columns and
+/// block strategies, one otherwise; set up on 2 threads, untimed): the rows
+/// of the run's table, against the DGEMM peak, the best DGEMM and, for
+/// single columns, the memory-traffic `floor`.
+fn time_strategies(
+    strategies: &[Strategy],
+    size: Size,
+    threads: usize,
+    reps: usize,
+    precision: Precision,
+    floor: f64,
+    peers: &DgemmPeers,
+) -> Vec<Row> {
+    let peak = peak_on(peers, threads);
+    let best = peers.best_rate(threads);
+    let mut rows = vec![];
+    for &s in strategies {
+        let reps = if size.q == 1 || s.blocks() { reps } else { 1 };
+        eprintln!("perf-report: {} — {s}: setting up…", size.label());
+        set_blas_threads(2);
+        let base = prepared_with(s, size, size.q, precision);
+        set_blas_threads(threads);
+        let mut times = vec![];
+        let mut flops = 0;
+        for r in 0..reps {
+            let hcols = new_columns(size, r as u64);
+            let (dt, f) = time_one_append(base.as_ref(), &hcols);
+            times.push(dt.as_secs_f64());
+            flops = f;
+        }
+        let min_seconds = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let seconds = median(times);
+        let gflops = flops as f64 / seconds / 1e9;
+        let floor_ratio = (size.q == 1).then(|| {
+            let passes = s.column_passes();
+            (passes, seconds / (passes as f64 * floor))
+        });
+        eprintln!(
+            "perf-report: {} — {s}: {:.3} ms/append, {:.1} GFLOP/s",
+            size.label(),
+            seconds * 1e3,
+            gflops
+        );
+        rows.push(Row {
+            strategy: s,
+            threads,
+            reps,
+            seconds,
+            min_seconds,
+            flops,
+            gflops,
+            frac_peak: gflops / peak,
+            frac_best: fraction_of_best(gflops, best),
+            floor_ratio,
+        });
+    }
+    rows
+}
+
+/// Writes the table of one run: a row per strategy.
 fn table(out: &mut String, rows: &[Row], size: Size) {
     if size.q == 1 {
         let _ = writeln!(
