@@ -4,6 +4,7 @@
 //! list).
 
 pub mod bls_ridge;
+pub mod cell_store;
 pub mod grippo_dec;
 pub mod mnist;
 pub mod palagi_seccia;
@@ -31,9 +32,9 @@ pub enum ReproError {
     /// A metric got unusable inputs.
     #[error(transparent)]
     Metric(#[from] crate::metrics::MetricError),
-    /// A stored bls-ridge cell could not be read or written.
+    /// A stored cell could not be read or written.
     #[error(transparent)]
-    Cell(#[from] bls_ridge::CellError),
+    Cell(#[from] CellError),
     /// A result file could not be written.
     #[error("writing results: {0}")]
     Io(#[from] std::io::Error),
@@ -132,27 +133,7 @@ pub struct BlsRidgeSettings {
     pub f64_storage: bool,
 }
 
-/// A stored JSON cell of a resumable reproduction, if `path` holds one that
-/// decodes.
-pub fn load_cell<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
-    let text = std::fs::read_to_string(path).ok()?;
-    serde_json::from_str(&text).ok()
-}
-
-/// Store a cell as JSON (written to a temporary file, then renamed, so that
-/// an interrupted write never leaves a half cell).
-///
-/// # Errors
-/// I/O and encoding errors.
-pub fn store_cell<T: serde::Serialize>(path: &Path, cell: &T) -> Result<(), ReproError> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, serde_json::to_string(cell)?)?;
-    std::fs::rename(&tmp, path)?;
-    Ok(())
-}
+pub use cell_store::{load_cell, read_cell, store_cell, CellError};
 
 /// A runner: the run's settings in, the report's path out.
 pub type Runner = fn(&Settings) -> Result<PathBuf, ReproError>;
@@ -329,43 +310,6 @@ pub fn bls_ridge_options(s: &Settings, quick: bool) -> bls_ridge::Options {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_stored_cell_reads_back_every_f64_exactly() {
-        // Numbers the default serde_json parser read back one ulp off
-        // (the float_roundtrip feature fixes it), and random bit patterns.
-        let mut values = vec![
-            9.452952922881157e-4,
-            6.977798631328281e-14,
-            5.494110154434194e-14,
-            f64::MIN_POSITIVE,
-        ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for _ in 0..2000 {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let v = f64::from_bits(state >> 1);
-            if v.is_finite() {
-                values.push(v);
-            }
-        }
-        let dir = std::env::temp_dir().join(format!("cell-roundtrip-{}", std::process::id()));
-        let path = dir.join("cell.json");
-        store_cell(&path, &values).expect("store");
-        let back: Vec<f64> = load_cell(&path).expect("load");
-        let _ = std::fs::remove_dir_all(&dir);
-        let off: Vec<(f64, f64)> = values
-            .iter()
-            .zip(&back)
-            .filter(|(a, b)| a.to_bits() != b.to_bits())
-            .map(|(a, b)| (*a, *b))
-            .collect();
-        assert!(
-            off.is_empty() && back.len() == values.len(),
-            "read back differently: {off:?}"
-        );
-    }
 
     #[test]
     fn the_registry_lists_the_implemented_reproductions() {

@@ -8,6 +8,7 @@ use linalg_core::Precision;
 use serde::{Deserialize, Serialize};
 
 use super::protocol::Schedule;
+pub use crate::papers::CellError;
 
 /// One (seed, λ, strategy) run of the schedule.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -192,54 +193,20 @@ pub fn load_cells(dir: &Path, schedule: &Schedule) -> Result<Vec<Cell>, CellErro
     Ok(cells)
 }
 
-/// One cell file.
+/// One cell file (the store's [`crate::papers::read_cell`]); an Orig. cell
+/// from before the pseudo-inverse cut was recorded used the eigenvalue cut.
 pub fn read_cell(path: &Path) -> Result<Cell, CellError> {
-    let text = std::fs::read_to_string(path).map_err(|source| CellError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut cell: Cell = serde_json::from_str(&text).map_err(|source| CellError::Json {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let mut cell: Cell = crate::papers::read_cell(path)?;
     if cell.strategy == Strategy::Orig && cell.orig_pinv_cut.is_none() {
         cell.orig_pinv_cut = Some(PinvCut::GramEigenvalues);
     }
     Ok(cell)
 }
 
-/// Writes a finished cell as pretty JSON.
+/// Writes a finished cell (the store's [`crate::papers::store_cell`]:
+/// pretty JSON, atomically).
 pub(super) fn write_cell(path: &Path, cell: &Cell) -> Result<(), CellError> {
-    let text = serde_json::to_string_pretty(cell).map_err(|source| CellError::Json {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    std::fs::write(path, text).map_err(|source| CellError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
-}
-
-/// A cell file that cannot be used.
-#[derive(Debug, thiserror::Error)]
-pub enum CellError {
-    /// Reading or writing the file (or listing its directory) failed.
-    #[error("cell file {}: {source}", path.display())]
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
-    /// The file is not a cell (bad JSON, a missing field, an unknown
-    /// strategy or precision).
-    #[error("cell file {} is not a readable cell: {source}", path.display())]
-    Json {
-        /// The file.
-        path: PathBuf,
-        /// What serde found wrong.
-        source: serde_json::Error,
-    },
+    crate::papers::store_cell(path, cell)
 }
 
 /// Serde for [`Strategy`] as its command-line name (`"chol1"`), the form the

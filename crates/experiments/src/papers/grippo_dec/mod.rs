@@ -92,7 +92,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         for row in rows_to_run(index, opts.quick) {
             for r in 0..opts.runs {
                 let path = cell::path(&opts.cells_dir, source.paper_name, row.algorithm, row.neurons, r, opts);
-                if let Some(c) = super::load_cell::<CellResult>(&path) {
+                if let Some(c) = super::load_cell::<CellResult>(&path)? {
                     cells.push(c);
                     reused += 1;
                     continue;

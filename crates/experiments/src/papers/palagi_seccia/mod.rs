@@ -89,7 +89,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
             for r in 0..opts.runs {
                 for m in METHODS {
                     let path = cell::path(&opts.cells_dir, source.key, a, m, r, opts);
-                    match super::load_cell::<CellResult>(&path) {
+                    match super::load_cell::<CellResult>(&path)? {
                         Some(c) => {
                             cells.push(c);
                             reused += 1;

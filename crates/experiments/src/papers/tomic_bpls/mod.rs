@@ -209,7 +209,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
                 opts.toy_epochs,
                 opts.sigmas.len()
             ));
-            let cell: Vec<toy::ToyPoint> = match super::load_cell(&path) {
+            let cell: Vec<toy::ToyPoint> = match super::load_cell(&path)? {
                 Some(c) => c,
                 None => {
                     let t = Instant::now();
@@ -231,7 +231,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         let path = opts
             .cells_dir
             .join(format!("toy-clips-r{}-{}.json", opts.toy_runs, opts.sigmas.len()));
-        let sweep: Vec<toy::ToyPoint> = match super::load_cell(&path) {
+        let sweep: Vec<toy::ToyPoint> = match super::load_cell(&path)? {
             Some(c) => c,
             None => {
                 let c = toy::clip_sweep(toy::Problem::NonLinear, &opts.sigmas, opts.toy_runs)?;
@@ -290,7 +290,7 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
     let (mut reused, mut skipped) = (0, 0);
     for job in &jobs {
         let path = job.file(opts);
-        if let Some(c) = super::load_cell::<mnist::RunCell>(&path) {
+        if let Some(c) = super::load_cell::<mnist::RunCell>(&path)? {
             cells.push(c);
             reused += 1;
             continue;

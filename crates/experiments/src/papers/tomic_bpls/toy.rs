@@ -86,14 +86,18 @@ pub struct ToyPoint {
     /// One of [`METHODS`].
     pub method: String,
     /// The noise's standard deviation.
+    #[serde(deserialize_with = "crate::papers::cell_store::f64_or_null")]
     pub sigma: f64,
     /// RMSE on the training inputs (against the noise-free targets).
+    #[serde(deserialize_with = "crate::papers::cell_store::f64_or_null")]
     pub rmse_train: f64,
     /// RMSE on the test inputs.
+    #[serde(deserialize_with = "crate::papers::cell_store::f64_or_null")]
     pub rmse_test: f64,
     /// Monte Carlo runs.
     pub runs: usize,
     /// Mean training time per run (s).
+    #[serde(deserialize_with = "crate::papers::cell_store::f64_or_null")]
     pub seconds: f64,
 }
 

@@ -70,7 +70,7 @@ pub(super) fn cell<T: Serialize + DeserializeOwned>(
     let path = opts.out_dir.join("cells").join(format!("{name}.json"));
     let key = Key::of(opts);
     count.cells += 1;
-    if let Some(stored) = load_cell::<Stored<T>>(&path) {
+    if let Some(stored) = load_cell::<Stored<T>>(&path)? {
         if stored.key == key {
             count.reused += 1;
             eprintln!("zhu-wei: {name}: read back from {}", path.display());
