@@ -11,9 +11,7 @@ pub mod palagi_seccia;
 pub mod tomic_bpls;
 pub mod zhu_wei;
 
-use std::path::{Path, PathBuf};
-
-use linalg_core::ridge::Strategy;
+use std::path::PathBuf;
 
 /// The error of a reproduction run: the typed error of the layer that
 /// failed, with its own message.
@@ -66,74 +64,15 @@ pub struct Settings {
     pub tomic_bpls: TomicBplsSettings,
 }
 
-/// Overrides of the tomic-bpls protocol.
-#[derive(Clone, Debug, Default)]
-pub struct TomicBplsSettings {
-    /// An MNIST-style directory of IDX files other than the shipped MNIST
-    /// (e.g. Fashion-MNIST); the report goes to `tomic-bpls-<dir name>/`.
-    pub data_dir: Option<PathBuf>,
-    /// BPLS runs and backprop runs per rule at the curves' batch size.
-    pub runs: Option<usize>,
-    /// Start no new run after this many minutes.
-    pub time_budget_min: Option<f64>,
-}
-
-/// Overrides of the palagi-seccia protocol; `None` keeps the protocol's
-/// value.
-#[derive(Clone, Debug, Default)]
-pub struct PalagiSecciaSettings {
-    /// Starting points per data set and network (quick run 1, full run 10).
-    pub runs: Option<usize>,
-    /// Only these data sets (keys or the paper's names).
-    pub datasets: Option<Vec<String>>,
-    /// Only these networks (indices 0–4 into Table 1's order).
-    pub architectures: Option<Vec<usize>>,
-    /// The paper's time limits (150 s, 60 s) times this (full run only).
-    pub time_scale: Option<f64>,
-    /// Cells run at once.
-    pub workers: Option<usize>,
-    /// Start no new cell after this many minutes.
-    pub time_budget_min: Option<f64>,
-}
-
-/// Overrides of the grippo-dec protocol; `None` keeps the protocol's value.
-#[derive(Clone, Debug, Default)]
-pub struct GrippoDecSettings {
-    /// Starting points per cell (quick run 1, full run 10).
-    pub runs: Option<usize>,
-    /// Only these data sets (the paper's names).
-    pub datasets: Option<Vec<String>>,
-    /// Start no new cell after this many minutes.
-    pub time_budget_min: Option<f64>,
-    /// Z-score the features instead of using them as given (the report then
-    /// goes to `grippo-dec-zscore/`).
-    pub zscore: bool,
-}
-
-/// Overrides of the bls-ridge protocol; `None` keeps the protocol's value.
-#[derive(Clone, Debug, Default)]
-pub struct BlsRidgeSettings {
-    /// The report's directory (default `<results_dir>/bls-ridge`).
-    pub out: Option<PathBuf>,
-    /// Where finished cells are kept and reused (default `<out>/cells`).
-    pub cells: Option<PathBuf>,
-    /// Networks per cell (quick run 2, full run 1).
-    pub seeds: Option<usize>,
-    /// λ = 2^e for these e (default −30, −25, …, −5).
-    pub lambda_exps: Option<Vec<i32>>,
-    /// Strategies, in run order (default Table VI's five and D-Rdg).
-    pub strategies: Option<Vec<Strategy>>,
-    /// Start no new cell after this many minutes (default: no limit).
-    pub time_budget_min: Option<f64>,
-    /// Stop each cell after this update (a shorter schedule for
-    /// diagnostics; default: the protocol's).
-    pub updates: Option<usize>,
-    /// Store `A` in f64 for every strategy (default: f32 at full size for
-    /// R-Inv, Orig. and D-Rdg).
-    pub f64_storage: bool,
-}
-
+pub use bls_ridge::options_from as bls_ridge_options;
+pub use bls_ridge::BlsRidgeSettings;
 pub use cell_store::{load_cell, read_cell, store_cell, CellError};
+pub use grippo_dec::options_from as grippo_dec_options;
+pub use grippo_dec::GrippoDecSettings;
+pub use palagi_seccia::options_from as palagi_seccia_options;
+pub use palagi_seccia::PalagiSecciaSettings;
+pub use tomic_bpls::options_from as tomic_bpls_options;
+pub use tomic_bpls::TomicBplsSettings;
 
 /// A runner: the run's settings in, the report's path out.
 pub type Runner = fn(&Settings) -> Result<PathBuf, ReproError>;
@@ -199,117 +138,15 @@ pub const REGISTRY: &[Paper] = &[
     },
 ];
 
-/// tomic-bpls's options: the quick or full protocol with the settings'
-/// overrides.
-pub fn tomic_bpls_options(s: &Settings, quick: bool) -> tomic_bpls::Options {
-    let t = &s.tomic_bpls;
-    let out = match &t.data_dir {
-        Some(d) => {
-            let name = d
-                .file_name()
-                .map_or_else(|| "data".into(), |n| n.to_string_lossy().to_ascii_lowercase());
-            s.results_dir.join(format!("tomic-bpls-{name}"))
-        }
-        None => s.results_dir.join("tomic-bpls"),
-    };
-    let mut o = if quick {
-        tomic_bpls::Options::quick(out)
-    } else {
-        tomic_bpls::Options::full(out)
-    };
-    if let Some(d) = &t.data_dir {
-        o.dataset = tomic_bpls::Options::dataset_name(d);
-        o.data_dir = d.clone();
-    }
-    if let Some(r) = t.runs {
-        o.bpls_runs = r.max(1);
-        o.backprop_runs = r.max(1);
-    }
-    o.time_budget_min = t.time_budget_min;
-    o
-}
-
-/// palagi-seccia's options: the quick or full protocol with the settings'
-/// overrides.
-pub fn palagi_seccia_options(s: &Settings, quick: bool) -> palagi_seccia::Options {
-    let p = &s.palagi_seccia;
-    let out = s.results_dir.join("palagi-seccia");
-    let mut o = if quick {
-        palagi_seccia::Options::quick(out)
-    } else {
-        palagi_seccia::Options::full(out, p.time_scale.unwrap_or(palagi_seccia::DEFAULT_TIME_SCALE))
-    };
-    if let Some(r) = p.runs {
-        o.runs = r.max(1);
-    }
-    if let Some(a) = &p.architectures {
-        o.architectures = a.clone();
-    }
-    if let Some(w) = p.workers {
-        o.workers = w.max(1);
-    }
-    o.datasets = p.datasets.clone();
-    o.time_budget_min = p.time_budget_min;
-    o
-}
-
-/// grippo-dec's options: the quick or full protocol with the settings'
-/// overrides.
-pub fn grippo_dec_options(s: &Settings, quick: bool) -> grippo_dec::Options {
-    let g = &s.grippo_dec;
-    let out = s
-        .results_dir
-        .join(if g.zscore { "grippo-dec-zscore" } else { "grippo-dec" });
-    let mut o = if quick {
-        grippo_dec::Options::quick(out)
-    } else {
-        grippo_dec::Options::full(out)
-    };
-    if let Some(r) = g.runs {
-        o.runs = r.max(1);
-    }
-    o.datasets = g.datasets.clone();
-    o.time_budget_min = g.time_budget_min;
-    o.raw = !g.zscore;
-    o
-}
-
 /// The registered reproduction called `name`.
 pub fn find(name: &str) -> Option<&'static Paper> {
     REGISTRY.iter().find(|p| p.name == name)
 }
 
-/// bls-ridge's options: the quick or full protocol with the settings'
-/// overrides.
-pub fn bls_ridge_options(s: &Settings, quick: bool) -> bls_ridge::Options {
-    let b = &s.bls_ridge;
-    let out = b.out.clone().unwrap_or_else(|| s.results_dir.join("bls-ridge"));
-    let mut o = if quick {
-        bls_ridge::Options::quick(out.clone())
-    } else {
-        bls_ridge::Options::full(out.clone(), 1)
-    };
-    o.cells_dir = b.cells.clone().unwrap_or_else(|| Path::new(&out).join("cells"));
-    if let Some(n) = b.seeds {
-        o.seeds = n;
-    }
-    if let Some(l) = &b.lambda_exps {
-        o.lambda_exps = l.clone();
-    }
-    if let Some(st) = &b.strategies {
-        o.strategies = st.clone();
-    }
-    o.time_budget_min = b.time_budget_min;
-    if let Some(u) = b.updates {
-        o.schedule.updates = u.clamp(1, o.schedule.updates);
-    }
-    o.all_f64 = b.f64_storage;
-    o
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use linalg_core::ridge::Strategy;
 
     #[test]
     fn the_registry_lists_the_implemented_reproductions() {

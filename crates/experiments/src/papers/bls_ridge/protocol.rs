@@ -133,3 +133,57 @@ impl Options {
         }
     }
 }
+
+/// Overrides of the bls-ridge protocol; `None` keeps the protocol's value.
+#[derive(Clone, Debug, Default)]
+pub struct BlsRidgeSettings {
+    /// The report's directory (default `<results_dir>/bls-ridge`).
+    pub out: Option<PathBuf>,
+    /// Where finished cells are kept and reused (default `<out>/cells`).
+    pub cells: Option<PathBuf>,
+    /// Networks per cell (quick run 2, full run 1).
+    pub seeds: Option<usize>,
+    /// λ = 2^e for these e (default −30, −25, …, −5).
+    pub lambda_exps: Option<Vec<i32>>,
+    /// Strategies, in run order (default Table VI's five and D-Rdg).
+    pub strategies: Option<Vec<Strategy>>,
+    /// Start no new cell after this many minutes (default: no limit).
+    pub time_budget_min: Option<f64>,
+    /// Stop each cell after this update (a shorter schedule for
+    /// diagnostics; default: the protocol's).
+    pub updates: Option<usize>,
+    /// Store `A` in f64 for every strategy (default: f32 at full size for
+    /// R-Inv, Orig. and D-Rdg).
+    pub f64_storage: bool,
+}
+
+/// bls-ridge's options: the quick or full protocol with the settings'
+/// overrides.
+pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
+    let b = &s.bls_ridge;
+    let out = b.out.clone().unwrap_or_else(|| s.results_dir.join("bls-ridge"));
+    let mut o = if quick {
+        Options::quick(out.clone())
+    } else {
+        Options::full(out.clone(), 1)
+    };
+    o.cells_dir = b
+        .cells
+        .clone()
+        .unwrap_or_else(|| std::path::Path::new(&out).join("cells"));
+    if let Some(n) = b.seeds {
+        o.seeds = n;
+    }
+    if let Some(l) = &b.lambda_exps {
+        o.lambda_exps = l.clone();
+    }
+    if let Some(st) = &b.strategies {
+        o.strategies = st.clone();
+    }
+    o.time_budget_min = b.time_budget_min;
+    if let Some(u) = b.updates {
+        o.schedule.updates = u.clamp(1, o.schedule.updates);
+    }
+    o.all_f64 = b.f64_storage;
+    o
+}

@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub use cell::{trainer, CellResult};
-pub use protocol::{Options, Prepared, Source, SOURCES};
+pub use protocol::{options_from, GrippoDecSettings, Options, Prepared, Source, SOURCES};
 
 use super::ReproError;
 

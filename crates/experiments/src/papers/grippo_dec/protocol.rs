@@ -295,3 +295,34 @@ pub fn prepare(index: usize, source: &Source, opts: &Options) -> Result<Prepared
         classes,
     })
 }
+
+/// Overrides of the grippo-dec protocol; `None` keeps the protocol's value.
+#[derive(Clone, Debug, Default)]
+pub struct GrippoDecSettings {
+    /// Starting points per cell (quick run 1, full run 10).
+    pub runs: Option<usize>,
+    /// Only these data sets (the paper's names).
+    pub datasets: Option<Vec<String>>,
+    /// Start no new cell after this many minutes.
+    pub time_budget_min: Option<f64>,
+    /// Z-score the features instead of using them as given (the report then
+    /// goes to `grippo-dec-zscore/`).
+    pub zscore: bool,
+}
+
+/// grippo-dec's options: the quick or full protocol with the settings'
+/// overrides.
+pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
+    let g = &s.grippo_dec;
+    let out = s
+        .results_dir
+        .join(if g.zscore { "grippo-dec-zscore" } else { "grippo-dec" });
+    let mut o = if quick { Options::quick(out) } else { Options::full(out) };
+    if let Some(r) = g.runs {
+        o.runs = r.max(1);
+    }
+    o.datasets = g.datasets.clone();
+    o.time_budget_min = g.time_budget_min;
+    o.raw = !g.zscore;
+    o
+}

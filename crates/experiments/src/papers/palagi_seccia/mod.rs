@@ -34,7 +34,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 pub use cell::CellResult;
-pub use protocol::{Options, Prepared, Source, ARCHITECTURES, METHODS, SOURCES};
+pub use protocol::{options_from, Options, PalagiSecciaSettings, Prepared, Source, ARCHITECTURES, METHODS, SOURCES};
 
 use super::ReproError;
 

@@ -297,3 +297,45 @@ pub fn prepare(index: usize, source: &Source, opts: &Options) -> Result<Prepared
         y_test: scale(&test.y),
     })
 }
+
+/// Overrides of the palagi-seccia protocol; `None` keeps the protocol's
+/// value.
+#[derive(Clone, Debug, Default)]
+pub struct PalagiSecciaSettings {
+    /// Starting points per data set and network (quick run 1, full run 10).
+    pub runs: Option<usize>,
+    /// Only these data sets (keys or the paper's names).
+    pub datasets: Option<Vec<String>>,
+    /// Only these networks (indices 0–4 into Table 1's order).
+    pub architectures: Option<Vec<usize>>,
+    /// The paper's time limits (150 s, 60 s) times this (full run only).
+    pub time_scale: Option<f64>,
+    /// Cells run at once.
+    pub workers: Option<usize>,
+    /// Start no new cell after this many minutes.
+    pub time_budget_min: Option<f64>,
+}
+
+/// palagi-seccia's options: the quick or full protocol with the settings'
+/// overrides.
+pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
+    let p = &s.palagi_seccia;
+    let out = s.results_dir.join("palagi-seccia");
+    let mut o = if quick {
+        Options::quick(out)
+    } else {
+        Options::full(out, p.time_scale.unwrap_or(super::DEFAULT_TIME_SCALE))
+    };
+    if let Some(r) = p.runs {
+        o.runs = r.max(1);
+    }
+    if let Some(a) = &p.architectures {
+        o.architectures = a.clone();
+    }
+    if let Some(w) = p.workers {
+        o.workers = w.max(1);
+    }
+    o.datasets = p.datasets.clone();
+    o.time_budget_min = p.time_budget_min;
+    o
+}

@@ -342,3 +342,41 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
 
 #[cfg(test)]
 mod tests;
+
+/// Overrides of the tomic-bpls protocol.
+#[derive(Clone, Debug, Default)]
+pub struct TomicBplsSettings {
+    /// An MNIST-style directory of IDX files other than the shipped MNIST
+    /// (e.g. Fashion-MNIST); the report goes to `tomic-bpls-<dir name>/`.
+    pub data_dir: Option<PathBuf>,
+    /// BPLS runs and backprop runs per rule at the curves' batch size.
+    pub runs: Option<usize>,
+    /// Start no new run after this many minutes.
+    pub time_budget_min: Option<f64>,
+}
+
+/// tomic-bpls's options: the quick or full protocol with the settings'
+/// overrides.
+pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
+    let t = &s.tomic_bpls;
+    let out = match &t.data_dir {
+        Some(d) => {
+            let name = d
+                .file_name()
+                .map_or_else(|| "data".into(), |n| n.to_string_lossy().to_ascii_lowercase());
+            s.results_dir.join(format!("tomic-bpls-{name}"))
+        }
+        None => s.results_dir.join("tomic-bpls"),
+    };
+    let mut o = if quick { Options::quick(out) } else { Options::full(out) };
+    if let Some(d) = &t.data_dir {
+        o.dataset = Options::dataset_name(d);
+        o.data_dir = d.clone();
+    }
+    if let Some(r) = t.runs {
+        o.bpls_runs = r.max(1);
+        o.backprop_runs = r.max(1);
+    }
+    o.time_budget_min = t.time_budget_min;
+    o
+}
