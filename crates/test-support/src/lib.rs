@@ -12,6 +12,7 @@
 //! [`Collective`](linalg_core::collective::Collective) of shared buffers and
 //! barriers: the multi-process logic of sharded fits, tested without MPI.
 
+pub mod files;
 mod threads_world;
 
 pub use threads_world::run_on_threads;

@@ -52,38 +52,9 @@ pub fn fails<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String) {
     (code, errors[0].to_string())
 }
 
-/// An IDX image file: magic `0x0803`, the image count `n` (as the header
-/// says: it may disagree with `pixels`), `rows`, `cols`, then `pixels`.
-pub fn idx_images(n: u32, rows: u32, cols: u32, pixels: &[u8]) -> Vec<u8> {
-    idx(&[0x0803, n, rows, cols], pixels)
-}
-
-/// An IDX label file: magic `0x0801`, the count, then `labels`.
-pub fn idx_labels(labels: &[u8]) -> Vec<u8> {
-    let n = u32::try_from(labels.len()).expect("a test's label count fits in u32");
-    idx(&[0x0801, n], labels)
-}
-
-/// Big-endian header words, then the body.
-fn idx(header: &[u32], body: &[u8]) -> Vec<u8> {
-    let mut out: Vec<u8> = header.iter().flat_map(|w| w.to_be_bytes()).collect();
-    out.extend_from_slice(body);
-    out
-}
-
-/// `bytes` gzip-compressed in memory.
-pub fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
-    use std::io::Write;
-    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    enc.write_all(bytes)?;
-    enc.finish()
-}
-
-/// The message of `result`'s error, or `""` when it is `Ok` (so that an
-/// assertion on the message fails and shows what came instead).
-pub fn error_text<T, E: std::fmt::Display>(result: Result<T, E>) -> String {
-    result.err().map(|e| e.to_string()).unwrap_or_default()
-}
+// Not every test file uses every helper.
+#[allow(unused_imports)]
+pub use test_support::files::{error_text, gzip, idx_images, idx_labels};
 
 /// `n` IDX images of 2×2 pixels in `dir` (`toy-images-idx3-ubyte` and its
 /// labels file), the class (0–3) the brightest pixel; returns the images'

@@ -2,7 +2,6 @@
 //! shipped data, on malformed files and on random texts; column statistics and class labels
 //! gathered over chunks against the whole-table fits.
 
-mod common;
 #[path = "datasets_chunks/fits.rs"]
 mod fits;
 #[path = "datasets_chunks/malformed.rs"]
@@ -10,15 +9,15 @@ mod malformed;
 #[path = "datasets_chunks/random.rs"]
 mod random;
 
-use common::{gzip, idx_images, idx_labels};
+use test_support::files::{gzip, idx_images, idx_labels};
 
 use std::path::Path;
 
-use experiments::datasets::{
+use ndarray::{concatenate, Array2, Axis, Slice};
+use nn_data::{
     names, read_table, read_table_chunks, shipped, ClassLabels, ClassLabelsAccumulator, ColumnStats, DataError,
     HeaderMode, MinMaxScaler, ReadOptions, StandardScaler, Table, Targets,
 };
-use ndarray::{concatenate, Array2, Axis, Slice};
 use proptest::prelude::*;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;

@@ -3,13 +3,11 @@
 //! `Err`, never a panic, an abort or an allocation beyond what the file can hold (IDX counts are
 //! checked against the file's size before allocating).
 
-mod common;
-
-use common::{error_text, gzip, idx_images, idx_labels};
+use test_support::files::{error_text, gzip, idx_images, idx_labels};
 
 use std::path::{Path, PathBuf};
 
-use experiments::datasets::{
+use nn_data::{
     load_csv, load_idx, load_libsvm, read_idx_images, read_idx_labels, read_table, ClassLabels, HeaderMode,
     ReadOptions, Table,
 };
@@ -55,7 +53,7 @@ fn mutated(valid: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
 }
 
 /// Everything the command line does with a table: the class labels and the numeric targets.
-fn interpret(table: Result<Table, experiments::datasets::DataError>) {
+fn interpret(table: Result<Table, nn_data::DataError>) {
     if let Ok(t) = table {
         let _ = ClassLabels::fit(&t);
         let _ = t.numeric_targets();

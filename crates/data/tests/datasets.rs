@@ -1,17 +1,15 @@
 //! Loaders on malformed and round-tripped files, the shipped data, and preprocessing.
 
-mod common;
-
-use common::{gzip, idx_images, idx_labels};
+use test_support::files::{gzip, idx_images, idx_labels};
 
 use std::path::{Path, PathBuf};
 
-use experiments::datasets::{
+use ndarray::{array, Array1, Array2};
+use nn_data::{
     argmax_rows, k_fold, load_any, load_csv, load_idx, load_libsvm, load_shipped, names, one_hot, read_idx_labels,
     shipped, shuffled_indices, train_test_split, DataError, Dataset, MinMaxScaler, StandardScaler,
 };
-use experiments::datasets::{read_table, ClassLabels, HeaderMode, ReadOptions, Targets};
-use ndarray::{array, Array1, Array2};
+use nn_data::{read_table, ClassLabels, HeaderMode, ReadOptions, Targets};
 use proptest::prelude::*;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -87,18 +85,8 @@ fn idx_truncated() -> TestResult {
     // A header cut short is reported as well, gzipped or not.
     let short = dir.write("short-images-idx3-ubyte.gz", &gzip(&idx_images(1, 1, 1, &[]))?[..])?;
     let cut = dir.write("cut-images-idx3-ubyte", &idx_images(1, 1, 1, &[])[..9])?;
-    assert_format(
-        experiments::datasets::read_idx_images(&short),
-        &short,
-        None,
-        "truncated",
-    );
-    assert_format(
-        experiments::datasets::read_idx_images(&cut),
-        &cut,
-        None,
-        "truncated IDX header",
-    );
+    assert_format(nn_data::read_idx_images(&short), &short, None, "truncated");
+    assert_format(nn_data::read_idx_images(&cut), &cut, None, "truncated IDX header");
     Ok(())
 }
 
@@ -308,7 +296,7 @@ fn idx_round_trip_plain_and_gzipped() -> TestResult {
         assert_eq!(d.y, expected_y);
         assert_eq!(d.source, path.display().to_string());
         assert_eq!(load_any(path)?, d);
-        let img = experiments::datasets::read_idx_images(path)?;
+        let img = nn_data::read_idx_images(path)?;
         assert_eq!((img.rows, img.cols), (rows, cols));
     }
     Ok(())
@@ -416,7 +404,7 @@ fn every_shipped_csv_has_the_documented_shape() -> TestResult {
     let listed: Vec<&str> = expected.iter().map(|(name, ..)| *name).collect();
     let csvs: Vec<&str> = names().iter().copied().filter(|n| !n.starts_with("mnist-")).collect();
     assert_eq!(listed, csvs);
-    let readme = std::fs::read_to_string(experiments::datasets::data_dir().join("README.md"))?;
+    let readme = std::fs::read_to_string(nn_data::data_dir().join("README.md"))?;
     for (name, rows, features, classes) in expected {
         let path = shipped(name)?;
         let d = load_shipped(name)?;
@@ -425,10 +413,7 @@ fn every_shipped_csv_has_the_documented_shape() -> TestResult {
         if classes.is_some() {
             assert_eq!(d.infer_classes(), classes, "{name}");
         }
-        let file = path
-            .strip_prefix(experiments::datasets::data_dir())?
-            .display()
-            .to_string();
+        let file = path.strip_prefix(nn_data::data_dir())?.display().to_string();
         // The README's table row names the file and states the same shape and class count.
         let row = readme_row(&readme, name).unwrap_or_else(|| panic!("data/README.md has no row for {name}"));
         assert!(
