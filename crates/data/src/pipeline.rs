@@ -62,13 +62,19 @@ use std::path::Path;
 use models::bls::Bls;
 use models::dfnn::Dfnn;
 use models::mlp::Mlp;
-use models::{Elm, OnlineFit, Persist, Predict, Slfn};
+use models::{Elm, OnlineFit, Predict, Slfn};
 use ndarray::{Array2, ArrayView2};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::{argmax_rows, ClassLabels, DataError, MinMaxScaler, StandardScaler, Table};
 use models::envelope::{decode_bounded, decode_checked};
+
+mod checks;
+mod legacy;
+
+pub use checks::{check_dfnn_network, check_mlp_network};
+use legacy::{PipelineV3, PipelineV4, PipelineV6};
 
 /// Classification or regression (the command line's `--task`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -305,78 +311,6 @@ pub struct Columns {
     pub features: Vec<String>,
     /// The target column.
     pub target: String,
-}
-
-/// Format 6: the pipeline before column names were kept.
-#[derive(Deserialize)]
-struct PipelineV6 {
-    task: TaskKind,
-    classes: Option<usize>,
-    scaler: InputScaler,
-    target_scale: Option<(f64, f64)>,
-    model: FittedModel,
-    labels: Option<ClassLabels>,
-}
-
-impl From<PipelineV6> for FittedPipeline {
-    fn from(p: PipelineV6) -> Self {
-        FittedPipeline {
-            task: p.task,
-            classes: p.classes,
-            scaler: p.scaler,
-            target_scale: p.target_scale,
-            model: p.model,
-            labels: p.labels,
-            columns: None,
-        }
-    }
-}
-
-/// Format 4: the pipeline before class labels were kept.
-#[derive(Deserialize)]
-struct PipelineV4 {
-    task: TaskKind,
-    classes: Option<usize>,
-    scaler: InputScaler,
-    target_scale: Option<(f64, f64)>,
-    model: FittedModel,
-}
-
-impl From<PipelineV4> for FittedPipeline {
-    fn from(p: PipelineV4) -> Self {
-        PipelineV6 {
-            task: p.task,
-            classes: p.classes,
-            scaler: p.scaler,
-            target_scale: p.target_scale,
-            model: p.model,
-            labels: None,
-        }
-        .into()
-    }
-}
-
-/// Format 3: the pipeline before `--scale` (features always z-scored).
-#[derive(Deserialize)]
-struct PipelineV3 {
-    task: TaskKind,
-    classes: Option<usize>,
-    scaler: StandardScaler,
-    target_scale: Option<(f64, f64)>,
-    model: FittedModel,
-}
-
-impl From<PipelineV3> for FittedPipeline {
-    fn from(p: PipelineV3) -> Self {
-        PipelineV4 {
-            task: p.task,
-            classes: p.classes,
-            scaler: InputScaler::Zscore(p.scaler),
-            target_scale: p.target_scale,
-            model: p.model,
-        }
-        .into()
-    }
 }
 
 const PIPELINE_MAGIC: [u8; 8] = *b"DNNPIPE\0";
@@ -769,58 +703,6 @@ impl FittedPipeline {
             (TaskKind::Regression, None, _) => Ok(()),
         }
     }
-}
-
-/// Check a network read from a model file before anything indexes it: at
-/// least one layer, every layer with units, each layer's columns the
-/// previous layer's width (plus its bias), every weight finite. Returns the
-/// numbers of inputs and outputs.
-///
-/// # Errors
-/// What is wrong, in words.
-pub fn check_dfnn_network(net: &Dfnn) -> Result<(usize, usize), String> {
-    let weights = net.weights();
-    if weights.is_empty() {
-        return Err("a deep network without layers".into());
-    }
-    let extra = usize::from(net.bias() == models::dfnn::Bias::Every);
-    let mut fan_in: Option<usize> = None;
-    for (l, w) in weights.iter().enumerate() {
-        let layer = l + 1;
-        if w.nrows() == 0 {
-            return Err(format!("layer {layer} of the deep network has no units"));
-        }
-        match fan_in {
-            None if w.ncols() <= extra => return Err("the deep network's first layer has no inputs".into()),
-            Some(n) if w.ncols() != n + extra => {
-                return Err(format!(
-                    "layer {layer} of the deep network has {} weight columns for {n} inputs{}",
-                    w.ncols(),
-                    if extra == 1 { " and a bias" } else { "" }
-                ))
-            }
-            _ => {}
-        }
-        if w.iter().any(|v| !v.is_finite()) {
-            return Err(format!(
-                "layer {layer} of the deep network has a weight that is not finite"
-            ));
-        }
-        fan_in = Some(w.nrows());
-    }
-    Ok((net.n_inputs(), net.n_outputs()))
-}
-
-/// Check a network read from a model file before anything indexes it
-/// ([`models::Persist::check_invariants`]: layers that chain, finite weights, an
-/// injective hidden activation). Returns the numbers of inputs and outputs.
-///
-/// # Errors
-/// What is wrong, in words.
-pub fn check_mlp_network(net: &Mlp) -> Result<(usize, usize), String> {
-    net.check_invariants()
-        .map_err(|e| format!("the BPLS network is inconsistent: {e}"))?;
-    Ok((net.n_inputs(), net.n_outputs()))
 }
 
 #[cfg(test)]
