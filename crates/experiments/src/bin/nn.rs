@@ -76,7 +76,7 @@ fn main() -> ExitCode {
         Err(e) => return clap_exit(&e),
         Ok(Cli {
             command: Command::Fit(flags),
-        }) => run_fit(*flags, &matches),
+        }) => run_fit(*flags),
         Ok(Cli {
             command: Command::Update(flags),
         }) => {
@@ -160,13 +160,10 @@ fn write_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Re
 }
 
 /// `nn fit`: resolve the flags, set the BLAS threads, fit, print the JSON.
-fn run_fit(flags: FitFlags, matches: &clap::ArgMatches) -> Result<(), Failure> {
-    let threads = cli::args::threads_or_all(flags.threads);
-    let sub = matches
-        .subcommand_matches("fit")
-        .ok_or_else(|| CliError::Usage("`fit` subcommand expected".into()))?;
-    let requested = flags.threads;
-    let args = FitArgs::resolve(flags, sub)?;
+fn run_fit(flags: FitFlags) -> Result<(), Failure> {
+    let threads = cli::args::threads_or_all(flags.common.threads);
+    let requested = flags.common.threads;
+    let args = FitArgs::resolve(flags)?;
     set_blas_threads(threads);
     warn_of_a_slow_kernel();
     #[cfg(feature = "mpi")]

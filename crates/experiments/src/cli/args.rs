@@ -2,20 +2,21 @@
 //! one place ([`defaults`]), and their resolution into the validated
 //! [`FitArgs`] the fit runs on.
 //!
-//! Model-specific flags are checked after parsing: a BLS flag given with
-//! `--model elm` (or an ELM flag with `--model bls`) is an error naming the
-//! flag, so a mistyped command never trains silently with a default. The
-//! DFNN's flags and their checks live in [`super::dfnn`], the BPLS model's
-//! in [`super::bpls`].
+//! Each model declares its own flags in its own module ([`super::elm`],
+//! [`super::bls`], [`super::slfn`], [`super::dfnn`], [`super::bpls`]; the
+//! flags several models share in [`super::shared_flags`]); the common ones
+//! are [`CommonFlags`]. A flag of another model given on the command line
+//! is an error naming the flag and the models it belongs to
+//! ([`FitFlags`]), so a mistyped command never trains silently with a
+//! default.
 
 use std::path::PathBuf;
 use std::sync::LazyLock;
 
 use clap::builder::PossibleValue;
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgMatches, Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use linalg_core::ridge::Strategy;
-use linalg_core::Precision;
 use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver, SlfnParams, SlfnTrainer};
 use serde::{Deserialize, Serialize};
 
@@ -23,14 +24,16 @@ use serde::{Deserialize, Serialize};
 /// pipeline), with clap's `ValueEnum` from `nn-data`'s `clap` feature.
 pub use nn_data::pipeline::{Scale, TaskKind};
 
-use super::bls::{self, BlsArgs};
+use super::bls::{BlsArgs, BlsFlags};
 use super::bpls::{self, BplsArgs, BplsFlags};
 use super::dfnn::{self, DfnnArgs, DfnnFlags};
+use super::elm::ElmFlags;
 pub use super::saved::{PredictFlags, UpdateFlags};
-use super::scale_out::{ScaleOut, ScaleOutFlags};
-use super::select::{SelectArgs, SelectFlags};
+use super::scale_out::ScaleOut;
+use super::select::SelectArgs;
+use super::slfn::SlfnFlags;
 pub use super::trainer::TrainerArg;
-use super::{trainer, CliError};
+use super::CliError;
 use crate::datasets::HeaderMode;
 
 /// The defaults of every flag, taken from the model types' constants where
@@ -83,10 +86,10 @@ pub enum Command {
     Update(UpdateFlags),
 }
 
-/// The flags of `nn fit`, as typed on the command line (see [`FitArgs`]
-/// for the resolved values).
+/// The flags every model takes: the files, the task, λ, the scaling, the
+/// seed, where to save, the threads and how to read the files.
 #[derive(Clone, Debug, Args)]
-pub struct FitFlags {
+pub struct CommonFlags {
     /// The model to train.
     #[arg(long, value_enum)]
     pub model: ModelKind,
@@ -123,89 +126,139 @@ pub struct FitFlags {
     /// largest index; the test file is read with the training width).
     #[arg(long, value_name = "N", value_parser = at_least_one)]
     pub n_features: Option<usize>,
+}
 
-    /// Hidden nodes (required with --model elm and --model slfn).
-    #[arg(long, value_name = "N", value_parser = at_least_one, help_heading = "ELM and SLFN (--model elm, slfn)")]
-    pub hidden: Option<usize>,
-    /// Activation of the hidden nodes (also --model bpls: sigmoid, tanh or
-    /// linear only, the injective ones BPLS inverts).
-    #[arg(long, value_enum, value_name = "NAME", ignore_case = true, default_value_t = ActivationArg(Activation::Sigmoid), help_heading = "ELM (--model elm)")]
-    pub activation: ActivationArg,
-    /// Output-weight solver: batch ridge, minimum-norm least squares, or a
-    /// ridge strategy, which grows the network one node at a time from
-    /// --initial-nodes.
-    #[arg(long, value_enum, value_name = "SOLVER", ignore_case = true, default_value_t = SolverArg(Solver::Ridge), help_heading = "ELM (--model elm)")]
-    pub solver: SolverArg,
-    /// First size of a network grown by an incremental --solver.
-    #[arg(long, value_name = "N0", value_parser = at_least_one, default_value_t = defaults::INITIAL_NODES, help_heading = "ELM (--model elm)")]
-    pub initial_nodes: usize,
-
-    /// Feature groups of the initial network.
-    #[arg(long, value_name = "G", value_parser = at_least_one, default_value_t = defaults::FEATURE_GROUPS, help_heading = "BLS (--model bls)")]
-    pub feature_groups: usize,
-    /// Nodes per feature group.
-    #[arg(long, value_name = "N", value_parser = at_least_one, default_value_t = defaults::FEATURE_NODES, help_heading = "BLS (--model bls)")]
-    pub feature_nodes: usize,
-    /// Enhancement nodes of the initial network.
-    #[arg(long, value_name = "E", value_parser = at_least_one, default_value_t = defaults::ENHANCEMENT, help_heading = "BLS (--model bls)")]
-    pub enhancement: usize,
-    /// How the output weights are computed and updated.
-    #[arg(long, value_enum, value_name = "S", ignore_case = true, default_value_t = StrategyArg(defaults::STRATEGY), help_heading = "BLS (--model bls)")]
-    pub strategy: StrategyArg,
-    /// Growth after the initial fit: comma-separated `e<P>` (P enhancement
-    /// nodes) or `f<N>:<FED>:<EXTRA>` (a feature group of N nodes, FED
-    /// enhancement nodes fed by it, EXTRA fed by all), each optionally
-    /// repeated with `x<R>`; the BLS paper's MNIST schedule is
-    /// `f10:750:1250x11` [default: none].
-    #[arg(long, value_name = "SPEC", value_parser = increments, help_heading = "BLS (--model bls)")]
-    pub increments: Option<Increments>,
-    /// Store the solver's expanded matrix in single precision (half the memory).
-    #[arg(long, help_heading = "BLS (--model bls)")]
-    pub f32: bool,
-
-    /// Trainer. slfn (Grippo et al.): dec (DEC, Algorithm 3), lbfgs (on all
-    /// weights) or elm (the paper's ELM: random input weights, minimum-norm
-    /// least squares) [default: dec]. dfnn (Palagi & Seccia): b2ld
-    /// (Algorithm 3), lbfgs (on all weights), bling (Algorithm 5) or ig
-    /// (incremental gradient) [default: b2ld]. bpls (Tomic et al.): bpls
-    /// (Algorithm 1 or 2), or backprop with adam, nag, sgd or adagrad (the
-    /// paper's baselines) [default: bpls].
-    #[arg(
-        long,
-        value_enum,
-        value_name = "T",
-        ignore_case = true,
-        help_heading = "SLFN, DFNN and BPLS (--model slfn, dfnn, bpls)"
-    )]
-    pub trainer: Option<TrainerArg>,
-    /// DEC: major iterations (the paper's DEC(2), DEC(10)) [default: 10];
-    /// L-BFGS: iterations [default: 1000]; either also stops when progress
-    /// stalls ([`trainer::DEC_RELATIVE_DECREASE`],
-    /// [`trainer::LBFGS_RELATIVE_DECREASE`]).
-    #[arg(long, value_name = "K", value_parser = at_least_one, help_heading = "SLFN (--model slfn)", help = trainer::maxiter_help(), long_help = trainer::maxiter_help())]
-    pub maxiter: Option<usize>,
-    /// Regularization τ_w of the input weights [default: 10⁻²/(n·N), the
-    /// paper's]; τ_λ is --lambda.
-    #[arg(
-        long,
-        value_name = "T",
-        allow_negative_numbers = true,
-        help_heading = "SLFN (--model slfn)"
-    )]
-    pub tau_w: Option<f64>,
-
-    /// The deep network's flags (`--layers`, `--time-limit`, …).
-    #[command(flatten)]
+/// The flags of `nn fit`, as typed on the command line (see [`FitArgs`]
+/// for the resolved values): the common ones and each model's own.
+///
+/// Which flag applies to which model comes from the types: each model's
+/// flag struct ([`ElmFlags`], [`BlsFlags`], [`SlfnFlags`], [`DfnnFlags`],
+/// [`BplsFlags`]) lists exactly its flags, the ones several models take
+/// flattened from [`super::shared_flags`]. `nn fit` accepts the union of
+/// them all (each flag once; `nn fit --help` lists them under their
+/// models' headings), and [`FitArgs::resolve`] refuses a flag typed on the
+/// command line that neither [`CommonFlags`] nor the chosen model's struct
+/// declares.
+#[derive(Clone, Debug)]
+pub struct FitFlags {
+    /// The flags every model takes.
+    pub common: CommonFlags,
+    /// `--model elm`'s flags.
+    pub elm: ElmFlags,
+    /// `--model bls`'s flags.
+    pub bls: BlsFlags,
+    /// `--model slfn`'s flags.
+    pub slfn: SlfnFlags,
+    /// `--model dfnn`'s flags.
     pub dfnn: DfnnFlags,
-    /// The BPLS model's flags (`--iterations`, `--output-activation`, …).
-    #[command(flatten)]
+    /// `--model bpls`'s flags.
     pub bpls: BplsFlags,
-    /// `--updatable` (and the other flags for data beyond one fit).
-    #[command(flatten)]
-    pub scale_out: ScaleOutFlags,
-    /// `--select-lambda`, `--grow-until-val` (choosing λ and the size).
-    #[command(flatten)]
-    pub select: SelectFlags,
+    /// The ids of the flags typed on the command line (rather than
+    /// defaulted), in clap's order.
+    pub typed: Vec<String>,
+}
+
+/// Every model's flag struct, as the arguments it adds to a command.
+fn model_commands() -> [(ModelKind, clap::Command); 5] {
+    let of = |augment: fn(clap::Command) -> clap::Command| augment(clap::Command::new("model"));
+    [
+        (ModelKind::Elm, of(ElmFlags::augment_args)),
+        (ModelKind::Bls, of(BlsFlags::augment_args)),
+        (ModelKind::Slfn, of(SlfnFlags::augment_args)),
+        (ModelKind::Dfnn, of(DfnnFlags::augment_args)),
+        (ModelKind::Bpls, of(BplsFlags::augment_args)),
+    ]
+}
+
+impl Args for FitFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        let mut cmd = CommonFlags::augment_args(cmd);
+        for (_, model) in model_commands() {
+            for arg in model.get_arguments() {
+                if cmd.get_arguments().all(|a| a.get_id() != arg.get_id()) {
+                    cmd = cmd.arg(arg.clone());
+                }
+            }
+        }
+        cmd
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for FitFlags {
+    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+        let typed = m
+            .ids()
+            .filter(|id| m.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+            .map(|id| id.as_str().to_string())
+            .collect();
+        Ok(FitFlags {
+            common: CommonFlags::from_arg_matches(m)?,
+            elm: ElmFlags::from_arg_matches(m)?,
+            bls: BlsFlags::from_arg_matches(m)?,
+            slfn: SlfnFlags::from_arg_matches(m)?,
+            dfnn: DfnnFlags::from_arg_matches(m)?,
+            bpls: BplsFlags::from_arg_matches(m)?,
+            typed,
+        })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl FitFlags {
+    /// Refuse the first flag typed on the command line that neither the
+    /// common flags nor `model`'s flag struct declares.
+    ///
+    /// # Errors
+    /// [`CliError::Usage`]: `--FLAG does not apply to --model NAME: it is a
+    /// flag of --model A and --model B` (the models whose flag structs
+    /// declare it).
+    fn check_applicable(&self, model: ModelKind) -> Result<(), CliError> {
+        let common = CommonFlags::augment_args(clap::Command::new("common"));
+        let commands = model_commands();
+        let own = commands.iter().find(|(kind, _)| *kind == model).map(|(_, c)| c);
+        // A flag, or a group of flags (clap reports `HeaderFlags` as typed
+        // when `--header` is).
+        let declares = |c: &clap::Command, id: &str| {
+            c.get_arguments().any(|a| a.get_id().as_str() == id) || c.get_groups().any(|g| g.get_id().as_str() == id)
+        };
+        let foreign = self
+            .typed
+            .iter()
+            .find(|id| !declares(&common, id) && !own.is_some_and(|c| declares(c, id)));
+        match foreign {
+            Some(id) => {
+                let long = commands
+                    .iter()
+                    .flat_map(|(_, c)| c.get_arguments())
+                    .find(|a| a.get_id().as_str() == id.as_str())
+                    .and_then(|a| a.get_long())
+                    .map_or_else(|| id.replace('_', "-"), str::to_string);
+                let owners: Vec<String> = commands
+                    .iter()
+                    .filter(|(_, c)| declares(c, id))
+                    .map(|(kind, _)| format!("--model {}", kind.name()))
+                    .collect();
+                let owners = match owners.split_last() {
+                    Some((last, [])) => last.clone(),
+                    Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                    None => "no model".into(),
+                };
+                Err(CliError::Usage(format!(
+                    "--{long} does not apply to --model {}: it is a flag of {owners}",
+                    model.name()
+                )))
+            }
+            None => Ok(()),
+        }
+    }
 }
 
 /// `--header` / `--no-header`: how the first row of a CSV file is read.
@@ -230,18 +283,6 @@ impl HeaderFlags {
         }
     }
 }
-
-/// Flags that apply to one model only, by their clap ids (the field names).
-const ELM_ONLY: [&str; 3] = ["activation", "solver", "initial_nodes"];
-const SLFN_ONLY: [&str; 2] = ["maxiter", "tau_w"];
-const BLS_ONLY: [&str; 6] = [
-    "feature_groups",
-    "feature_nodes",
-    "enhancement",
-    "strategy",
-    "increments",
-    "f32",
-];
 
 fn lambda_help() -> String {
     format!(
@@ -274,14 +315,6 @@ pub(crate) fn at_least_one(text: &str) -> Result<usize, String> {
         Ok(n) => Ok(n),
         Err(e) => Err(format!("not a whole number ({e})")),
     }
-}
-
-/// An `--increments` schedule ([`bls::parse_increments`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Increments(pub bls::Schedule);
-
-fn increments(text: &str) -> Result<Increments, String> {
-    bls::parse_increments(text).map(Increments).map_err(|e| e.to_string())
 }
 
 /// Which model `--model` asks for.
@@ -497,156 +530,82 @@ pub struct FitArgs {
 }
 
 impl FitArgs {
-    /// Resolve the parsed flags; `matches` are the `fit` subcommand's (they
-    /// tell which flags were typed rather than defaulted).
+    /// The resolved common flags, every model-specific field at its
+    /// default (each model's resolution sets its own).
+    fn from_common(common: &CommonFlags) -> Self {
+        FitArgs {
+            model: common.model,
+            bls: BlsArgs::default(),
+            train: common.train.clone(),
+            test: common.test.clone(),
+            task: common.task,
+            hidden: 0,
+            lambda: common.lambda.unwrap_or(common.model.default_lambda()),
+            activation: Activation::Sigmoid,
+            solver: Solver::Ridge,
+            seed: common.seed,
+            initial_nodes: defaults::INITIAL_NODES,
+            scale: common.scale.unwrap_or(common.model.default_scale_for(&common.train)),
+            save: common.save.clone(),
+            header: common.header.mode(),
+            n_features: common.n_features,
+            trainer: defaults::SLFN_TRAINER,
+            tau_w: None,
+            slfn_time_limit: None,
+            dfnn: None,
+            bpls: None,
+            scale_out: ScaleOut::default(),
+            select: None,
+        }
+    }
+
+    /// Resolve the parsed flags: a flag of another model is refused
+    /// ([`FitFlags`]), then the chosen model's flags are checked and
+    /// resolved by its own module (`elm`, `bls`, `slfn`, `dfnn`, `bpls`).
     ///
     /// # Errors
-    /// [`CliError::Usage`] for a flag of the other model, a missing
-    /// `--hidden`, or `--initial-nodes` above `--hidden`.
-    pub fn resolve(flags: FitFlags, matches: &ArgMatches) -> Result<Self, CliError> {
-        let (dfnn_only, bpls_only) = (&dfnn::FLAGS[..], &bpls::FLAGS[..]);
-        let foreign: Vec<&str> = match flags.model {
-            ModelKind::Elm => [&BLS_ONLY[..], &SLFN_ONLY, &["trainer"], dfnn_only, bpls_only].concat(),
-            ModelKind::Bls => [&ELM_ONLY[..], &["hidden", "trainer"], &SLFN_ONLY, dfnn_only, bpls_only].concat(),
-            ModelKind::Slfn => [&ELM_ONLY[..], &BLS_ONLY, &dfnn::NOT_SLFN, bpls_only].concat(),
-            ModelKind::Dfnn => [&ELM_ONLY[..], &BLS_ONLY, &SLFN_ONLY, &["hidden"], bpls_only].concat(),
-            ModelKind::Bpls => [&ELM_ONLY[1..], &BLS_ONLY, &SLFN_ONLY, &["hidden"], &bpls::DFNN_ONLY].concat(),
-        };
-        if let Some(id) = foreign
-            .iter()
-            .find(|id| matches.value_source(id) == Some(ValueSource::CommandLine))
-        {
-            return Err(CliError::Usage(format!(
-                "--{} does not apply to --model {}",
-                id.replace('_', "-"),
-                flags.model.name()
-            )));
-        }
-        if let Some(t) = flags.trainer {
-            t.check_model(flags.model)?;
-        }
-        let dfnn = match flags.model {
-            ModelKind::Dfnn => Some(dfnn::resolve(&flags.dfnn, flags.trainer, flags.lambda)?),
-            _ => None,
-        };
-        let bpls = bpls::resolve_for(flags.model, &flags)?;
-        let bls = BlsArgs {
-            feature_groups: flags.feature_groups,
-            feature_nodes: flags.feature_nodes,
-            enhancement: flags.enhancement,
-            strategy: flags.strategy.0,
-            increments: flags.increments.map(|i| i.0).unwrap_or_default(),
-            precision: if flags.f32 { Precision::F32 } else { Precision::F64 },
-        };
-        let hidden = match flags.model {
-            ModelKind::Bls => bls
-                .feature_groups
-                .checked_mul(bls.feature_nodes)
-                .and_then(|f| f.checked_add(bls.enhancement))
-                .and_then(|n| n.checked_add(bls.increments.nodes()))
-                .ok_or_else(|| {
-                    CliError::Usage(
-                        "the BLS's node count (--feature-groups × --feature-nodes + --enhancement + the increments) \
-                         overflows a 64-bit integer"
-                            .into(),
-                    )
-                })?,
-            ModelKind::Slfn => flags
-                .hidden
-                .ok_or_else(|| CliError::Usage("--hidden is required with --model slfn".into()))?,
-            ModelKind::Dfnn => dfnn.as_ref().map_or(0, DfnnArgs::hidden_units),
-            ModelKind::Bpls => bpls.as_ref().map_or(0, BplsArgs::hidden_units),
-            ModelKind::Elm => {
-                let hidden = flags
-                    .hidden
-                    .ok_or_else(|| CliError::Usage("--hidden is required with --model elm".into()))?;
-                if flags.initial_nodes > hidden {
-                    return Err(CliError::Usage(format!("--initial-nodes must be in 1..={hidden}")));
-                }
-                hidden
+    /// [`CliError::Usage`] for a flag of another model, a missing
+    /// `--hidden` or `--layers`, a value the model refuses, or a `--save`
+    /// target that cannot be written.
+    pub fn resolve(flags: FitFlags) -> Result<Self, CliError> {
+        let model = flags.common.model;
+        flags.check_applicable(model)?;
+        let typed = |id: &str| flags.typed.iter().any(|t| t == id);
+        let common = &flags.common;
+        let mut args = FitArgs::from_common(common);
+        match model {
+            ModelKind::Elm => super::elm::resolve(&flags.elm, common, &typed, &mut args)?,
+            ModelKind::Bls => super::bls::resolve(&flags.bls, common, &typed, &mut args)?,
+            ModelKind::Slfn => super::slfn::resolve(&flags.slfn, common, &typed, &mut args)?,
+            ModelKind::Dfnn => {
+                let dfnn = dfnn::resolve(&flags.dfnn, common)?;
+                args.hidden = dfnn.hidden_units();
+                args.dfnn = Some(dfnn);
             }
-        };
-        let typed = |id: &str| matches.value_source(id) == Some(ValueSource::CommandLine);
-        if let (ModelKind::Elm | ModelKind::Bls, Some(l)) = (flags.model, flags.lambda) {
-            if !(l.is_finite() && l > 0.0) {
-                return Err(CliError::Usage(format!(
-                    "--lambda {l}: the ridge parameter λ of the {} must be finite and > 0 (e.g. --lambda 1e-3)",
-                    flags.model.name().to_uppercase()
-                )));
+            ModelKind::Bpls => {
+                let bpls = bpls::resolve(&flags.bpls, common)?;
+                args.hidden = bpls.hidden_units();
+                args.activation = bpls.hidden_activation;
+                args.bpls = Some(bpls);
             }
         }
-        if flags.model == ModelKind::Elm {
-            let solver = flags.solver.0;
-            if typed("lambda") && !solver.uses_lambda() {
-                return Err(CliError::Usage(format!(
-                    "--lambda does not apply to --solver {solver}: minimum-norm least squares has no ridge parameter"
-                )));
-            }
-            if typed("initial_nodes") && !matches!(solver, Solver::Strategy(_)) && !flags.select.grow_until_val {
-                return Err(CliError::Usage(format!(
-                    "--initial-nodes applies to an incremental --solver (a strategy such as alg3 or chol2) or --grow-until-val, \
-                     not to the batch solver {solver}"
-                )));
-            }
-        }
-        let trainer = match flags.model {
-            ModelKind::Slfn => trainer::slfn_trainer(flags.trainer, flags.maxiter)?,
-            _ => defaults::SLFN_TRAINER,
-        };
-        if let Some(t) = flags.tau_w {
-            if !(t.is_finite() && t >= 0.0) {
-                return Err(CliError::Usage(format!("--tau-w {t}: must be finite and ≥ 0")));
-            }
-        }
-        if flags.model == ModelKind::Slfn && trainer == SlfnTrainer::Elm && typed("tau_w") {
-            return Err(CliError::Usage(
-                "--tau-w does not apply to --trainer elm: the paper's ELM draws its input weights and does not \
-                 train them"
-                    .into(),
-            ));
-        }
-        if flags.model == ModelKind::Slfn && trainer == SlfnTrainer::Elm && typed("lambda") {
-            return Err(CliError::Usage(
-                "--lambda does not apply to --trainer elm: the paper's ELM is minimum-norm least squares (τ = 0)"
-                    .into(),
-            ));
-        }
-        let slfn_time_limit = match flags.model {
-            ModelKind::Slfn => trainer::slfn_flags(hidden, trainer, flags.lambda, flags.tau_w, flags.dfnn.time_limit)?,
-            _ => None,
-        };
-        check_save(flags.save.as_deref(), &[&flags.train, &flags.test])?;
-        let scale = flags.scale.unwrap_or(flags.model.default_scale_for(&flags.train));
-        let batch = match flags.model {
-            ModelKind::Elm => flags.solver.0 == Solver::Ridge,
-            _ => bls.increments.is_empty() && !flags.f32,
-        };
-        let ridge = flags.model != ModelKind::Elm || flags.solver.0.uses_lambda();
-        let scale_out = flags.scale_out.resolve(flags.model, ridge, batch)?;
-        Ok(FitArgs {
-            model: flags.model,
-            bls,
-            train: flags.train,
-            test: flags.test,
-            task: flags.task,
-            hidden,
-            lambda: flags.lambda.unwrap_or(flags.model.default_lambda()),
-            activation: flags.activation.0,
-            solver: flags.solver.0,
-            seed: flags.seed,
-            initial_nodes: flags.initial_nodes,
-            scale,
-            save: flags.save,
-            header: flags.header.mode(),
-            n_features: flags.n_features,
-            trainer,
-            tau_w: flags.tau_w,
-            slfn_time_limit,
-            dfnn,
-            bpls,
-            select: flags.select.resolve(flags.model, ridge, &scale_out, &typed)?,
-            scale_out,
-        })
+        check_save(common.save.as_deref(), &[&common.train, &common.test])?;
+        Ok(args)
+    }
+}
+
+/// `--lambda` of a ridge readout (the ELM's, the BLS's): finite and > 0
+/// when given.
+///
+/// # Errors
+/// [`CliError::Usage`] naming the flag, the value and the model.
+pub(crate) fn ridge_lambda(common: &CommonFlags) -> Result<(), CliError> {
+    match common.lambda {
+        Some(l) if !(l.is_finite() && l > 0.0) => Err(CliError::Usage(format!(
+            "--lambda {l}: the ridge parameter λ of the {} must be finite and > 0 (e.g. --lambda 1e-3)",
+            common.model.name().to_uppercase()
+        ))),
+        _ => Ok(()),
     }
 }
 
@@ -675,7 +634,7 @@ pub fn threads_or_all(requested: Option<usize>) -> usize {
 /// `nn fit ARGS…` parsed and resolved as the binary does (for unit tests).
 #[cfg(test)]
 pub(crate) fn resolve_fit(args: &[&str]) -> Result<FitArgs, String> {
-    use clap::{CommandFactory, FromArgMatches};
+    use clap::CommandFactory;
     let m = Cli::command()
         .try_get_matches_from(["nn", "fit"].iter().chain(args))
         .map_err(|e| e.to_string())?;
@@ -683,7 +642,7 @@ pub(crate) fn resolve_fit(args: &[&str]) -> Result<FitArgs, String> {
         return Err("no fit".into());
     };
     let flags = FitFlags::from_arg_matches(sub).map_err(|e| e.to_string())?;
-    FitArgs::resolve(flags, sub).map_err(|e| e.to_string())
+    FitArgs::resolve(flags).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -68,13 +68,41 @@ fn names_and_aliases_parse_case_insensitively() -> Result<(), String> {
 #[test]
 fn foreign_and_missing_flags_are_errors() {
     let e = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "--f32"]].concat());
-    assert_eq!(e, Err("--f32 does not apply to --model elm".into()));
+    assert_eq!(
+        e,
+        Err("--f32 does not apply to --model elm: it is a flag of --model bls".into())
+    );
     let e = resolve(&[&BASE[..], &["--model", "bls", "--initial-nodes", "3"]].concat());
-    assert_eq!(e, Err("--initial-nodes does not apply to --model bls".into()));
+    assert_eq!(
+        e,
+        Err("--initial-nodes does not apply to --model bls: it is a flag of --model elm".into())
+    );
     let e = resolve(&[&BASE[..], &["--model", "elm"]].concat());
     assert_eq!(e, Err("--hidden is required with --model elm".into()));
     let e = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "--initial-nodes", "4"]].concat());
     assert_eq!(e, Err("--initial-nodes must be in 1..=3".into()));
     assert!(resolve(&[&BASE[..], &["--model", "elm", "--hidden", "0"]].concat()).is_err());
     assert!(resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "stray"]].concat()).is_err());
+}
+
+/// Applicability comes from the models' flag structs: a shared flag is
+/// refused with a model that does not declare it and the error names every
+/// model that does; a flag declared by the chosen model passes.
+#[test]
+fn a_flag_of_other_models_names_the_models_it_belongs_to() {
+    let e = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "3", "--time-limit", "1"]].concat());
+    assert_eq!(
+        e,
+        Err(
+            "--time-limit does not apply to --model elm: it is a flag of --model slfn, --model dfnn and --model bpls"
+                .into()
+        )
+    );
+    let e = resolve(&[&BASE[..], &["--model", "bpls", "--layers", "3", "--hidden", "3"]].concat());
+    assert_eq!(
+        e,
+        Err("--hidden does not apply to --model bpls: it is a flag of --model elm and --model slfn".into())
+    );
+    let a = resolve(&[&BASE[..], &["--model", "bpls", "--layers", "3", "--activation", "tanh"]].concat());
+    assert_eq!(a.map(|a| a.activation), Ok(Activation::Tanh));
 }

@@ -10,9 +10,101 @@ use models::bls::{Bls, BlsValidParams, IncrementalBls, UpdateReport};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use super::args::defaults;
+use clap::Args;
+
+use super::args::{at_least_one, defaults, ridge_lambda, CommonFlags, FitArgs, ModelKind, StrategyArg};
 use super::progress::Progress;
+use super::scale_out::ScaleOutFlags;
+use super::select::SelectFlags;
 use super::CliError;
+
+const HEADING: &str = "BLS (--model bls)";
+
+/// The flags of `nn fit --model bls` besides the common ones
+/// ([`CommonFlags`]): exactly the flags that apply to the BLS, so that any
+/// other is refused ([`super::args::FitFlags`]).
+#[derive(Clone, Debug, Args)]
+pub struct BlsFlags {
+    /// Feature groups of the initial network.
+    #[arg(long, value_name = "G", value_parser = at_least_one, default_value_t = defaults::FEATURE_GROUPS, help_heading = HEADING)]
+    pub feature_groups: usize,
+    /// Nodes per feature group.
+    #[arg(long, value_name = "N", value_parser = at_least_one, default_value_t = defaults::FEATURE_NODES, help_heading = HEADING)]
+    pub feature_nodes: usize,
+    /// Enhancement nodes of the initial network.
+    #[arg(long, value_name = "E", value_parser = at_least_one, default_value_t = defaults::ENHANCEMENT, help_heading = HEADING)]
+    pub enhancement: usize,
+    /// How the output weights are computed and updated.
+    #[arg(long, value_enum, value_name = "S", ignore_case = true, default_value_t = StrategyArg(defaults::STRATEGY), help_heading = HEADING)]
+    pub strategy: StrategyArg,
+    /// Growth after the initial fit: comma-separated `e<P>` (P enhancement
+    /// nodes) or `f<N>:<FED>:<EXTRA>` (a feature group of N nodes, FED
+    /// enhancement nodes fed by it, EXTRA fed by all), each optionally
+    /// repeated with `x<R>`; the BLS paper's MNIST schedule is
+    /// `f10:750:1250x11` [default: none].
+    #[arg(long, value_name = "SPEC", value_parser = increments, help_heading = HEADING)]
+    pub increments: Option<Increments>,
+    /// Store the solver's expanded matrix in single precision (half the memory).
+    #[arg(long, help_heading = HEADING)]
+    pub f32: bool,
+    /// `--updatable` (and the other flags for data beyond one fit).
+    #[command(flatten)]
+    pub scale_out: ScaleOutFlags,
+    /// `--select-lambda`, `--grow-until-val` (choosing λ and the size).
+    #[command(flatten)]
+    pub select: SelectFlags,
+}
+
+/// An `--increments` schedule ([`parse_increments`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Increments(pub Schedule);
+
+fn increments(text: &str) -> Result<Increments, String> {
+    parse_increments(text).map(Increments).map_err(|e| e.to_string())
+}
+
+/// Resolve the BLS's flags into `args` (already holding the common ones).
+///
+/// # Errors
+/// [`CliError::Usage`] naming the flag: a node count that overflows,
+/// `--lambda` not finite and > 0, and the refusals of the scale-out and
+/// selection flags.
+pub(crate) fn resolve(
+    flags: &BlsFlags,
+    common: &CommonFlags,
+    typed: &dyn Fn(&str) -> bool,
+    args: &mut FitArgs,
+) -> Result<(), CliError> {
+    let bls = BlsArgs {
+        feature_groups: flags.feature_groups,
+        feature_nodes: flags.feature_nodes,
+        enhancement: flags.enhancement,
+        strategy: flags.strategy.0,
+        increments: flags.increments.clone().map(|i| i.0).unwrap_or_default(),
+        precision: if flags.f32 { Precision::F32 } else { Precision::F64 },
+    };
+    args.hidden = bls
+        .feature_groups
+        .checked_mul(bls.feature_nodes)
+        .and_then(|f| f.checked_add(bls.enhancement))
+        .and_then(|n| n.checked_add(bls.increments.nodes()))
+        .ok_or_else(|| {
+            CliError::Usage(
+                "the BLS's node count (--feature-groups × --feature-nodes + --enhancement + the increments) \
+                 overflows a 64-bit integer"
+                    .into(),
+            )
+        })?;
+    ridge_lambda(common)?;
+    let batch = bls.increments.is_empty() && !flags.f32;
+    args.scale_out = flags.scale_out.resolve(ModelKind::Bls, true, batch)?;
+    args.select = flags
+        .select
+        .clone()
+        .resolve(ModelKind::Bls, true, &args.scale_out, typed)?;
+    args.bls = bls;
+    Ok(())
+}
 
 /// One item of `--increments`: what an update adds (the BLS paper's two
 /// kinds of increments on added nodes).

@@ -22,20 +22,14 @@ use models::{Activation, Dataset, ModelError, ParamGuard, Predict};
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
-use super::args::{FitFlags, ModelKind, TaskKind, TrainerArg};
+use super::args::{CommonFlags, ModelKind, TaskKind};
 use super::budget::FitSize;
+use super::shared_flags::{ActivationFlag, LayersFlag, MinibatchFlags, TimeLimitFlag, TrainerFlag};
+use super::trainer::TrainerArg;
 use super::CliError;
 use crate::datasets::argmax_rows;
 
 const HEADING: &str = "BPLS (--model bpls)";
-
-/// The BPLS model's own flags by their clap ids, refused with the other
-/// models (`--layers`, `--batch-size` and `--max-epochs` are shared with
-/// `--model dfnn`).
-pub(crate) const FLAGS: [&str; 3] = ["iterations", "output_activation", "learning_rate"];
-
-/// The DFNN's flags that `--model bpls` does not share, refused with it.
-pub(crate) const DFNN_ONLY: [&str; 2] = ["exact_last_layer", "no_bias"];
 
 /// `τ_max` of Algorithm 2 by default: 39 passes on the misses after the
 /// first pass, at most 40 epochs (the budget of Tomic et al.'s MNIST runs).
@@ -51,11 +45,26 @@ pub const DEFAULT_MAX_EPOCHS: usize = models::mlp::Backprop::PAPER_EPOCHS;
 /// paper's `U[−1, 1]` (Algorithms 1 and 2, line 1), for every trainer.
 pub const INIT_SCALE: f64 = models::mlp::INIT_SCALE;
 
-/// The BPLS flags of `nn fit`, as typed (flattened into [`FitFlags`];
-/// `--layers`, `--batch-size`, `--max-epochs`, `--trainer`, `--activation`,
-/// `--lambda` and `--seed` are shared with the other models).
-#[derive(Clone, Debug, Default, Args)]
+/// The flags of `nn fit --model bpls` besides the common ones
+/// ([`CommonFlags`]): exactly the flags that apply to the BPLS model, so
+/// that any other is refused ([`super::args::FitFlags`]).
+#[derive(Clone, Debug, Args)]
 pub struct BplsFlags {
+    /// `--layers` (shared with `--model dfnn`).
+    #[command(flatten)]
+    pub layers: LayersFlag,
+    /// `--activation` of the hidden layers (sigmoid, tanh or linear).
+    #[command(flatten)]
+    pub activation: ActivationFlag,
+    /// `--trainer`: bpls, adam, nag, sgd or adagrad.
+    #[command(flatten)]
+    pub trainer: TrainerFlag,
+    /// `--time-limit` (the backprop trainers).
+    #[command(flatten)]
+    pub time_limit: TimeLimitFlag,
+    /// `--batch-size` and `--max-epochs` (the backprop trainers).
+    #[command(flatten)]
+    pub minibatch: MinibatchFlags,
     /// τ_max of Algorithm 2 (classification; --trainer bpls only): at most
     /// K passes on the misclassified samples after the first pass, while the
     /// misses decrease; 0 = the first pass only [default: 39, at most 40
@@ -163,25 +172,22 @@ fn usage(text: impl Into<String>) -> CliError {
 /// regression or a backprop trainer, `--batch-size`, `--max-epochs` or
 /// `--learning-rate` with `--trainer bpls`, `--lambda` with a backprop
 /// trainer or not finite and > 0.
-pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
-    let hidden = flags
-        .dfnn
-        .layers
-        .clone()
-        .ok_or_else(|| usage("--layers is required with --model bpls: the hidden layers' widths, e.g. --layers 50"))?
-        .0;
-    if hidden.iter().try_fold(0usize, |a, &w| a.checked_add(w)).is_none() {
-        return Err(usage("--layers: the hidden units in all overflow a 64-bit integer"));
-    }
-    let hidden_activation = flags.activation.0;
+pub(crate) fn resolve(flags: &BplsFlags, common: &CommonFlags) -> Result<BplsArgs, CliError> {
+    flags
+        .trainer
+        .trainer
+        .map(|t| t.check_model(ModelKind::Bpls))
+        .transpose()?;
+    let hidden = super::shared_flags::required_layers(&flags.layers, "bpls", "50")?;
+    let hidden_activation = flags.activation.activation.0;
     if !hidden_activation.is_invertible() {
         return Err(usage(format!(
             "--activation {hidden_activation} does not apply to --model bpls: BPLS maps the targets back through \
              the inverse of the hidden activation, so the network's hidden layers are sigmoid, tanh or linear"
         )));
     }
-    let classification = flags.task == TaskKind::Classification;
-    let output = match flags.bpls.output_activation {
+    let classification = common.task == TaskKind::Classification;
+    let output = match flags.output_activation {
         Some(o) => OutputActivation::from(o),
         None if classification => OutputActivation::Softmax,
         None => OutputActivation::Linear,
@@ -194,28 +200,28 @@ pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
             output.name()
         )));
     }
-    let arg = flags.trainer.unwrap_or(TrainerArg::Bpls);
+    let arg = flags.trainer.trainer.unwrap_or(TrainerArg::Bpls);
     let name = arg.name();
     let trainer = match (arg, arg.first_order()) {
         (TrainerArg::Bpls, _) => {
             for (given, flag, why) in [
                 (
-                    flags.dfnn.batch_size.is_some(),
+                    flags.minibatch.batch_size.is_some(),
                     "--batch-size",
                     "BPLS solves every layer on all samples at once",
                 ),
                 (
-                    flags.dfnn.max_epochs.is_some(),
+                    flags.minibatch.max_epochs.is_some(),
                     "--max-epochs",
                     "BPLS's epochs are set by --iterations",
                 ),
                 (
-                    flags.bpls.learning_rate.is_some(),
+                    flags.learning_rate.is_some(),
                     "--learning-rate",
                     "BPLS takes no steps: every layer is a least-squares solve",
                 ),
                 (
-                    flags.dfnn.time_limit.is_some(),
+                    flags.time_limit.time_limit.is_some(),
                     "--time-limit",
                     "BPLS stops after its --iterations passes",
                 ),
@@ -227,7 +233,7 @@ pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
                     )));
                 }
             }
-            let algorithm = match (classification, flags.bpls.iterations) {
+            let algorithm = match (classification, flags.iterations) {
                 (true, k) => BplsAlgorithm::NonInjective {
                     max_iterations: k.unwrap_or(DEFAULT_ITERATIONS),
                 },
@@ -239,7 +245,7 @@ pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
                     ))
                 }
             };
-            let lambda = flags.lambda.unwrap_or(DEFAULT_LAMBDA);
+            let lambda = common.lambda.unwrap_or(DEFAULT_LAMBDA);
             if !(lambda.is_finite() && lambda > 0.0) {
                 return Err(usage(format!(
                     "--lambda {lambda}: BPLS's λ must be finite and > 0 (it keeps every layer's least-squares \
@@ -249,23 +255,23 @@ pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
             MlpTrainer::Bpls { algorithm, lambda }
         }
         (_, Some(kind)) => {
-            if flags.bpls.iterations.is_some() {
+            if flags.iterations.is_some() {
                 return Err(usage(format!(
                     "--iterations does not apply to --trainer {name}: it is τ_max of BPLS's Algorithm 2; \
                      backprop runs --max-epochs epochs"
                 )));
             }
-            if flags.lambda.is_some() {
+            if common.lambda.is_some() {
                 return Err(usage(format!(
                     "--lambda does not apply to --trainer {name}: backprop minimizes the loss without a ridge term \
                      (λ is BPLS's)"
                 )));
             }
             let backprop = Backprop::new(kind)
-                .with_learning_rate(flags.bpls.learning_rate.unwrap_or(kind.paper_learning_rate()))
-                .with_batch_size(flags.dfnn.batch_size.unwrap_or(DEFAULT_BATCH_SIZE))
-                .with_epochs(flags.dfnn.max_epochs.unwrap_or(DEFAULT_MAX_EPOCHS))
-                .with_shuffle(Some(flags.seed));
+                .with_learning_rate(flags.learning_rate.unwrap_or(kind.paper_learning_rate()))
+                .with_batch_size(flags.minibatch.batch_size.unwrap_or(DEFAULT_BATCH_SIZE))
+                .with_epochs(flags.minibatch.max_epochs.unwrap_or(DEFAULT_MAX_EPOCHS))
+                .with_shuffle(Some(common.seed));
             backprop.check()?;
             MlpTrainer::Backprop(backprop)
         }
@@ -280,16 +286,8 @@ pub(crate) fn resolve(flags: &FitFlags) -> Result<BplsArgs, CliError> {
         hidden_activation,
         output,
         trainer,
-        time_limit: flags.dfnn.time_limit,
+        time_limit: flags.time_limit.time_limit,
     })
-}
-
-/// [`resolve`] with `--model bpls`, `None` with the other models.
-///
-/// # Errors
-/// As [`resolve`].
-pub(crate) fn resolve_for(model: ModelKind, flags: &FitFlags) -> Result<Option<BplsArgs>, CliError> {
-    (model == ModelKind::Bpls).then(|| resolve(flags)).transpose()
 }
 
 /// One epoch of the fit, as the JSON's `epochs` lists it.

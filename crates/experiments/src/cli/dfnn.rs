@@ -19,30 +19,13 @@ use models::dfnn::{B2ld, Bias, Dfnn, DfnnParams, DfnnTrainer, FullLbfgs, Increme
 use models::ParamGuard;
 use ndarray::Array2;
 
-use super::args::{at_least_one, TrainerArg};
+use super::args::CommonFlags;
+pub use super::shared_flags::{parse_layers, Layers};
+use super::shared_flags::{LayersFlag, MinibatchFlags, TimeLimitFlag, TrainerFlag};
+use super::trainer::TrainerArg;
 use super::CliError;
 
 const HEADING: &str = "DFNN (--model dfnn)";
-/// The heading of the flags `--model bpls` shares.
-const SHARED: &str = "DFNN and BPLS (--model dfnn, bpls)";
-
-/// The DFNN's own flags by their clap ids, refused with the other models.
-pub(crate) const FLAGS: [&str; 6] = [
-    "layers",
-    "time_limit",
-    "batch_size",
-    "max_epochs",
-    "exact_last_layer",
-    "no_bias",
-];
-
-/// [`FLAGS`] but `--time-limit`, which the SLFN takes too: refused with
-/// `--model slfn`.
-pub(crate) const NOT_SLFN: [&str; 5] = ["layers", "batch_size", "max_epochs", "exact_last_layer", "no_bias"];
-
-/// The heading of `--time-limit`, which the SLFN and the BPLS model's
-/// backprop trainers share.
-const TIME_HEADING: &str = "SLFN, DFNN and BPLS (--model slfn, dfnn, bpls)";
 
 /// The starting weights are uniform on `[−INIT_SCALE, INIT_SCALE)`
 /// ([`Dfnn::random`]). Palagi & Seccia do not state their initialization;
@@ -50,36 +33,23 @@ const TIME_HEADING: &str = "SLFN, DFNN and BPLS (--model slfn, dfnn, bpls)";
 /// into its trainer rather than kept as a constant).
 pub const INIT_SCALE: f64 = models::dfnn::INIT_SCALE;
 
-/// The DFNN flags of `nn fit`, as typed (flattened into
-/// [`super::FitFlags`]; `--trainer`, `--lambda` and `--seed` are shared
-/// with the other models).
-#[derive(Clone, Debug, Default, Args)]
+/// The flags of `nn fit --model dfnn` besides the common ones
+/// ([`CommonFlags`]): exactly the flags that apply to the DFNN, so that any
+/// other is refused ([`super::args::FitFlags`]).
+#[derive(Clone, Debug, Args)]
 pub struct DfnnFlags {
-    /// Hidden layers' widths, comma-separated, first layer first (e.g.
-    /// 50,50,50); the output layer (1 unit for regression, one per class)
-    /// is added. Required with --model dfnn and --model bpls. Starting
-    /// weights from --seed: for dfnn uniform on [−0.5, 0.5] ([`INIT_SCALE`];
-    /// the paper does not state its initialization), for bpls on [−1, 1]
-    /// (Tomic et al.'s).
-    #[arg(long, value_name = "N,N,…", value_parser = parse_layers, help_heading = SHARED, help = layers_help(), long_help = layers_help())]
-    pub layers: Option<Layers>,
-    /// Stop training after S seconds (dfnn: every trainer; the paper: 150
-    /// for b2ld and lbfgs, 60 for bling and ig; slfn: dec and lbfgs)
-    /// [default: none: b2ld and lbfgs stop at [`B2ld::default`]'s
-    /// tolerances, bling and ig after --max-epochs, the SLFN's trainers at
-    /// --maxiter or when progress stalls].
-    #[arg(long, value_name = "S", value_parser = seconds, allow_negative_numbers = true, help_heading = TIME_HEADING, help = time_help(), long_help = time_help())]
-    pub time_limit: Option<Duration>,
-    /// Samples per minibatch (dfnn: bling and ig only; bpls: the backprop
-    /// trainers only) [default: [`Incremental::new`]'s for dfnn,
-    /// [`models::mlp::Backprop::PRACTICAL_BATCH_SIZE`] for bpls].
-    #[arg(long, value_name = "B", value_parser = at_least_one, help_heading = SHARED, help = batch_help(), long_help = batch_help())]
-    pub batch_size: Option<usize>,
-    /// Passes over the training set (dfnn: bling and ig only; bpls: the
-    /// backprop trainers only) [default: [`Incremental::new`]'s for dfnn,
-    /// [`models::mlp::Backprop::PAPER_EPOCHS`] for bpls].
-    #[arg(long, value_name = "E", value_parser = at_least_one, help_heading = SHARED, help = epochs_help(), long_help = epochs_help())]
-    pub max_epochs: Option<usize>,
+    /// `--layers` (shared with `--model bpls`).
+    #[command(flatten)]
+    pub layers: LayersFlag,
+    /// `--trainer`: b2ld, lbfgs, bling or ig.
+    #[command(flatten)]
+    pub trainer: TrainerFlag,
+    /// `--time-limit`.
+    #[command(flatten)]
+    pub time_limit: TimeLimitFlag,
+    /// `--batch-size` and `--max-epochs` (bling and ig).
+    #[command(flatten)]
+    pub minibatch: MinibatchFlags,
     /// b2ld only: solve the last layer's block (a ridge problem) exactly
     /// instead of by L-BFGS (the paper used L-BFGS there too).
     #[arg(long, help_heading = HEADING)]
@@ -88,104 +58,6 @@ pub struct DfnnFlags {
     /// have none) [default: a bias in every layer].
     #[arg(long, help_heading = HEADING)]
     pub no_bias: bool,
-}
-
-fn layers_help() -> String {
-    format!(
-        "Hidden layers' widths, comma-separated, first layer first (e.g. 50,50,50); the output layer (1 unit for \
-         regression, one per class) is added. Required with --model dfnn and --model bpls. The starting weights \
-         come from --seed, uniform on [−{INIT_SCALE}, {INIT_SCALE}] for dfnn (Palagi & Seccia do not state their \
-         initialization) and on [−{b}, {b}] for bpls (Tomic et al.'s)",
-        b = super::bpls::INIT_SCALE
-    )
-}
-
-fn time_help() -> String {
-    let (b2ld, lbfgs) = (B2ld::default(), FullLbfgs::default());
-    let same = b2ld.gradient_tolerance == lbfgs.gradient_tolerance && b2ld.relative_decrease == lbfgs.relative_decrease;
-    let tolerances = if same {
-        format!(
-            "b2ld and lbfgs stop at ‖∇f‖ ≤ {:e} or a relative decrease ≤ {:e} (b2ld: in every block; lbfgs: over \
-             {} iterations)",
-            b2ld.gradient_tolerance, b2ld.relative_decrease, lbfgs.window
-        )
-    } else {
-        "b2ld and lbfgs stop at their tolerances".to_string()
-    };
-    format!(
-        "Stop training after S seconds. dfnn: every trainer (the paper: 150 for b2ld and lbfgs, 60 for bling and \
-         ig) [default: none: {tolerances}, bling and ig after --max-epochs]. slfn: dec (checked before every unit's \
-         step, after the first ridge solve of the output weights) and lbfgs [default: none: they stop at --maxiter \
-         or when progress stalls]. bpls: the backprop trainers adam, nag, sgd, adagrad (no epoch starts after it) \
-         [default: none: they run --max-epochs epochs]"
-    )
-}
-
-fn batch_help() -> String {
-    let d = Incremental::new(IncrementalKind::Bling).batch_size;
-    format!(
-        "Samples per minibatch. dfnn: bling and ig only [default: {d}]. bpls: the backprop trainers adam, nag, sgd, \
-         adagrad only [default: {}; Tomic et al. used 1, far slower per epoch]",
-        models::mlp::Backprop::PRACTICAL_BATCH_SIZE
-    )
-}
-
-fn epochs_help() -> String {
-    let d = Incremental::new(IncrementalKind::Bling).max_epochs;
-    format!(
-        "Passes over the training set. dfnn: bling and ig only [default: {d}]. bpls: the backprop trainers adam, \
-         nag, sgd, adagrad only [default: {}, Tomic et al.'s]",
-        models::mlp::Backprop::PAPER_EPOCHS
-    )
-}
-
-/// `--layers`: the hidden layers' widths, each at least 1.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Layers(pub Vec<usize>);
-
-/// Parse `--layers` (`50,50,50`): comma-separated whole numbers ≥ 1, at
-/// least one.
-///
-/// # Errors
-/// What is wrong, naming the width by its position.
-pub fn parse_layers(text: &str) -> Result<Layers, String> {
-    if text.trim().is_empty() {
-        return Err("give the hidden layers' widths, e.g. 50,50,50".into());
-    }
-    text.split(',')
-        .enumerate()
-        .map(|(i, w)| {
-            let w = w.trim();
-            match w.parse::<usize>() {
-                _ if w.is_empty() => Err(format!(
-                    "width {} is empty (separate the widths by single commas, e.g. 50,50,50)",
-                    i + 1
-                )),
-                Ok(0) => Err(format!("width {} is 0: every layer needs at least one unit", i + 1)),
-                Ok(n) => Ok(n),
-                Err(e) => Err(format!("width {} ('{w}') is not a whole number ({e})", i + 1)),
-            }
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Layers)
-}
-
-/// A time limit in seconds: finite, `> 0`, representable.
-fn seconds(text: &str) -> Result<Duration, String> {
-    let s: f64 = text
-        .trim()
-        .parse()
-        .map_err(|e| format!("not a number of seconds ({e})"))?;
-    if !(s.is_finite() && s > 0.0) {
-        return Err("must be a finite number of seconds > 0".into());
-    }
-    Duration::try_from_secs_f64(s).map_err(|_| {
-        format!(
-            "{} seconds is longer than a time limit can be (at most {:.1e} s; leave --time-limit out for none)",
-            text.trim(),
-            Duration::MAX.as_secs_f64()
-        )
-    })
 }
 
 /// The resolved DFNN settings.
@@ -216,39 +88,31 @@ fn usage(text: impl Into<String>) -> CliError {
     CliError::Usage(text.into())
 }
 
-/// Resolve the DFNN flags with the shared `--trainer` (already checked to
-/// be one of the DFNN's: [`TrainerArg::check_model`]) and `--lambda`.
+/// Resolve the DFNN flags with the common `--lambda` (its `ρ`).
 ///
 /// # Errors
 /// [`CliError::Usage`] naming the flag: no `--layers`, more hidden units
-/// than a `usize` counts, `--batch-size` or `--max-epochs` with a batch
-/// trainer, `--exact-last-layer` with another trainer than b2ld, a
-/// negative or non-finite `--lambda`.
-pub(crate) fn resolve(
-    flags: &DfnnFlags,
-    trainer: Option<TrainerArg>,
-    lambda: Option<f64>,
-) -> Result<DfnnArgs, CliError> {
-    let hidden = flags
-        .layers
-        .clone()
-        .ok_or_else(|| {
-            usage("--layers is required with --model dfnn: the hidden layers' widths, e.g. --layers 50,50,50")
-        })?
-        .0;
-    if hidden.iter().try_fold(0usize, |a, &w| a.checked_add(w)).is_none() {
-        return Err(usage("--layers: the hidden units in all overflow a 64-bit integer"));
-    }
-    let arg = trainer.unwrap_or(TrainerArg::B2ld);
+/// than a `usize` counts, a trainer of another model, `--batch-size` or
+/// `--max-epochs` with a batch trainer, `--exact-last-layer` with another
+/// trainer than b2ld, a negative or non-finite `--lambda`.
+pub(crate) fn resolve(flags: &DfnnFlags, common: &CommonFlags) -> Result<DfnnArgs, CliError> {
+    flags
+        .trainer
+        .trainer
+        .map(|t| t.check_model(super::args::ModelKind::Dfnn))
+        .transpose()?;
+    let hidden = super::shared_flags::required_layers(&flags.layers, "dfnn", "50,50,50")?;
+    let lambda = common.lambda;
+    let arg = flags.trainer.trainer.unwrap_or(TrainerArg::B2ld);
     let name = arg.name();
     let minibatch = matches!(arg, TrainerArg::Bling | TrainerArg::Ig);
     if !minibatch {
-        if flags.batch_size.is_some() {
+        if flags.minibatch.batch_size.is_some() {
             return Err(usage(format!(
                 "--batch-size does not apply to --trainer {name}: only the minibatch trainers bling and ig take it"
             )));
         }
-        if flags.max_epochs.is_some() {
+        if flags.minibatch.max_epochs.is_some() {
             return Err(usage(format!(
                 "--max-epochs does not apply to --trainer {name}: only the minibatch trainers bling and ig take it \
                  (b2ld and lbfgs stop at their tolerances or --time-limit)"
@@ -265,7 +129,7 @@ pub(crate) fn resolve(
             return Err(usage(format!("--lambda {rho}: ρ must be finite and ≥ 0")));
         }
     }
-    let time_limit = flags.time_limit;
+    let time_limit = flags.time_limit.time_limit;
     let trainer = match arg {
         TrainerArg::B2ld => DfnnTrainer::B2ld(B2ld {
             time_limit,
@@ -284,8 +148,8 @@ pub(crate) fn resolve(
             };
             let mut inc = Incremental::new(kind);
             inc.time_limit = time_limit;
-            inc.batch_size = flags.batch_size.unwrap_or(inc.batch_size);
-            inc.max_epochs = flags.max_epochs.unwrap_or(inc.max_epochs);
+            inc.batch_size = flags.minibatch.batch_size.unwrap_or(inc.batch_size);
+            inc.max_epochs = flags.minibatch.max_epochs.unwrap_or(inc.max_epochs);
             DfnnTrainer::Incremental(inc)
         }
         TrainerArg::Dec

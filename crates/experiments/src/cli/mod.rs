@@ -79,6 +79,7 @@ pub mod bls;
 pub mod bpls;
 pub mod budget;
 pub mod dfnn;
+pub mod elm;
 /// The saved scaler + model pipeline: the data layer's (`nn-data`).
 pub use nn_data::pipeline;
 mod progress;
@@ -86,6 +87,8 @@ mod report;
 pub mod saved;
 pub mod scale_out;
 pub mod select;
+pub mod shared_flags;
+pub mod slfn;
 pub mod stream;
 mod train;
 pub mod trainer;
