@@ -179,3 +179,127 @@ fn every_source_module_is_in_the_code_map() {
         "source files ARCHITECTURE.md's code map does not name: {unnamed:?}"
     );
 }
+
+/// The `cli` modules a source file of `cli/` refers to (`super::NAME`,
+/// `crate::cli::NAME`, `self::NAME` in `mod.rs`), outside its tests and
+/// its nested modules' `use super::` lines; a module is a file of the
+/// folder.
+fn cli_references(dir: &Path, modules: &BTreeSet<String>, file: &str) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(dir.join(format!("{file}.rs"))).unwrap_or_default();
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let prefixes: &[&str] = if file == "mod" {
+        &["self::", "crate::cli::"]
+    } else {
+        &["super::", "crate::cli::"]
+    };
+    let mut found = BTreeSet::new();
+    for line in code.lines() {
+        // `use super::…` inside a nested module names that module's parent.
+        if line.starts_with(' ') && line.trim_start().starts_with("use super::") {
+            continue;
+        }
+        for prefix in prefixes {
+            for (at, _) in line.match_indices(prefix) {
+                let name: String = line[at + prefix.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name != file && modules.contains(&name) {
+                    found.insert(name);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// The strongly connected components of `graph` (Tarjan), largest first.
+fn components(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct State<'a> {
+        graph: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a str) {
+        let i = s.index.len();
+        s.index.insert(v, i);
+        s.low.insert(v, i);
+        s.stack.push(v);
+        for w in s.graph.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let lw = s.low[w];
+                s.low.entry(v).and_modify(|l| *l = (*l).min(lw));
+            } else if s.stack.contains(&w) {
+                let iw = s.index[w];
+                s.low.entry(v).and_modify(|l| *l = (*l).min(iw));
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut comp = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                comp.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            s.out.push(comp);
+        }
+    }
+    let mut s = State {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !s.index.contains_key(v.as_str()) {
+            visit(&mut s, v);
+        }
+    }
+    s.out.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    s.out
+}
+
+/// Issue 38: no import circle in the command line's modules — each file of
+/// `crates/experiments/src/cli/` refers only to files below it, so that a
+/// model's file depends on the seam and never on the dispatch above it.
+/// The check itself is checked on a made-up circle.
+#[test]
+fn the_command_line_has_no_import_circle() {
+    let dir = root().join("crates/experiments/src/cli");
+    let modules: BTreeSet<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .filter_map(|e| {
+                    e.file_name()
+                        .to_str()
+                        .and_then(|n| n.strip_suffix(".rs"))
+                        .map(str::to_string)
+                })
+                .filter(|n| !n.ends_with("_tests"))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(modules.len() > 10, "cli/ has its modules: {modules:?}");
+    let graph: BTreeMap<String, BTreeSet<String>> = modules
+        .iter()
+        .map(|m| (m.clone(), cli_references(&dir, &modules, m)))
+        .collect();
+    assert!(
+        graph["mod"].contains("args") && graph["fit"].contains("model_command"),
+        "{graph:?}"
+    );
+    let largest = components(&graph).into_iter().next().unwrap_or_default();
+    assert_eq!(largest.len(), 1, "an import circle in cli/: {largest:?}; {graph:?}");
+    let circle: BTreeMap<String, BTreeSet<String>> = [("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")]
+        .iter()
+        .map(|(f, t)| (f.to_string(), BTreeSet::from([t.to_string()])))
+        .collect();
+    assert_eq!(components(&circle)[0].len(), 3);
+}

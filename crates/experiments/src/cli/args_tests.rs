@@ -2,9 +2,25 @@
 
 use super::*;
 use clap::CommandFactory;
+use linalg_core::ridge::Strategy;
+use models::{Activation, BlsParams, ElmParams, ReadoutSolver as Solver};
 
 fn resolve(args: &[&str]) -> Result<FitArgs, String> {
     resolve_fit(args)
+}
+
+fn elm(args: &FitArgs) -> Result<&ElmArgs, String> {
+    match &args.model {
+        ModelArgs::Elm(m) => Ok(m),
+        other => Err(format!("not the ELM: {other:?}")),
+    }
+}
+
+fn bls(args: &FitArgs) -> Result<&BlsArgs, String> {
+    match &args.model {
+        ModelArgs::Bls(m) => Ok(m),
+        other => Err(format!("not the BLS: {other:?}")),
+    }
 }
 
 const BASE: [&str; 6] = ["--train", "a.csv", "--test", "b.csv", "--task", "regression"];
@@ -16,17 +32,16 @@ fn the_command_is_well_formed() {
 
 #[test]
 fn defaults_come_from_the_model_constants() -> Result<(), String> {
-    let elm = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "7"]].concat())?;
-    assert_eq!(elm.lambda, ElmParams::DEFAULT_LAMBDA);
-    assert_eq!(
-        (elm.scale, elm.solver, elm.initial_nodes),
-        (Scale::Zscore, Solver::Ridge, 2)
-    );
-    let bls = resolve(&[&BASE[..], &["--model", "bls"]].concat())?;
-    assert_eq!(bls.lambda, BlsParams::DEFAULT_LAMBDA);
-    assert_eq!(bls.scale, Scale::Minmax);
-    assert_eq!(bls.bls, BlsArgs::default());
-    assert_eq!(bls.hidden, 10 * 10 + 1000);
+    let a = resolve(&[&BASE[..], &["--model", "elm", "--hidden", "7"]].concat())?;
+    let e = elm(&a)?;
+    assert_eq!(e.lambda, ElmParams::DEFAULT_LAMBDA);
+    assert_eq!((a.scale, e.solver, e.initial_nodes), (Scale::Zscore, Solver::Ridge, 2));
+    let a = resolve(&[&BASE[..], &["--model", "bls"]].concat())?;
+    let b = bls(&a)?;
+    assert_eq!(b.lambda, BlsParams::DEFAULT_LAMBDA);
+    assert_eq!(a.scale, Scale::Minmax);
+    assert_eq!(*b, BlsArgs::default());
+    assert_eq!(a.model.command().hidden_units(), 10 * 10 + 1000);
     Ok(())
 }
 
@@ -35,7 +50,7 @@ fn names_and_aliases_parse_case_insensitively() -> Result<(), String> {
     for s in Strategy::ALL {
         let name = strategy_names(s).0;
         let a = resolve(&[&BASE[..], &["--model", "bls", "--strategy", name]].concat())?;
-        assert_eq!(a.bls.strategy, s);
+        assert_eq!(bls(&a)?.strategy, s);
         let b = resolve(
             &[
                 &BASE[..],
@@ -43,7 +58,7 @@ fn names_and_aliases_parse_case_insensitively() -> Result<(), String> {
             ]
             .concat(),
         )?;
-        assert_eq!(b.solver, Solver::Strategy(s));
+        assert_eq!(elm(&b)?.solver, Solver::Strategy(s));
     }
     let a = resolve(
         &[
@@ -61,7 +76,10 @@ fn names_and_aliases_parse_case_insensitively() -> Result<(), String> {
         ]
         .concat(),
     )?;
-    assert_eq!((a.activation, a.solver), (Activation::Gaussian, Solver::Lstsq));
+    assert_eq!(
+        (elm(&a)?.activation, elm(&a)?.solver),
+        (Activation::Gaussian, Solver::Lstsq)
+    );
     Ok(())
 }
 
@@ -104,5 +122,8 @@ fn a_flag_of_other_models_names_the_models_it_belongs_to() {
         Err("--hidden does not apply to --model bpls: it is a flag of --model elm and --model slfn".into())
     );
     let a = resolve(&[&BASE[..], &["--model", "bpls", "--layers", "3", "--activation", "tanh"]].concat());
-    assert_eq!(a.map(|a| a.activation), Ok(Activation::Tanh));
+    assert_eq!(
+        a.map(|a| a.model.command().activation_name()),
+        Ok(Activation::Tanh.to_string())
+    );
 }

@@ -1,28 +1,34 @@
-//! The BLS half of `nn fit --model bls`: its flags, the increment schedule
-//! and the fit (the BLS paper's incremental BLS on the user's files).
+//! `nn fit --model bls`: the BLS's flags (exactly the ones that apply to
+//! it), the increment schedule, their resolution into [`BlsArgs`], and its
+//! [`ModelCommand`] — the fit (the BLS paper's incremental BLS on the
+//! user's files) or a selection of λ and the size.
 
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
+use clap::Args;
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
 use models::bls::{Bls, BlsValidParams, IncrementalBls, UpdateReport};
+use models::{Activation, BlsParams, ParamGuard};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
-use clap::Args;
-
-use super::args::{at_least_one, defaults, ridge_lambda, CommonFlags, FitArgs, ModelKind, StrategyArg};
+use super::budget::{readout_bytes, FitSize};
+use super::common::{at_least_one, defaults, ridge_lambda, CommonFlags, ModelKind, StrategyArg};
+use super::error::CliError;
+use super::model_command::{details_of, FitContext, ModelCommand, Trained};
 use super::progress::Progress;
-use super::scale_out::ScaleOutFlags;
-use super::select::SelectFlags;
-use super::CliError;
+use super::scale_out::{ScaleOut, ScaleOutFlags};
+use super::select::{self, SelectArgs, SelectFlags};
+use super::weights_check::{check_weights, solver_residuals, warn_if_not_ridge};
+use nn_data::pipeline::FittedModel;
 
 const HEADING: &str = "BLS (--model bls)";
 
 /// The flags of `nn fit --model bls` besides the common ones
 /// ([`CommonFlags`]): exactly the flags that apply to the BLS, so that any
-/// other is refused ([`super::args::FitFlags`]).
+/// other is refused ([`FitFlags`](crate::cli::FitFlags)).
 #[derive(Clone, Debug, Args)]
 pub struct BlsFlags {
     /// Feature groups of the initial network.
@@ -63,7 +69,8 @@ fn increments(text: &str) -> Result<Increments, String> {
     parse_increments(text).map(Increments).map_err(|e| e.to_string())
 }
 
-/// Resolve the BLS's flags into `args` (already holding the common ones).
+/// Resolve the BLS's flags: its settings, and the scale-out and selection
+/// flags it takes.
 ///
 /// # Errors
 /// [`CliError::Usage`] naming the flag: a node count that overflows,
@@ -73,8 +80,7 @@ pub(crate) fn resolve(
     flags: &BlsFlags,
     common: &CommonFlags,
     typed: &dyn Fn(&str) -> bool,
-    args: &mut FitArgs,
-) -> Result<(), CliError> {
+) -> Result<(BlsArgs, ScaleOut, Option<SelectArgs>), CliError> {
     let bls = BlsArgs {
         feature_groups: flags.feature_groups,
         feature_nodes: flags.feature_nodes,
@@ -82,28 +88,21 @@ pub(crate) fn resolve(
         strategy: flags.strategy.0,
         increments: flags.increments.clone().map(|i| i.0).unwrap_or_default(),
         precision: if flags.f32 { Precision::F32 } else { Precision::F64 },
+        lambda: common.lambda.unwrap_or(defaults::BLS_LAMBDA),
+        seed: common.seed,
     };
-    args.hidden = bls
-        .feature_groups
-        .checked_mul(bls.feature_nodes)
-        .and_then(|f| f.checked_add(bls.enhancement))
-        .and_then(|n| n.checked_add(bls.increments.nodes()))
-        .ok_or_else(|| {
-            CliError::Usage(
-                "the BLS's node count (--feature-groups × --feature-nodes + --enhancement + the increments) \
-                 overflows a 64-bit integer"
-                    .into(),
-            )
-        })?;
+    if bls.checked_nodes().is_none() {
+        return Err(CliError::Usage(
+            "the BLS's node count (--feature-groups × --feature-nodes + --enhancement + the increments) \
+             overflows a 64-bit integer"
+                .into(),
+        ));
+    }
     ridge_lambda(common)?;
     let batch = bls.increments.is_empty() && !flags.f32;
-    args.scale_out = flags.scale_out.resolve(ModelKind::Bls, true, batch)?;
-    args.select = flags
-        .select
-        .clone()
-        .resolve(ModelKind::Bls, true, &args.scale_out, typed)?;
-    args.bls = bls;
-    Ok(())
+    let scale_out = flags.scale_out.resolve(ModelKind::Bls, true, batch)?;
+    let select = flags.select.clone().resolve(ModelKind::Bls, true, &scale_out, typed)?;
+    Ok((bls, scale_out, select))
 }
 
 /// One item of `--increments`: what an update adds (the BLS paper's two
@@ -268,6 +267,10 @@ pub struct BlsArgs {
     /// `--f32`: the solver stores the expanded matrix `A` in single
     /// precision (half the memory; see `linalg_core::hidden_store`).
     pub precision: Precision,
+    /// λ (`--lambda`, default [`defaults::BLS_LAMBDA`]).
+    pub lambda: f64,
+    /// `--seed`.
+    pub seed: u64,
 }
 
 impl Default for BlsArgs {
@@ -279,7 +282,151 @@ impl Default for BlsArgs {
             strategy: defaults::STRATEGY,
             increments: Schedule::default(),
             precision: Precision::F64,
+            lambda: defaults::BLS_LAMBDA,
+            seed: defaults::SEED,
         }
+    }
+}
+
+impl BlsArgs {
+    /// The nodes of the initial network: `--feature-groups ×
+    /// --feature-nodes + --enhancement` (saturating; the resolution refuses an
+    /// overflow).
+    pub fn initial_nodes(&self) -> usize {
+        self.feature_groups
+            .saturating_mul(self.feature_nodes)
+            .saturating_add(self.enhancement)
+    }
+
+    /// All nodes after the last increment, `None` when the count overflows.
+    pub fn checked_nodes(&self) -> Option<usize> {
+        self.feature_groups
+            .checked_mul(self.feature_nodes)
+            .and_then(|f| f.checked_add(self.enhancement))
+            .and_then(|n| n.checked_add(self.increments.nodes()))
+    }
+
+    /// The BLS's hyper-parameters (its initial network), checked.
+    ///
+    /// # Errors
+    /// [`CliError::Model`] for values the params refuse.
+    pub(crate) fn params(&self) -> Result<BlsValidParams, CliError> {
+        Ok(
+            BlsParams::new(self.feature_groups, self.feature_nodes, self.enhancement)
+                .with_lambda(self.lambda)
+                .with_strategy(self.strategy)
+                .with_seed(self.seed)
+                .with_precision(self.precision)
+                .check()?,
+        )
+    }
+}
+
+/// The BLS's own fields of the JSON report.
+#[derive(Serialize)]
+struct BlsJson {
+    /// Feature nodes after the last update.
+    feature_nodes: usize,
+    /// Enhancement nodes after the last update.
+    enhancement_nodes: usize,
+    /// One record per update (the start first); not with a selection or a
+    /// streamed fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    updates: Option<Vec<UpdateJson>>,
+}
+
+/// The BLS's fields of the JSON report for the fitted `bls`.
+///
+/// # Errors
+/// [`CliError::Json`] (not expected: the part is a plain struct).
+pub(crate) fn details(
+    bls: &Bls,
+    updates: Option<Vec<UpdateJson>>,
+) -> Result<serde_json::Map<String, serde_json::Value>, CliError> {
+    details_of(&BlsJson {
+        feature_nodes: bls.feature_nodes(),
+        enhancement_nodes: bls.enhancement_nodes(),
+        updates,
+    })
+}
+
+impl ModelCommand for BlsArgs {
+    fn kind(&self) -> ModelKind {
+        ModelKind::Bls
+    }
+
+    fn hidden_units(&self) -> usize {
+        self.checked_nodes().unwrap_or(usize::MAX)
+    }
+
+    fn largest_nodes(&self, select: Option<&SelectArgs>) -> usize {
+        select::largest_nodes(select, self.hidden_units(), |step| {
+            select::bls_growth_default(self.initial_nodes(), step)
+        })
+    }
+
+    fn activation_name(&self) -> String {
+        Activation::Tanh.to_string()
+    }
+
+    fn solver_name(&self) -> String {
+        self.strategy.to_string()
+    }
+
+    fn describe(&self, _outputs: usize) -> String {
+        format!(
+            "BLS {} × {} feature nodes + {} enhancement nodes, {} updates, strategy {}, λ = {:e}",
+            self.feature_groups,
+            self.feature_nodes,
+            self.enhancement,
+            self.increments.len(),
+            self.strategy,
+            self.lambda
+        )
+    }
+
+    fn fit_bytes(&self, size: FitSize) -> Option<u128> {
+        let a_bytes = if self.precision == Precision::F32 { 4 } else { 8 };
+        let copies = match self.strategy {
+            Strategy::Orig | Strategy::RInv | Strategy::LiEtAl | Strategy::Alg1 => 1,
+            _ => 0,
+        };
+        let squares = if self.strategy == Strategy::RInv { 2 } else { 1 };
+        readout_bytes(size, a_bytes, copies, squares, true)
+    }
+
+    fn smaller_fit_flags(&self) -> String {
+        let f32 = if self.precision == Precision::F64 {
+            ", or --f32"
+        } else {
+            ""
+        };
+        format!("fewer nodes (--feature-groups, --feature-nodes, --enhancement, --increments){f32}")
+    }
+
+    fn train(&self, ctx: &FitContext<'_>, x: &Array2<f64>, y: &Array2<f64>) -> Result<Trained, CliError> {
+        warn_if_not_ridge(self.strategy, self.lambda);
+        let (bls, updates, selection) = match ctx.select {
+            Some(sel) => {
+                let candidate = select::Candidate::Bls(self.params()?);
+                match select::fit(ctx.task, ctx.seed, sel, candidate, x, y)? {
+                    (FittedModel::Bls(bls), report) => (bls, None, Some(report)),
+                    _ => return Err(CliError::Input("the BLS's selection returned another model".into())),
+                }
+            }
+            None => {
+                let (bls, updates) = fit(&self.params()?, &self.increments, x, y)?;
+                (bls, Some(updates), None)
+            }
+        };
+        let details = details(&bls, updates)?;
+        Ok(Trained {
+            model: FittedModel::Bls(bls),
+            hidden: selection.as_ref().map_or(self.hidden_units(), |s| s.nodes),
+            lambda: Some(selection.as_ref().map_or(self.lambda, |s| s.lambda)),
+            selection,
+            details,
+        })
     }
 }
 
@@ -350,7 +497,7 @@ pub(crate) fn fit(
         });
     }
     let updates = bls.reports().iter().map(UpdateJson::from).collect();
-    let ne = super::train::solver_residuals(bls.solver(), |rows| bls.hidden_outputs(rows), x, y)?;
-    super::train::check_weights(bls.solver().strategy(), &ne)?;
+    let ne = solver_residuals(bls.solver(), |rows| bls.hidden_outputs(rows), x, y)?;
+    check_weights(bls.solver().strategy(), &ne)?;
     Ok((bls.into_bls(), updates))
 }

@@ -22,12 +22,14 @@ use models::{Activation, Dataset, ModelError, ParamGuard, Predict};
 use ndarray::{Array2, ArrayView2};
 use serde::{Deserialize, Serialize};
 
-use super::args::{CommonFlags, ModelKind, TaskKind};
 use super::budget::FitSize;
+use super::common::{CommonFlags, ModelKind, TaskKind};
+use super::error::CliError;
+use super::model_command::{details_of, FitContext, ModelCommand, Trained};
 use super::shared_flags::{ActivationFlag, LayersFlag, MinibatchFlags, TimeLimitFlag, TrainerFlag};
 use super::trainer::TrainerArg;
-use super::CliError;
 use crate::datasets::argmax_rows;
+use nn_data::pipeline::FittedModel;
 
 const HEADING: &str = "BPLS (--model bpls)";
 
@@ -47,7 +49,7 @@ pub const INIT_SCALE: f64 = models::mlp::INIT_SCALE;
 
 /// The flags of `nn fit --model bpls` besides the common ones
 /// ([`CommonFlags`]): exactly the flags that apply to the BPLS model, so
-/// that any other is refused ([`super::args::FitFlags`]).
+/// that any other is refused ([`FitFlags`](crate::cli::FitFlags)).
 #[derive(Clone, Debug, Args)]
 pub struct BplsFlags {
     /// `--layers` (shared with `--model dfnn`).
@@ -141,6 +143,8 @@ pub struct BplsArgs {
     pub trainer: MlpTrainer,
     /// The backprop trainers' `--time-limit`: no epoch starts after it.
     pub time_limit: Option<std::time::Duration>,
+    /// `--seed` (the starting weights; backprop's shuffles).
+    pub seed: u64,
 }
 
 impl BplsArgs {
@@ -287,7 +291,99 @@ pub(crate) fn resolve(flags: &BplsFlags, common: &CommonFlags) -> Result<BplsArg
         output,
         trainer,
         time_limit: flags.time_limit.time_limit,
+        seed: common.seed,
     })
+}
+
+/// The BPLS model's own fields of the JSON report.
+#[derive(Serialize)]
+struct BplsJson {
+    /// Every layer's width, the output layer's last.
+    layers: Vec<usize>,
+    /// The output layer's activation (`linear`, `sigmoid`, `softmax`).
+    output_activation: String,
+    /// Epochs run.
+    iterations: usize,
+    /// Why the fit stopped.
+    termination: String,
+    /// `--trainer bpls` only: `Algorithm 1` or `Algorithm 2 (τ_max = K)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    algorithm: Option<String>,
+    /// `--trainer bpls` only: the epoch whose weights were returned
+    /// (Algorithm 2 keeps the weights with the fewest misses).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    best_epoch: Option<usize>,
+    /// Backprop trainers only: the learning rate η.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    learning_rate: Option<f64>,
+    /// Backprop trainers only: samples per minibatch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    batch_size: Option<usize>,
+    /// Backprop trainers only: `cross-entropy` (softmax output) or
+    /// `squared-error`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    loss_function: Option<&'static str>,
+    /// One record per epoch.
+    epochs: Vec<EpochJson>,
+}
+
+impl ModelCommand for BplsArgs {
+    fn kind(&self) -> ModelKind {
+        ModelKind::Bpls
+    }
+
+    fn hidden_units(&self) -> usize {
+        BplsArgs::hidden_units(self)
+    }
+
+    fn activation_name(&self) -> String {
+        self.hidden_activation.to_string()
+    }
+
+    fn solver_name(&self) -> String {
+        self.trainer_name().to_string()
+    }
+
+    fn describe(&self, outputs: usize) -> String {
+        format!(
+            "BPLS network with hidden layers {:?} ({}) and a {} output layer of {outputs} unit(s), trainer {}",
+            self.hidden,
+            self.hidden_activation,
+            self.output.name(),
+            self.trainer_name()
+        )
+    }
+
+    fn fit_bytes(&self, size: FitSize) -> Option<u128> {
+        fit_bytes(self, size)
+    }
+
+    fn smaller_fit_flags(&self) -> String {
+        "fewer or narrower layers (--layers)".into()
+    }
+
+    fn train(&self, ctx: &FitContext<'_>, x: &Array2<f64>, y: &Array2<f64>) -> Result<Trained, CliError> {
+        let (net, info) = fit(self, self.seed, ctx.task, x, y)?;
+        let details = details_of(&BplsJson {
+            layers: [net.hidden_widths(), vec![Predict::n_outputs(&net)]].concat(),
+            output_activation: net.output_activation().name().to_string(),
+            iterations: info.epochs.len(),
+            termination: info.termination,
+            algorithm: info.algorithm,
+            best_epoch: info.best_epoch,
+            learning_rate: info.learning_rate,
+            batch_size: info.batch_size,
+            loss_function: info.loss_function,
+            epochs: info.epochs,
+        })?;
+        Ok(Trained {
+            model: FittedModel::Mlp(net),
+            hidden: BplsArgs::hidden_units(self),
+            lambda: info.lambda,
+            selection: None,
+            details,
+        })
+    }
 }
 
 /// One epoch of the fit, as the JSON's `epochs` lists it.
@@ -547,7 +643,7 @@ fn diverged(backprop: &Backprop, e: ModelError) -> CliError {
     }
 }
 
-/// Bytes of the fit (a lower bound on the peak, as [`super::budget`]'s
+/// Bytes of the fit (a lower bound on the peak, as `budget.rs`'s
 /// other estimates), in 8-byte floats, with `n_ℓ` every layer's width (the
 /// output layer's last), `W` the weights, K training and K_test test
 /// samples, N features:

@@ -8,7 +8,10 @@ use nn_data::pipeline::check_mlp_network as check_network;
 fn resolve(task: &str, extra: &[&str]) -> Result<BplsArgs, String> {
     let base = ["--train", "a.csv", "--test", "b.csv", "--task", task, "--model", "bpls"];
     let a = resolve_fit(&[&base[..], extra].concat())?;
-    a.bpls.ok_or_else(|| "no bpls".into())
+    match a.model {
+        crate::cli::ModelArgs::Bpls(b) => Ok(b),
+        other => Err(format!("not bpls: {other:?}")),
+    }
 }
 
 #[test]

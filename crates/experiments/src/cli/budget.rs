@@ -28,89 +28,31 @@
 //! | `Z = [N_L, 1]` and the Gram matrix of its columns (ρ > 0), or LAPACK's copy of `Z` (ρ = 0) | K·(n_L+1) + (n_L+1)², or 2·K·(n_L+1) | b2ld with `--exact-last-layer` (its ridge step) |
 //!
 //! The BPLS model (`--model bpls`) is estimated by
-//! [`super::bpls`]'s `fit_bytes` (every layer's outputs, a layer step's
+//! `bpls.rs`'s `fit_bytes` (every layer's outputs, a layer step's
 //! buffers, the misses' copy for Algorithm 2, the largest matrix a layer
 //! step factors; backprop's minibatch buffers).
 //!
 //! Small terms (targets, biases, node maps) are left out; the estimate is a
 //! lower bound on the peak, close to it for large fits.
 
-use linalg_core::ridge::Strategy;
-use linalg_core::Precision;
-use models::dfnn::{Bias, DfnnTrainer};
-use models::ReadoutSolver;
-
-use super::args::{FitArgs, ModelKind};
-use super::CliError;
+use super::error::CliError;
+pub use super::model_command::FitSize;
+use super::model_command::ModelCommand;
+use super::select::{SelectArgs, Selection};
 use crate::datasets::{available_memory_bytes, human_bytes};
 
-/// The sizes of a fit: samples, features, outputs and nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FitSize {
-    /// Training samples K.
-    pub train: usize,
-    /// Test samples.
-    pub test: usize,
-    /// Input features N.
-    pub features: usize,
-    /// Hidden (ELM) or expanded (BLS) nodes n at the end of the fit.
-    pub nodes: usize,
-    /// Outputs: 1 for regression, the number of classes for classification.
-    pub outputs: usize,
-}
-
-/// The L-BFGS memory the DFNN's estimate counts (B2LD's and the full
-/// L-BFGS's default).
-const DFNN_LBFGS_MEMORY: u128 = 10;
-
-/// Bytes of the deep network's fit (see the module docs).
-fn dfnn_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
-    let dfnn = args.dfnn.as_ref()?;
-    let (k, kt) = (size.train as u128, size.test as u128);
-    let extra = u128::from(dfnn.bias == Bias::Every);
-    let (mut units, mut widest, mut weights, mut fan_in) = (0u128, 0u128, 0u128, size.features as u128);
-    // The output layer's inputs with the bias: the columns of the exact
-    // last layer's ridge problem.
-    let mut last_cols = 0u128;
-    for &n in dfnn.hidden.iter().chain([&size.outputs]) {
-        let n = n as u128;
-        units = units.checked_add(n)?;
-        widest = widest.max(n);
-        last_cols = fan_in.checked_add(extra)?;
-        weights = weights.checked_add(n.checked_mul(last_cols)?)?;
-        fan_in = n;
-    }
-    let exact = match &dfnn.trainer {
-        DfnnTrainer::B2ld(b) if b.exact_last_layer => {
-            let z = k.checked_mul(last_cols)?;
-            // ρ = 0: minimum-norm least squares on a copy of Z; otherwise
-            // ridge on the Gram matrix of Z's columns.
-            let solve = if dfnn.rho == Some(0.0) {
-                z
-            } else {
-                last_cols.checked_mul(last_cols)?
-            };
-            z.checked_add(solve)?
-        }
-        _ => 0,
-    };
-    let batch = match &dfnn.trainer {
-        DfnnTrainer::Incremental(inc) => (inc.batch_size as u128).min(k),
-        DfnnTrainer::B2ld(_) | DfnnTrainer::Lbfgs(_) => 0,
-    };
-    let doubles = k
-        .checked_add(batch.checked_mul(2)?)?
-        .checked_mul(2)?
-        .checked_mul(units)?
-        .checked_add(weights.checked_mul(2 * DFNN_LBFGS_MEMORY + 4)?)?
-        .checked_add(kt.checked_mul(2)?.checked_mul(widest)?)?
-        .checked_add(exact)?;
-    doubles.checked_mul(8)
-}
-
-/// Bytes the fit of `args` on data of size `size` needs (see the module
-/// docs), or `None` when the count overflows 128 bits.
-pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
+/// Bytes of a ridge readout's fit (the ELM's, the BLS's; the first table
+/// of the module docs): `A` in `a_bytes` per entry, `copies_of_kn` more
+/// K × n arrays in f64 (`B`, or LAPACK's copy), `squares` n × n arrays, the
+/// test outputs, and the training features when `keeps_features` (an
+/// incremental fit). `None` when the count overflows.
+pub(crate) fn readout_bytes(
+    size: FitSize,
+    a_bytes: u128,
+    copies_of_kn: u128,
+    squares: u128,
+    keeps_features: bool,
+) -> Option<u128> {
     let (k, kt, n_in, n) = (
         size.train as u128,
         size.test as u128,
@@ -118,60 +60,14 @@ pub fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
         size.nodes as u128,
     );
     let kn = k.checked_mul(n)?;
-    let nn = n.checked_mul(n)?;
-    if args.model == ModelKind::Dfnn {
-        return dfnn_bytes(args, size);
-    }
-    if args.model == ModelKind::Bpls {
-        return super::bpls::fit_bytes(args.bpls.as_ref()?, size);
-    }
-    if args.model == ModelKind::Slfn {
-        // Two K × n arrays (DEC: Hᵀ and its working copy of X; L-BFGS: H and
-        // the backward product D; the ELM: H and LAPACK's copy), a copy of the
-        // features, the test outputs.
-        return kn
-            .checked_mul(16)?
-            .checked_add(k.checked_mul(n_in)?.checked_mul(8)?)?
-            .checked_add(kt.checked_mul(n)?.checked_mul(8)?);
-    }
-    let (a_bytes, strategy, incremental) = match args.model {
-        ModelKind::Elm => (
-            8,
-            args.solver.strategy(),
-            matches!(args.solver, ReadoutSolver::Strategy(_)),
-        ),
-        ModelKind::Bls => {
-            let a = if args.bls.precision == Precision::F32 { 4 } else { 8 };
-            (a, Some(args.bls.strategy), true)
-        }
-        ModelKind::Slfn | ModelKind::Dfnn | ModelKind::Bpls => (8, None, false),
-    };
     let mut bytes = kn.checked_mul(a_bytes)?;
-    let copies_of_kn: u128 = match (args.solver, strategy) {
-        (ReadoutSolver::Lstsq, _) if args.model == ModelKind::Elm => 1,
-        (_, Some(Strategy::Orig | Strategy::RInv | Strategy::LiEtAl | Strategy::Alg1)) if incremental => 1,
-        _ => 0,
-    };
     bytes = bytes.checked_add(kn.checked_mul(8 * copies_of_kn)?)?;
-    let squares: u128 = match (args.model, args.solver, strategy) {
-        (ModelKind::Elm, ReadoutSolver::Lstsq, _) => 0,
-        (ModelKind::Elm, ReadoutSolver::Ridge, _) => 2,
-        (_, _, Some(Strategy::RInv)) => 2,
-        _ => 1,
-    };
-    bytes = bytes.checked_add(nn.checked_mul(8 * squares)?)?;
+    bytes = bytes.checked_add(n.checked_mul(n)?.checked_mul(8 * squares)?)?;
     bytes = bytes.checked_add(kt.checked_mul(n)?.checked_mul(8)?)?;
-    if incremental {
+    if keeps_features {
         bytes = bytes.checked_add(k.checked_mul(n_in)?.checked_mul(8)?)?;
     }
     Some(bytes)
-}
-
-/// Whether `args` is a DFNN fit by b2ld with `--exact-last-layer`.
-fn exact_last_layer(args: &FitArgs) -> bool {
-    args.dfnn
-        .as_ref()
-        .is_some_and(|d| matches!(&d.trainer, DfnnTrainer::B2ld(b) if b.exact_last_layer))
 }
 
 /// Refuse a fit that needs more memory than the machine has available (or
@@ -180,31 +76,22 @@ fn exact_last_layer(args: &FitArgs) -> bool {
 ///
 /// # Errors
 /// [`CliError::Usage`] with that message.
-pub fn check_fit(args: &FitArgs, size: FitSize) -> Result<(), CliError> {
-    check_against(args, size, available_memory_bytes())
+pub fn check_fit(model: &dyn ModelCommand, select: Option<&SelectArgs>, size: FitSize) -> Result<(), CliError> {
+    check_against(model, select, size, available_memory_bytes())
 }
 
 /// [`check_fit`] with the available memory given (`None`: unknown).
-pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64>) -> Result<(), CliError> {
-    let flags = match args.model {
-        ModelKind::Elm | ModelKind::Slfn => "fewer hidden nodes (--hidden)".to_string(),
-        ModelKind::Dfnn if exact_last_layer(args) => {
-            "fewer or narrower layers (--layers), or no --exact-last-layer".to_string()
-        }
-        ModelKind::Dfnn | ModelKind::Bpls => "fewer or narrower layers (--layers)".to_string(),
-        ModelKind::Bls => {
-            let f32 = if args.bls.precision == Precision::F64 {
-                ", or --f32"
-            } else {
-                ""
-            };
-            format!("fewer nodes (--feature-groups, --feature-nodes, --enhancement, --increments){f32}")
-        }
-    };
+pub(crate) fn check_against(
+    model: &dyn ModelCommand,
+    select: Option<&SelectArgs>,
+    size: FitSize,
+    available: Option<u64>,
+) -> Result<(), CliError> {
+    let flags = model.smaller_fit_flags();
     let grows = matches!(
-        args.select,
-        Some(super::select::SelectArgs {
-            selection: super::select::Selection::Grow { .. },
+        select,
+        Some(SelectArgs {
+            selection: Selection::Grow { .. },
             ..
         })
     );
@@ -217,7 +104,7 @@ pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64
         flags
     };
     let what = format!("{} training samples and {} nodes", size.train, size.nodes);
-    let Some(need) = fit_bytes(args, size) else {
+    let Some(need) = model.fit_bytes(size) else {
         return Err(CliError::Usage(format!(
             "this fit is too large to size: its memory for {what} overflows a 128-bit byte count; use {flags}"
         )));
@@ -235,6 +122,15 @@ pub(crate) fn check_against(args: &FitArgs, size: FitSize, available: Option<u64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::FitArgs;
+
+    fn fit_bytes(args: &FitArgs, size: FitSize) -> Option<u128> {
+        args.model.command().fit_bytes(size)
+    }
+
+    fn check_against(args: &FitArgs, size: FitSize, available: Option<u64>) -> Result<(), CliError> {
+        super::check_against(args.model.command(), args.select.as_ref(), size, available)
+    }
 
     fn size(train: usize, test: usize, features: usize, nodes: usize) -> FitSize {
         FitSize {

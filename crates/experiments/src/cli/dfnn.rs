@@ -19,11 +19,16 @@ use models::dfnn::{B2ld, Bias, Dfnn, DfnnParams, DfnnTrainer, FullLbfgs, Increme
 use models::ParamGuard;
 use ndarray::Array2;
 
-use super::args::CommonFlags;
+use serde::Serialize;
+
+use super::budget::FitSize;
+use super::common::{CommonFlags, ModelKind};
+use super::error::CliError;
+use super::model_command::{details_of, FitContext, ModelCommand, Trained};
 pub use super::shared_flags::{parse_layers, Layers};
 use super::shared_flags::{LayersFlag, MinibatchFlags, TimeLimitFlag, TrainerFlag};
 use super::trainer::TrainerArg;
-use super::CliError;
+use nn_data::pipeline::FittedModel;
 
 const HEADING: &str = "DFNN (--model dfnn)";
 
@@ -35,7 +40,7 @@ pub const INIT_SCALE: f64 = models::dfnn::INIT_SCALE;
 
 /// The flags of `nn fit --model dfnn` besides the common ones
 /// ([`CommonFlags`]): exactly the flags that apply to the DFNN, so that any
-/// other is refused ([`super::args::FitFlags`]).
+/// other is refused ([`FitFlags`](crate::cli::FitFlags)).
 #[derive(Clone, Debug, Args)]
 pub struct DfnnFlags {
     /// `--layers` (shared with `--model bpls`).
@@ -75,6 +80,8 @@ pub struct DfnnArgs {
     pub bias: Bias,
     /// The starting weights' scale ([`INIT_SCALE`]).
     pub init_scale: f64,
+    /// `--seed` (the starting weights; BLInG's and IG's order of the rows).
+    pub seed: u64,
 }
 
 impl DfnnArgs {
@@ -99,7 +106,7 @@ pub(crate) fn resolve(flags: &DfnnFlags, common: &CommonFlags) -> Result<DfnnArg
     flags
         .trainer
         .trainer
-        .map(|t| t.check_model(super::args::ModelKind::Dfnn))
+        .map(|t| t.check_model(ModelKind::Dfnn))
         .transpose()?;
     let hidden = super::shared_flags::required_layers(&flags.layers, "dfnn", "50,50,50")?;
     let lambda = common.lambda;
@@ -170,7 +177,148 @@ pub(crate) fn resolve(flags: &DfnnFlags, common: &CommonFlags) -> Result<DfnnArg
         rho: lambda,
         bias: if flags.no_bias { Bias::None } else { Bias::Every },
         init_scale: INIT_SCALE,
+        seed: common.seed,
     })
+}
+
+/// The L-BFGS memory the DFNN's estimate counts (B2LD's and the full
+/// L-BFGS's default).
+const DFNN_LBFGS_MEMORY: u128 = 10;
+
+/// Bytes of the deep network's fit (the second table of `budget.rs`).
+fn dfnn_bytes(dfnn: &DfnnArgs, size: FitSize) -> Option<u128> {
+    let (k, kt) = (size.train as u128, size.test as u128);
+    let extra = u128::from(dfnn.bias == Bias::Every);
+    let (mut units, mut widest, mut weights, mut fan_in) = (0u128, 0u128, 0u128, size.features as u128);
+    // The output layer's inputs with the bias: the columns of the exact
+    // last layer's ridge problem.
+    let mut last_cols = 0u128;
+    for &n in dfnn.hidden.iter().chain([&size.outputs]) {
+        let n = n as u128;
+        units = units.checked_add(n)?;
+        widest = widest.max(n);
+        last_cols = fan_in.checked_add(extra)?;
+        weights = weights.checked_add(n.checked_mul(last_cols)?)?;
+        fan_in = n;
+    }
+    let exact = match &dfnn.trainer {
+        DfnnTrainer::B2ld(b) if b.exact_last_layer => {
+            let z = k.checked_mul(last_cols)?;
+            // ρ = 0: minimum-norm least squares on a copy of Z; otherwise
+            // ridge on the Gram matrix of Z's columns.
+            let solve = if dfnn.rho == Some(0.0) {
+                z
+            } else {
+                last_cols.checked_mul(last_cols)?
+            };
+            z.checked_add(solve)?
+        }
+        _ => 0,
+    };
+    let batch = match &dfnn.trainer {
+        DfnnTrainer::Incremental(inc) => (inc.batch_size as u128).min(k),
+        DfnnTrainer::B2ld(_) | DfnnTrainer::Lbfgs(_) => 0,
+    };
+    let doubles = k
+        .checked_add(batch.checked_mul(2)?)?
+        .checked_mul(2)?
+        .checked_mul(units)?
+        .checked_add(weights.checked_mul(2 * DFNN_LBFGS_MEMORY + 4)?)?
+        .checked_add(kt.checked_mul(2)?.checked_mul(widest)?)?
+        .checked_add(exact)?;
+    doubles.checked_mul(8)
+}
+
+/// The DFNN's own fields of the JSON report.
+#[derive(Serialize)]
+struct DfnnJson {
+    /// Every layer's width, the output layer's last.
+    layers: Vec<usize>,
+    /// `f(w)` of Palagi & Seccia's objective (3) at the end (on the scaled
+    /// data and targets the model was fitted to).
+    objective: f64,
+    /// `‖∇f(w)‖` at the end.
+    gradient_norm: f64,
+    /// B2LD cycles, L-BFGS iterations, epochs of BLInG and IG.
+    iterations: usize,
+    /// Evaluations of the objective on the whole training set (0 for BLInG
+    /// and IG).
+    evaluations: usize,
+    /// Updates of each layer's block, first layer first (the paper's
+    /// Table 5).
+    updates_per_layer: Vec<usize>,
+    /// Why the fit stopped.
+    termination: String,
+    /// The objective at the start and after every iteration (and at the end
+    /// when a time limit cut an iteration short).
+    objective_trace: Vec<f64>,
+    /// The training time (s) of each `objective_trace` point.
+    trace_seconds: Vec<f64>,
+}
+
+impl ModelCommand for DfnnArgs {
+    fn kind(&self) -> ModelKind {
+        ModelKind::Dfnn
+    }
+
+    fn hidden_units(&self) -> usize {
+        DfnnArgs::hidden_units(self)
+    }
+
+    fn activation_name(&self) -> String {
+        models::Activation::Sigmoid.to_string()
+    }
+
+    fn solver_name(&self) -> String {
+        self.trainer.name().to_string()
+    }
+
+    fn describe(&self, outputs: usize) -> String {
+        format!(
+            "DFNN with hidden layers {:?} (sigmoid) and a linear output layer of {outputs} unit(s), {}, trainer {}",
+            self.hidden,
+            match self.bias {
+                Bias::None => "no biases",
+                _ => "biases",
+            },
+            self.trainer.name()
+        )
+    }
+
+    fn fit_bytes(&self, size: FitSize) -> Option<u128> {
+        dfnn_bytes(self, size)
+    }
+
+    fn smaller_fit_flags(&self) -> String {
+        match &self.trainer {
+            DfnnTrainer::B2ld(b) if b.exact_last_layer => {
+                "fewer or narrower layers (--layers), or no --exact-last-layer".into()
+            }
+            _ => "fewer or narrower layers (--layers)".into(),
+        }
+    }
+
+    fn train(&self, _ctx: &FitContext<'_>, x: &Array2<f64>, y: &Array2<f64>) -> Result<Trained, CliError> {
+        let DfnnFit { net, report, rho } = fit(self, self.seed, x, y)?;
+        let details = details_of(&DfnnJson {
+            layers: net.widths(),
+            objective: report.objective,
+            gradient_norm: report.gradient_norm,
+            iterations: report.iterations,
+            evaluations: report.evaluations,
+            updates_per_layer: report.updates_per_layer.clone(),
+            termination: report.termination.to_string(),
+            objective_trace: report.trace.iter().map(|t| t.objective).collect(),
+            trace_seconds: report.trace.iter().map(|t| t.seconds).collect(),
+        })?;
+        Ok(Trained {
+            model: FittedModel::Dfnn(net),
+            hidden: DfnnArgs::hidden_units(self),
+            lambda: Some(rho),
+            selection: None,
+            details,
+        })
+    }
 }
 
 /// What one iteration of `trainer` is called on stderr.
@@ -329,7 +477,10 @@ mod tests {
 
     fn resolve(extra: &[&str]) -> Result<DfnnArgs, String> {
         let a = resolve_fit(&[&BASE[..], extra].concat())?;
-        a.dfnn.ok_or_else(|| "no dfnn".into())
+        match a.model {
+            crate::cli::ModelArgs::Dfnn(d) => Ok(d),
+            other => Err(format!("not dfnn: {other:?}")),
+        }
     }
 
     #[test]

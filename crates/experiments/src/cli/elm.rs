@@ -1,20 +1,34 @@
-//! The ELM's part of `nn fit --model elm`: its flags (exactly the ones that
-//! apply to it) and how they become the resolved [`FitArgs`].
+//! `nn fit --model elm`: the ELM's flags (exactly the ones that apply to
+//! it), their resolution into [`ElmArgs`], and its [`ModelCommand`] — the
+//! batch fit, the fit grown node by node by an incremental strategy, or a
+//! selection of λ and the size.
+
+use std::time::Duration;
 
 use clap::Args;
-use models::ReadoutSolver as Solver;
+use linalg_core::ridge::Strategy;
+use models::{
+    Activation, Dataset, Elm, ElmParams, ElmValidParams, Fit, IncrementalElm, ParamGuard, ReadoutSolver as Solver,
+};
+use ndarray::Array2;
+use serde_json::Map;
 
-use super::args::{at_least_one, defaults, ridge_lambda, CommonFlags, FitArgs, ModelKind, SolverArg};
-use super::scale_out::ScaleOutFlags;
-use super::select::SelectFlags;
+use super::budget::{readout_bytes, FitSize};
+use super::common::{at_least_one, defaults, ridge_lambda, CommonFlags, ModelKind, SolverArg};
+use super::error::CliError;
+use super::model_command::{FitContext, ModelCommand, Trained};
+use super::progress::Progress;
+use super::scale_out::{ScaleOut, ScaleOutFlags};
+use super::select::{self, SelectArgs, SelectFlags};
 use super::shared_flags::{ActivationFlag, HiddenFlag};
-use super::CliError;
+use super::weights_check::{check_weights, solver_residuals, warn_if_not_ridge};
+use nn_data::pipeline::FittedModel;
 
 const HEADING: &str = "ELM (--model elm)";
 
 /// The flags of `nn fit --model elm` besides the common ones
 /// ([`CommonFlags`]): exactly the flags that apply to the ELM, so that any
-/// other is refused ([`super::args::FitFlags`]).
+/// other is refused ([`FitFlags`](crate::cli::FitFlags)).
 #[derive(Clone, Debug, Args)]
 pub struct ElmFlags {
     /// `--hidden` (required; shared with `--model slfn`).
@@ -39,7 +53,25 @@ pub struct ElmFlags {
     pub select: SelectFlags,
 }
 
-/// Resolve the ELM's flags into `args` (already holding the common ones).
+/// The resolved ELM settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ElmArgs {
+    /// Hidden nodes (`--hidden`).
+    pub hidden: usize,
+    /// The hidden nodes' activation (`--activation`, default sigmoid).
+    pub activation: Activation,
+    /// The output-weight solver (`--solver`, default ridge).
+    pub solver: Solver,
+    /// First size of a grown network (`--initial-nodes`, default 2).
+    pub initial_nodes: usize,
+    /// λ (`--lambda`, default [`defaults::ELM_LAMBDA`]).
+    pub lambda: f64,
+    /// `--seed`.
+    pub seed: u64,
+}
+
+/// Resolve the ELM's flags: its settings, and the scale-out and selection
+/// flags it takes.
 ///
 /// # Errors
 /// [`CliError::Usage`] naming the flag: no `--hidden`, `--initial-nodes`
@@ -49,8 +81,7 @@ pub(crate) fn resolve(
     flags: &ElmFlags,
     common: &CommonFlags,
     typed: &dyn Fn(&str) -> bool,
-    args: &mut FitArgs,
-) -> Result<(), CliError> {
+) -> Result<(ElmArgs, ScaleOut, Option<SelectArgs>), CliError> {
     let hidden = flags
         .hidden
         .hidden
@@ -71,17 +102,142 @@ pub(crate) fn resolve(
              not to the batch solver {solver}"
         )));
     }
-    args.hidden = hidden;
-    args.activation = flags.activation.activation.0;
-    args.solver = solver;
-    args.initial_nodes = flags.initial_nodes;
     let ridge = solver.uses_lambda();
-    args.scale_out = flags
+    let scale_out = flags
         .scale_out
         .resolve(ModelKind::Elm, ridge, solver == Solver::Ridge)?;
-    args.select = flags
-        .select
-        .clone()
-        .resolve(ModelKind::Elm, ridge, &args.scale_out, typed)?;
-    Ok(())
+    let select = flags.select.clone().resolve(ModelKind::Elm, ridge, &scale_out, typed)?;
+    let elm = ElmArgs {
+        hidden,
+        activation: flags.activation.activation.0,
+        solver,
+        initial_nodes: flags.initial_nodes,
+        lambda: common.lambda.unwrap_or(defaults::ELM_LAMBDA),
+        seed: common.seed,
+    };
+    Ok((elm, scale_out, select))
+}
+
+impl ElmArgs {
+    /// The ELM's hyper-parameters with `nodes` hidden nodes, checked.
+    ///
+    /// # Errors
+    /// [`CliError::Model`] for values the params refuse.
+    pub(crate) fn params(&self, nodes: usize) -> Result<ElmValidParams, CliError> {
+        Ok(ElmParams::new(nodes, self.activation)
+            .with_lambda(self.lambda)
+            .with_solver(self.solver)
+            .with_seed(self.seed)
+            .check()?)
+    }
+
+    /// Grow an ELM one node at a time with an incremental strategy, from
+    /// `--initial-nodes` to `--hidden`; its output weights are checked
+    /// against their normal equations.
+    fn grow(&self, x: &Array2<f64>, y: &Array2<f64>) -> Result<Elm, CliError> {
+        let nodes = self.hidden;
+        let start = self.initial_nodes.min(nodes);
+        let first = self.params(start)?;
+        let mut inc = IncrementalElm::start(&first, &Dataset::new(x.view(), y.view()))?;
+        let total = nodes - start;
+        inc.reserve(total);
+        let mut progress = Progress::new(total, "nodes", Duration::from_secs(2));
+        for done in 1..=total {
+            inc.add_nodes(1)?;
+            progress.step(done, || format!("{} of {} nodes", inc.nodes(), nodes));
+        }
+        let ne = solver_residuals(inc.solver(), |rows| inc.hidden().outputs(rows), x, y)?;
+        check_weights(inc.solver().strategy(), &ne)?;
+        Ok(inc.into_elm())
+    }
+
+    /// The incremental strategy of `--solver`, if it is one.
+    fn strategy(&self) -> Option<Strategy> {
+        match self.solver {
+            Solver::Strategy(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl ModelCommand for ElmArgs {
+    fn kind(&self) -> ModelKind {
+        ModelKind::Elm
+    }
+
+    fn hidden_units(&self) -> usize {
+        self.hidden
+    }
+
+    fn largest_nodes(&self, select: Option<&SelectArgs>) -> usize {
+        select::largest_nodes(select, self.hidden, |_| self.hidden)
+    }
+
+    fn activation_name(&self) -> String {
+        self.activation.to_string()
+    }
+
+    fn solver_name(&self) -> String {
+        self.solver.to_string()
+    }
+
+    fn describe(&self, _outputs: usize) -> String {
+        format!(
+            "{} hidden {} nodes, solver {}",
+            self.hidden, self.activation, self.solver
+        )
+    }
+
+    fn fit_bytes(&self, size: FitSize) -> Option<u128> {
+        let copies = match (self.solver, self.strategy()) {
+            (Solver::Lstsq, _) => 1,
+            (_, Some(Strategy::Orig | Strategy::RInv | Strategy::LiEtAl | Strategy::Alg1)) => 1,
+            _ => 0,
+        };
+        let squares = match (self.solver, self.strategy()) {
+            (Solver::Lstsq, _) => 0,
+            (Solver::Ridge, _) | (_, Some(Strategy::RInv)) => 2,
+            _ => 1,
+        };
+        readout_bytes(size, 8, copies, squares, self.strategy().is_some())
+    }
+
+    fn smaller_fit_flags(&self) -> String {
+        "fewer hidden nodes (--hidden)".into()
+    }
+
+    fn train(&self, ctx: &FitContext<'_>, x: &Array2<f64>, y: &Array2<f64>) -> Result<Trained, CliError> {
+        if let Some(s) = self.strategy() {
+            warn_if_not_ridge(s, self.lambda);
+        }
+        let (model, selection) = match ctx.select {
+            Some(sel) => {
+                let params = |n| self.params(n);
+                let candidate = select::Candidate::Elm {
+                    params: &params,
+                    hidden: self.hidden,
+                    initial_nodes: self.initial_nodes,
+                };
+                let (model, report) = select::fit(ctx.task, ctx.seed, sel, candidate, x, y)?;
+                (model, Some(report))
+            }
+            None => {
+                let elm = match self.solver {
+                    Solver::Strategy(_) => self.grow(x, y)?,
+                    _ => self.params(self.hidden)?.fit(&Dataset::new(x.view(), y.view()))?,
+                };
+                (FittedModel::Elm(elm), None)
+            }
+        };
+        Ok(Trained {
+            model,
+            hidden: selection.as_ref().map_or(self.hidden, |s| s.nodes),
+            lambda: self
+                .solver
+                .uses_lambda()
+                .then(|| selection.as_ref().map_or(self.lambda, |s| s.lambda)),
+            selection,
+            details: Map::new(),
+        })
+    }
 }

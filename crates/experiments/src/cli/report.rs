@@ -1,15 +1,15 @@
 //! The JSON object `nn fit` prints ([`FitReport`], with its [`BlasJson`]),
-//! and how a fit's figures, its model's shape and its trainer's report
-//! become one ([`fit_report`]), for the in-memory and the streamed fit
-//! alike.
+//! and how a fit's figures and its model's part become one
+//! ([`fit_report`]), for the in-memory and the streamed fit alike. The
+//! fields every model reports are [`FitReport`]'s; a model's own (the
+//! SLFN's objective, the BLS's updates, …) are declared in the model's file
+//! and flattened into the same object.
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
-use super::args::{FitArgs, ModelKind};
-use super::bpls::{self, BplsArgs};
-use super::pipeline::FittedModel;
-use super::{bls, select, train};
-use models::Activation;
+use super::args::FitArgs;
+use super::select;
 
 /// The `blas` object of the JSON report ([`linalg_core::blas_info::BlasInfo`]).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -59,25 +59,9 @@ pub struct FitReport {
     /// Hidden nodes (for the BLS: feature and enhancement nodes after the
     /// last update; for the DFNN and BPLS: the hidden layers' units in all).
     pub hidden: usize,
-    /// DFNN and BPLS only: every layer's width, the output layer's last.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub layers: Option<Vec<usize>>,
-    /// BLS only: feature nodes after the last update.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub feature_nodes: Option<usize>,
-    /// BLS only: enhancement nodes after the last update.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub enhancement_nodes: Option<usize>,
-    /// BLS only: one record per update (the start first).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub updates: Option<Vec<bls::UpdateJson>>,
     /// Activation name (the BLS's enhancement nodes: tanh; BPLS: the hidden
     /// layers').
     pub activation: String,
-    /// BPLS only: the output layer's activation (`linear`, `sigmoid`,
-    /// `softmax`).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub output_activation: Option<String>,
     /// Solver name (for the BLS: the strategy's paper name; for the SLFN, the
     /// DFNN and BPLS: the trainer).
     pub solver: String,
@@ -105,61 +89,6 @@ pub struct FitReport {
     pub train_metric: f64,
     /// Where the model was saved, if it was.
     pub saved_to: Option<String>,
-    /// SLFN: the training error `E(λ, w)` of Grippo et al.'s eq. (5) at the
-    /// end; DFNN: `f(w)` of Palagi & Seccia's objective (3) (both on the
-    /// scaled data and targets the model was fitted to).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub objective: Option<f64>,
-    /// DFNN only: `‖∇f(w)‖` at the end.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub gradient_norm: Option<f64>,
-    /// SLFN: major iterations (DEC), iterations (L-BFGS), 1 (ELM); DFNN:
-    /// B2LD cycles, L-BFGS iterations, epochs of BLInG and IG; BPLS: epochs
-    /// run.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub iterations: Option<usize>,
-    /// SLFN: evaluations (DEC: of one unit's error; L-BFGS: of the whole
-    /// error and gradient); DFNN: of the objective on the whole training set
-    /// (0 for BLInG and IG).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub evaluations: Option<usize>,
-    /// DFNN only: updates of each layer's block, first layer first (the
-    /// paper's Table 5).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub updates_per_layer: Option<Vec<usize>>,
-    /// SLFN (dec, lbfgs), DFNN and BPLS only: why the fit stopped (`time
-    /// limit reached`, …).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub termination: Option<String>,
-    /// SLFN, DEC: the objective after every major iteration; DFNN: at the
-    /// start and after every iteration (and at the end when a time limit
-    /// cut an iteration short).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub objective_trace: Option<Vec<f64>>,
-    /// DFNN only: the training time (s) of each `objective_trace` point.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub trace_seconds: Option<Vec<f64>>,
-    /// BPLS, `--trainer bpls` only: `Algorithm 1` or `Algorithm 2 (τ_max = K)`.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub algorithm: Option<String>,
-    /// BPLS, `--trainer bpls` only: the epoch whose weights were returned
-    /// (Algorithm 2 keeps the weights with the fewest misses).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub best_epoch: Option<usize>,
-    /// BPLS, backprop trainers only: the learning rate η.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub learning_rate: Option<f64>,
-    /// BPLS, backprop trainers only: samples per minibatch.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub batch_size: Option<usize>,
-    /// BPLS, backprop trainers only: `cross-entropy` (softmax output) or
-    /// `squared-error`.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub loss_function: Option<String>,
-    /// BPLS only: one record per epoch (seconds, misses and training
-    /// accuracy for classification, training MSE, backprop's loss).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub epochs: Option<Vec<bpls::EpochJson>>,
     /// Streamed fits (`--chunk-rows`): the rows per chunk read.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub chunk_rows: Option<usize>,
@@ -170,39 +99,21 @@ pub struct FitReport {
     /// (`lambda` and `hidden` above are the chosen ones).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub selection: Option<select::SelectionReport>,
+    /// The model's own fields (declared in its file: the BLS's
+    /// `feature_nodes`, `enhancement_nodes`, `updates`; the SLFN's, the
+    /// DFNN's and the BPLS model's `objective`, `iterations`,
+    /// `termination`, …), at the top level of the object.
+    #[serde(flatten)]
+    pub details: Map<String, Value>,
 }
 
-/// What the fitted model's shape adds to the report.
-pub(crate) struct ModelShape {
-    feature_nodes: Option<usize>,
-    enhancement_nodes: Option<usize>,
-    layers: Option<Vec<usize>>,
-    output_activation: Option<String>,
-}
-
-impl ModelShape {
-    pub(crate) fn of(model: &FittedModel) -> Self {
-        let (feature_nodes, enhancement_nodes) = match model {
-            FittedModel::Bls(m) => (Some(m.feature_nodes()), Some(m.enhancement_nodes())),
-            FittedModel::OnlineBls(m) => (Some(m.model().feature_nodes()), Some(m.model().enhancement_nodes())),
-            _ => (None, None),
-        };
-        let layers = match model {
-            FittedModel::Dfnn(net) => Some(net.widths()),
-            FittedModel::Mlp(net) => Some([net.hidden_widths(), vec![models::Predict::n_outputs(net)]].concat()),
-            _ => None,
-        };
-        let output_activation = match model {
-            FittedModel::Mlp(net) => Some(net.output_activation().name().to_string()),
-            _ => None,
-        };
-        ModelShape {
-            feature_nodes,
-            enhancement_nodes,
-            layers,
-            output_activation,
-        }
-    }
+/// What the model's fit adds to the report ([`super::model_command::Trained`]
+/// without the model).
+pub(crate) struct Fitted {
+    pub(crate) hidden: usize,
+    pub(crate) lambda: Option<f64>,
+    pub(crate) selection: Option<select::SelectionReport>,
+    pub(crate) details: Map<String, Value>,
 }
 
 /// The figures of one fit that every model reports.
@@ -220,9 +131,8 @@ pub(crate) struct Run {
 
 /// The JSON report of a fit (in memory; the streamed fit sets its own
 /// fields after).
-pub(crate) fn fit_report(args: &FitArgs, run: Run, shape: ModelShape, info: train::TrainInfo) -> FitReport {
-    let (updates, slfn, dfnn) = (info.updates, info.slfn.as_ref(), info.dfnn.as_ref());
-    let mlp = info.bpls;
+pub(crate) fn fit_report(args: &FitArgs, run: Run, fitted: Fitted) -> FitReport {
+    let command = args.model.command();
     let Run {
         n_train,
         n_test,
@@ -234,45 +144,17 @@ pub(crate) fn fit_report(args: &FitArgs, run: Run, shape: ModelShape, info: trai
         train_metric,
         saved_to,
     } = run;
-    let ModelShape {
-        feature_nodes,
-        enhancement_nodes,
-        layers,
-        output_activation,
-    } = shape;
     FitReport {
-        model: args.model.name().into(),
+        model: command.kind().name().into(),
         task: args.task.name().into(),
         n_train,
         n_test,
         n_features,
         classes,
-        hidden: info.selection.as_ref().map_or(args.hidden, |s| s.nodes),
-        layers,
-        feature_nodes,
-        enhancement_nodes,
-        updates,
-        activation: match args.model {
-            ModelKind::Elm => args.activation.to_string(),
-            ModelKind::Bls => Activation::Tanh.to_string(),
-            ModelKind::Slfn | ModelKind::Dfnn => Activation::Sigmoid.to_string(),
-            ModelKind::Bpls => args.activation.to_string(),
-        },
-        output_activation,
-        solver: match args.model {
-            ModelKind::Elm => args.solver.to_string(),
-            ModelKind::Bls => args.bls.strategy.to_string(),
-            ModelKind::Slfn => args.trainer.to_string(),
-            ModelKind::Dfnn => args.dfnn.as_ref().map_or("", |d| d.trainer.name()).to_string(),
-            ModelKind::Bpls => args.bpls.as_ref().map_or("", BplsArgs::trainer_name).to_string(),
-        },
-        lambda: match args.model {
-            ModelKind::Elm if !args.solver.uses_lambda() => None,
-            ModelKind::Slfn if args.trainer == models::SlfnTrainer::Elm => None,
-            ModelKind::Dfnn => dfnn.map(|&(_, rho)| rho),
-            ModelKind::Bpls => mlp.as_ref().and_then(|m| m.lambda),
-            _ => Some(info.selection.as_ref().map_or(args.lambda, |s| s.lambda)),
-        },
+        hidden: fitted.hidden,
+        activation: command.activation_name(),
+        solver: command.solver_name(),
+        lambda: fitted.lambda,
         seed: args.seed,
         scale: args.scale.name().into(),
         threads,
@@ -282,33 +164,9 @@ pub(crate) fn fit_report(args: &FitArgs, run: Run, shape: ModelShape, info: trai
         test_metric,
         train_metric,
         saved_to,
-        objective: slfn.map(|r| r.objective).or(dfnn.map(|(r, _)| r.objective)),
-        gradient_norm: dfnn.map(|(r, _)| r.gradient_norm),
-        iterations: slfn
-            .map(|r| r.iterations)
-            .or(dfnn.map(|(r, _)| r.iterations))
-            .or(mlp.as_ref().map(|m| m.epochs.len())),
-        evaluations: slfn
-            .map(|r| r.evaluations.gradients.max(r.evaluations.values))
-            .or(dfnn.map(|(r, _)| r.evaluations)),
-        updates_per_layer: dfnn.map(|(r, _)| r.updates_per_layer.clone()),
-        termination: dfnn
-            .map(|(r, _)| r.termination.to_string())
-            .or(mlp.as_ref().map(|m| m.termination.clone()))
-            .or(slfn.and_then(|r| r.termination).map(|t| t.to_string())),
-        objective_trace: slfn
-            .and_then(|r| r.dec.as_ref())
-            .map(|d| d.trace.iter().map(|t| t.objective).collect())
-            .or(dfnn.map(|(r, _)| r.trace.iter().map(|t| t.objective).collect())),
-        trace_seconds: dfnn.map(|(r, _)| r.trace.iter().map(|t| t.seconds).collect()),
-        algorithm: mlp.as_ref().and_then(|m| m.algorithm.clone()),
-        best_epoch: mlp.as_ref().and_then(|m| m.best_epoch),
-        learning_rate: mlp.as_ref().and_then(|m| m.learning_rate),
-        batch_size: mlp.as_ref().and_then(|m| m.batch_size),
-        loss_function: mlp.as_ref().and_then(|m| m.loss_function.map(str::to_string)),
-        epochs: mlp.map(|m| m.epochs),
         chunk_rows: None,
         processes: None,
-        selection: info.selection,
+        selection: fitted.selection,
+        details: fitted.details,
     }
 }

@@ -23,12 +23,13 @@ use clap::Args;
 use ndarray::Axis;
 use serde::{Deserialize, Serialize};
 
-use super::args::{at_least_one, threads_help, HeaderFlags, TaskKind};
-use super::pipeline::{FittedModel, FittedPipeline, InputScaler};
-use super::{finite_metric, CliError};
-use crate::datasets::{self, one_hot, ClassLabels, ReadOptions, Table};
+use super::common::{at_least_one, threads_help, HeaderFlags, TaskKind};
+use super::error::CliError;
+use super::fit_data::finite_metric;
+use crate::datasets::{self, one_hot, ClassLabels, ReadOptions, Table, Targets};
 use models::Chunk;
 use models::{LinearReadout, ModelError, OnlineFit};
+use nn_data::pipeline::{FittedModel, FittedPipeline, InputScaler};
 
 /// The flags of `nn predict`.
 #[derive(Clone, Debug, Args)]
@@ -404,4 +405,64 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
         }
     }
     matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+/// Run `predict`: load the model and the data, return the predictions as
+/// printed (classification: the original labels of the training file).
+///
+/// The data holds the model's features: a CSV of exactly the model's width,
+/// or one more column (the target, read and ignored); IDX images with or
+/// without their labels file; LIBSVM text, read with the model's width.
+///
+/// # Errors
+/// [`CliError::File`] for a file that is not a saved model, any error of
+/// loading the data (a width that fits neither way names the file, the
+/// expected and the found width) or of the model's prediction.
+pub fn predict(args: &PredictFlags) -> Result<Vec<String>, CliError> {
+    let pipeline = FittedPipeline::load(&args.model_file)?;
+    let width = pipeline.n_inputs();
+    let options = ReadOptions {
+        header: args.header.mode(),
+        n_features: Some(width),
+        labels_optional: true,
+    };
+    let table = datasets::read_table(&args.data, &options)?;
+    // A header of a width the model takes (its features, or them and the
+    // target) is checked against the training columns; other widths get
+    // the width's error below.
+    let names: Option<Vec<String>> = table
+        .feature_names
+        .as_ref()
+        .map(|f| f.iter().cloned().chain(table.target_name.iter().cloned()).collect())
+        .filter(|names: &Vec<String>| names.len() == width || names.len() == width + 1);
+    pipeline.check_columns(names.as_deref(), &args.data, &args.model_file)?;
+    let table = match &table.targets {
+        Targets::Text(_) if table.n_features() + 1 == width => table.with_target_as_feature().map_err(|e| {
+            CliError::Input(format!(
+                "{e} (the file has {width} columns, as many as the model has features, so its last column is read as a feature)"
+            ))
+        })?,
+        _ => table,
+    };
+    if table.n_features() != width {
+        let found = match &table.targets {
+            Targets::Text(_) => format!(
+                "{} columns (taken as {} features and the target)",
+                table.n_features() + 1,
+                table.n_features()
+            ),
+            _ => format!("{} features per sample", table.n_features()),
+        };
+        let expected = if matches!(table.targets, Targets::Text(_)) {
+            format!("{width} feature columns, or {} with the target last", width + 1)
+        } else {
+            format!("{width} features per sample")
+        };
+        return Err(CliError::Input(format!(
+            "{}: the model {} expects {expected}; the file has {found}",
+            args.data.display(),
+            args.model_file.display()
+        )));
+    }
+    Ok(pipeline.predict_labels_data(&table)?)
 }

@@ -1,14 +1,14 @@
 //! The flags of `nn fit` for data beyond one fit in memory (issue 21):
 //! `--chunk-rows R` reads the training and test files R rows at a time
-//! ([`super::stream`]), `--distributed` splits them over the processes of
+//! (`stream.rs`), `--distributed` splits them over the processes of
 //! an MPI job, and `--updatable` keeps the sums of the training rows in the
 //! saved model so that `nn update` can add rows to it and forget rows from
 //! it.
 
 use clap::Args;
 
-use super::args::ModelKind;
-use super::CliError;
+use super::common::{at_least_one, ModelKind};
+use super::error::CliError;
 
 /// Rows per chunk of `--distributed` without `--chunk-rows`.
 pub const DEFAULT_CHUNK_ROWS: usize = 10_000;
@@ -20,7 +20,7 @@ pub struct ScaleOutFlags {
     /// chunks: memory for one chunk and the model's sums (nodes²), however
     /// many rows the files hold; the same model as the in-memory fit up to
     /// rounding. ELM with --solver ridge, or BLS without --increments.
-    #[arg(long, value_name = "R", value_parser = super::args::at_least_one, help_heading = "Data beyond one fit (--model elm, bls)")]
+    #[arg(long, value_name = "R", value_parser = at_least_one, help_heading = "Data beyond one fit (--model elm, bls)")]
     pub chunk_rows: Option<usize>,
     /// Fit over the processes of an MPI job (`mpirun -np P nn fit …`):
     /// each reads its shard — the file named with `{rank}` replaced by its

@@ -15,11 +15,11 @@ use models::{BlsValidParams, Dataset, ElmValidParams};
 use ndarray::{Array2, Axis};
 use serde::{Deserialize, Serialize};
 
-use super::args::{FitArgs, ModelKind, TaskKind};
-use super::pipeline::FittedModel;
+use super::common::{at_least_one, ModelKind, TaskKind};
+use super::error::CliError;
 use super::scale_out::ScaleOut;
-use super::CliError;
 use crate::report::svg::{line_plot, Series};
+use nn_data::pipeline::FittedModel;
 
 const HEADING: &str = "Choosing λ and the size (--model elm, bls)";
 
@@ -54,14 +54,14 @@ pub struct SelectFlags {
     #[arg(long, conflicts_with = "select_lambda", help_heading = HEADING)]
     pub grow_until_val: bool,
     /// Nodes added per step of --grow-until-val.
-    #[arg(long, value_name = "Q", default_value_t = GrowOptions::DEFAULT_STEP, value_parser = super::args::at_least_one, help_heading = HEADING)]
+    #[arg(long, value_name = "Q", default_value_t = GrowOptions::DEFAULT_STEP, value_parser = at_least_one, help_heading = HEADING)]
     pub step: usize,
     /// Steps without improvement before --grow-until-val stops.
-    #[arg(long, value_name = "P", default_value_t = GrowOptions::DEFAULT_PATIENCE, value_parser = super::args::at_least_one, help_heading = HEADING)]
+    #[arg(long, value_name = "P", default_value_t = GrowOptions::DEFAULT_PATIENCE, value_parser = at_least_one, help_heading = HEADING)]
     pub patience: usize,
     /// Largest size --grow-until-val may reach [default: --hidden for the
     /// ELM; the BLS's size + 100 steps].
-    #[arg(long, value_name = "N", value_parser = super::args::at_least_one, help_heading = HEADING)]
+    #[arg(long, value_name = "N", value_parser = at_least_one, help_heading = HEADING)]
     pub max_hidden: Option<usize>,
     /// Fraction of the training samples held out by --grow-until-val (and
     /// by nothing else: --select-lambda val:FRAC names its own).
@@ -254,54 +254,59 @@ fn grid(text: &str) -> Result<Vec<f64>, CliError> {
     SelectOptions::log_grid(lo, hi, n).map_err(|_| bad())
 }
 
-/// The most nodes the fit of `args` can reach: `args.hidden`, or more when
-/// `--grow-until-val` may grow past it (`--max-hidden`, or the BLS's
-/// default of its size + 100 steps). The memory estimate counts this size,
-/// so that a growth to 10¹³ nodes is refused before it starts, not aborted
-/// by the allocator (issue 36). Saturates at `usize::MAX` (then refused as
+/// The most nodes a fit of `hidden` nodes can reach under `select`:
+/// `hidden`, or more when `--grow-until-val` may grow past it
+/// (`--max-hidden`, or else `default_max(step)`: the ELM's `--hidden`, the
+/// BLS's size plus 100 steps). The memory estimate counts this size, so
+/// that a growth to 10¹³ nodes is refused before it starts, not aborted by
+/// the allocator (issue 36). Saturates at `usize::MAX` (then refused as
 /// too large).
-pub fn largest_nodes(args: &FitArgs) -> usize {
+pub fn largest_nodes(select: Option<&SelectArgs>, hidden: usize, default_max: impl FnOnce(usize) -> usize) -> usize {
     let Some(SelectArgs {
         selection: Selection::Grow { step, max_hidden, .. },
         ..
-    }) = &args.select
+    }) = select
     else {
-        return args.hidden;
+        return hidden;
     };
-    args.hidden.max(max_hidden.unwrap_or_else(|| match args.model {
-        ModelKind::Bls => bls_growth_default(bls_initial_nodes(args), *step),
-        _ => args.hidden,
-    }))
-}
-
-/// The BLS's size before growth: `--feature-groups × --feature-nodes +
-/// --enhancement` (saturating; the flags' resolution refuses an overflow).
-fn bls_initial_nodes(args: &FitArgs) -> usize {
-    args.bls
-        .feature_groups
-        .saturating_mul(args.bls.feature_nodes)
-        .saturating_add(args.bls.enhancement)
+    hidden.max(max_hidden.unwrap_or_else(|| default_max(*step)))
 }
 
 /// `--max-hidden`'s default for the BLS: its size + 100 steps (saturating).
-fn bls_growth_default(initial: usize, step: usize) -> usize {
+pub fn bls_growth_default(initial: usize, step: usize) -> usize {
     initial.saturating_add(step.saturating_mul(100))
 }
 
-/// Fit the ELM or the BLS of `args` on `x`, `y` by the selection `sel`:
-/// the model and the report.
+/// The model a selection fits: the ELM (its params for a given size, its
+/// `--hidden` and `--initial-nodes`) or the BLS (its params).
+pub enum Candidate<'a> {
+    /// The ELM.
+    Elm {
+        /// Its validated params with `n` hidden nodes.
+        params: &'a dyn Fn(usize) -> Result<ElmValidParams, CliError>,
+        /// `--hidden`.
+        hidden: usize,
+        /// `--initial-nodes` (where `--grow-until-val` starts).
+        initial_nodes: usize,
+    },
+    /// The BLS.
+    Bls(BlsValidParams),
+}
+
+/// Fit the ELM or the BLS `candidate` on `x`, `y` by the selection `sel`
+/// (`task` sets the criterion, `seed` the folds): the model and the report.
 ///
 /// # Errors
 /// The selection's errors (options, data, solver), writing the plot.
 pub fn fit(
-    args: &FitArgs,
+    task: TaskKind,
+    seed: u64,
     sel: &SelectArgs,
-    elm: impl FnOnce(usize) -> Result<ElmValidParams, CliError>,
-    bls: impl FnOnce() -> Result<BlsValidParams, CliError>,
+    candidate: Candidate<'_>,
     x: &Array2<f64>,
     y: &Array2<f64>,
 ) -> Result<(FittedModel, SelectionReport), CliError> {
-    let criterion = match args.task {
+    let criterion = match task {
         TaskKind::Classification => Criterion::ClassificationError,
         TaskKind::Regression => Criterion::MeanSquaredError,
     };
@@ -313,7 +318,7 @@ pub fn fit(
                 lambdas: lambdas.clone(),
                 sizes: sizes.clone(),
                 criterion,
-                seed: args.seed,
+                seed,
             };
             say!(
                 "nn fit: choosing λ among {} values by {method}{}",
@@ -324,16 +329,16 @@ pub fn fit(
                     format!(" and the size among {sizes:?}")
                 }
             );
-            let (model, chosen) = match args.model {
-                ModelKind::Bls => {
-                    let s = bls()?.select(&data, &options)?;
+            let (model, chosen) = match &candidate {
+                Candidate::Bls(params) => {
+                    let s = params.select(&data, &options)?;
                     (
                         FittedModel::Bls(s.model),
                         (s.lambda, s.nodes, s.score, s.curve, s.seconds),
                     )
                 }
-                _ => {
-                    let s = elm(args.hidden)?.select(&data, &options)?;
+                Candidate::Elm { params, hidden, .. } => {
+                    let s = params(*hidden)?.select(&data, &options)?;
                     (
                         FittedModel::Elm(s.model),
                         (s.lambda, s.nodes, s.score, s.curve, s.seconds),
@@ -367,8 +372,7 @@ pub fn fit(
                     .map(|r| r.iter().enumerate().fold(0, |b, (c, &v)| if v > r[b] { c } else { b }))
                     .collect()
             });
-            let split =
-                models::select::folds::Folds::validation(x.nrows(), *val_fraction, args.seed, labels.as_deref())?;
+            let split = models::select::folds::Folds::validation(x.nrows(), *val_fraction, seed, labels.as_deref())?;
             let (train_rows, val_rows) = (split.training(0), split.held_out(0).to_vec());
             let (xt, yt) = (x.select(Axis(0), &train_rows), y.select(Axis(0), &train_rows));
             let (xv, yv) = (x.select(Axis(0), &val_rows), y.select(Axis(0), &val_rows));
@@ -377,9 +381,8 @@ pub fn fit(
                 "nn fit: growing by {step} nodes until the error on {} held-out samples stops improving for {patience} steps",
                 val_rows.len()
             );
-            let (model, grown) = match args.model {
-                ModelKind::Bls => {
-                    let params = bls()?;
+            let (model, grown) = match &candidate {
+                Candidate::Bls(params) => {
                     let max = max_hidden.unwrap_or(bls_growth_default(params.initial_nodes(), *step));
                     let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
                     (
@@ -387,9 +390,13 @@ pub fn fit(
                         (g.nodes, g.score, g.curve, g.stop, g.seconds, params.lambda()),
                     )
                 }
-                _ => {
-                    let params = elm(args.initial_nodes)?;
-                    let max = max_hidden.unwrap_or(args.hidden);
+                Candidate::Elm {
+                    params,
+                    hidden,
+                    initial_nodes,
+                } => {
+                    let params = params(*initial_nodes)?;
+                    let max = max_hidden.unwrap_or(*hidden);
                     let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
                     (
                         FittedModel::Elm(g.model),

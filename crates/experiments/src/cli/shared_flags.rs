@@ -1,7 +1,7 @@
 //! The flags that more than one model takes, each declared once as a small
 //! clap `Args` struct that the models' own flag structs flatten: a model's
 //! flag struct lists exactly the flags that apply to it, so that which flag
-//! applies to which model is read from the types ([`super::args::FitFlags`]).
+//! applies to which model is read from the types ([`FitFlags`](crate::cli::FitFlags)).
 //!
 //! - `--hidden`: the ELM and the SLFN;
 //! - `--activation`: the ELM and the BPLS model;
@@ -15,7 +15,7 @@ use clap::Args;
 use models::dfnn::{B2ld, FullLbfgs, Incremental, IncrementalKind};
 use models::Activation;
 
-use super::args::{at_least_one, ActivationArg};
+use super::common::{at_least_one, ActivationArg};
 use super::trainer::TrainerArg;
 
 /// The heading of the flags the DFNN and the BPLS model share.
@@ -193,19 +193,23 @@ fn seconds(text: &str) -> Result<Duration, String> {
 /// missing `--layers`.
 ///
 /// # Errors
-/// [`super::CliError::Usage`]: no `--layers`, or a sum that overflows.
-pub(crate) fn required_layers(flag: &LayersFlag, model: &str, example: &str) -> Result<Vec<usize>, super::CliError> {
+/// [`super::error::CliError::Usage`]: no `--layers`, or a sum that overflows.
+pub(crate) fn required_layers(
+    flag: &LayersFlag,
+    model: &str,
+    example: &str,
+) -> Result<Vec<usize>, super::error::CliError> {
     let hidden = flag
         .layers
         .clone()
         .ok_or_else(|| {
-            super::CliError::Usage(format!(
+            super::error::CliError::Usage(format!(
                 "--layers is required with --model {model}: the hidden layers' widths, e.g. --layers {example}"
             ))
         })?
         .0;
     if hidden.iter().try_fold(0usize, |a, &w| a.checked_add(w)).is_none() {
-        return Err(super::CliError::Usage(
+        return Err(super::error::CliError::Usage(
             "--layers: the hidden units in all overflow a 64-bit integer".into(),
         ));
     }

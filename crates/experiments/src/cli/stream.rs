@@ -38,14 +38,16 @@ use ndarray::{Array2, Axis};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::args::{FitArgs, ModelKind, Scale, TaskKind};
-use super::pipeline::{Columns, FittedModel, FittedPipeline, InputScaler};
+use super::args::{FitArgs, ModelArgs};
+use super::common::{Scale, TaskKind};
+use super::error::CliError;
+use super::fit_data::{check_n_features, columns_of, not_finite_metric};
+use super::report::{fit_report, FitReport, Fitted, Run};
 use super::saved::RowPrep;
-use super::train::{bls_params, elm_params};
-use super::{CliError, FitReport};
 use crate::datasets::{
     read_table_chunks, ClassLabels, ClassLabelsAccumulator, ColumnStats, DataError, ReadOptions, Table, Targets,
 };
+use nn_data::pipeline::{Columns, FittedModel, FittedPipeline, InputScaler};
 
 /// One process's part of a file.
 struct Shard {
@@ -152,7 +154,7 @@ impl FirstPass {
         for chunk in shard.chunks(options, rows)? {
             let chunk = chunk?;
             if pass.columns.is_none() {
-                pass.columns = super::columns_of(&chunk);
+                pass.columns = columns_of(&chunk);
             }
             let n = *pass.features.get_or_insert(chunk.n_features());
             if chunk.n_features() != n {
@@ -307,7 +309,7 @@ fn metric(
         TaskKind::Regression => (scaled / n as f64).sqrt() / scale,
     };
     if !value.is_finite() {
-        return Err(super::not_finite_metric(pipeline.task, &shard.path, value));
+        return Err(not_finite_metric(pipeline.task, &shard.path, value));
     }
     Ok((value, n))
 }
@@ -346,7 +348,7 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         world,
         FirstPass::read(&train, &options, rows, args.task).and_then(|pass| {
             if let Some(found) = pass.features {
-                super::check_n_features(args.n_features, &args.train, found)?;
+                check_n_features(args.n_features, &args.train, found)?;
             }
             Ok(pass)
         }),
@@ -397,38 +399,35 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
     };
     say(format!(
         "{n_train} training samples × {n_features} features; fitting the {}",
-        args.model.name()
+        args.model.kind().name()
     ));
-    let model = match args.model {
-        ModelKind::Elm => {
-            let elm = elm_params(args, args.hidden)?.fit_shards(world, chunks)?;
-            match args.scale_out.updatable {
+    let (model, hidden, lambda, details) = match &args.model {
+        ModelArgs::Elm(m) => {
+            let elm = m.params(m.hidden)?.fit_shards(world, chunks)?;
+            let model = match args.scale_out.updatable {
                 true => FittedModel::OnlineElm(with_sums(world, elm, chunks())?),
                 false => FittedModel::Elm(elm),
-            }
+            };
+            (model, m.hidden, Some(m.lambda), serde_json::Map::new())
         }
-        ModelKind::Bls => {
-            let bls = bls_params(args)?.fit_shards(world, chunks)?;
-            match args.scale_out.updatable {
+        ModelArgs::Bls(m) => {
+            let bls = m.params()?.fit_shards(world, chunks)?;
+            let (hidden, details) = (bls.nodes(), super::bls::details(&bls, None)?);
+            let model = match args.scale_out.updatable {
                 true => FittedModel::OnlineBls(with_sums(world, bls, chunks())?),
                 false => FittedModel::Bls(bls),
-            }
+            };
+            (model, hidden, Some(m.lambda), details)
         }
         other => {
             return Err(CliError::Usage(format!(
                 "--chunk-rows applies to --model elm and --model bls, not {}",
-                other.name()
+                other.kind().name()
             )))
         }
     };
     let train_seconds = started.elapsed().as_secs_f64();
     say(format!("fitted in {train_seconds:.2} s"));
-    let hidden = match &model {
-        FittedModel::Bls(m) => m.nodes(),
-        FittedModel::OnlineBls(m) => m.model().nodes(),
-        _ => args.hidden,
-    };
-    let shape = super::ModelShape::of(&model);
     let pipeline = FittedPipeline {
         task: args.task,
         classes,
@@ -452,7 +451,7 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         (Some(path), false) => Some(path.display().to_string()),
         (None, _) => None,
     };
-    let run = super::Run {
+    let run = Run {
         n_train,
         n_test,
         n_features,
@@ -463,8 +462,13 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         train_metric,
         saved_to,
     };
-    let mut report = super::fit_report(args, run, shape, super::train::TrainInfo::default());
-    report.hidden = hidden;
+    let fitted = Fitted {
+        hidden,
+        lambda,
+        selection: None,
+        details,
+    };
+    let mut report = fit_report(args, run, fitted);
     report.chunk_rows = Some(rows);
     report.processes = (world.size() > 1).then_some(world.size());
     Ok(report)

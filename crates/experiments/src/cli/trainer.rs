@@ -11,8 +11,8 @@ use clap::ValueEnum;
 use models::optim::first_order::FirstOrderKind;
 use models::{ModelError, ParamGuard, SlfnParams, SlfnTrainer};
 
-use super::args::{defaults, ModelKind};
-use super::CliError;
+use super::common::{defaults, ModelKind};
+use super::error::CliError;
 
 /// `--trainer` of `--model slfn` (dec, lbfgs, elm), `--model dfnn` (b2ld,
 /// lbfgs, bling, ig) and `--model bpls` (bpls, adam, nag, sgd, adagrad);
