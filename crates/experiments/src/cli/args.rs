@@ -24,7 +24,7 @@ pub use super::common::{
 use super::dfnn::{DfnnArgs, DfnnFlags};
 use super::elm::{ElmArgs, ElmFlags};
 use super::error::CliError;
-use super::model_command::ModelCommand;
+use super::model_command::{ModelCommand, ModelFlags, Resolved};
 pub use super::saved::{PredictFlags, UpdateFlags};
 use super::scale_out::ScaleOut;
 use super::select::SelectArgs;
@@ -52,46 +52,108 @@ pub enum Command {
     Update(UpdateFlags),
 }
 
-/// The flags of `nn fit`, as typed on the command line (see [`FitArgs`]
-/// for the resolved values): the common ones and each model's own.
-///
-/// Which flag applies to which model comes from the types: each model's
-/// flag struct ([`ElmFlags`], [`BlsFlags`], [`SlfnFlags`], [`DfnnFlags`],
-/// [`BplsFlags`]) lists exactly its flags, the ones several models take
-/// flattened from [`super::shared_flags`]. `nn fit` accepts the union of
-/// them all (each flag once; `nn fit --help` lists them under their
-/// models' headings), and [`FitArgs::resolve`] refuses a flag typed on the
-/// command line that neither [`CommonFlags`] nor the chosen model's struct
-/// declares.
-#[derive(Clone, Debug)]
-pub struct FitFlags {
-    /// The flags every model takes.
-    pub common: CommonFlags,
-    /// `--model elm`'s flags.
-    pub elm: ElmFlags,
-    /// `--model bls`'s flags.
-    pub bls: BlsFlags,
-    /// `--model slfn`'s flags.
-    pub slfn: SlfnFlags,
-    /// `--model dfnn`'s flags.
-    pub dfnn: DfnnFlags,
-    /// `--model bpls`'s flags.
-    pub bpls: BplsFlags,
-    /// The ids of the flags typed on the command line (rather than
-    /// defaulted), in clap's order.
-    pub typed: Vec<String>,
+/// The models of `nn fit`, one line each: the variant of [`ModelArgs`], the
+/// field of [`FitFlags`], the model's flag struct and its settings (both in
+/// the model's file, the flags implementing [`ModelFlags`], the settings
+/// [`ModelCommand`]). Everything below that lists the models is generated
+/// from this list.
+macro_rules! models {
+    ($($variant:ident($field:ident): $flags:ident => $settings:ident),+ $(,)?) => {
+        /// The flags of `nn fit`, as typed on the command line (see
+        /// [`FitArgs`] for the resolved values): the common ones and each
+        /// model's own.
+        ///
+        /// Which flag applies to which model comes from the types: each
+        /// model's flag struct lists exactly its flags, the ones several
+        /// models take flattened from [`super::shared_flags`]. `nn fit`
+        /// accepts the union of them all (each flag once; `nn fit --help`
+        /// lists them under their models' headings), and
+        /// [`FitArgs::resolve`] refuses a flag typed on the command line
+        /// that neither [`CommonFlags`] nor the chosen model's struct
+        /// declares.
+        #[derive(Clone, Debug)]
+        pub struct FitFlags {
+            /// The flags every model takes.
+            pub common: CommonFlags,
+            $(
+                #[doc = concat!("The flags of `--model ", stringify!($field), "`.")]
+                pub $field: $flags,
+            )+
+            /// The ids of the flags typed on the command line (rather than
+            /// defaulted), in clap's order.
+            pub typed: Vec<String>,
+        }
+
+        /// One model's resolved flags: the one place `nn fit` switches on
+        /// the model ([`ModelArgs::command`]); everything else goes through
+        /// [`ModelCommand`].
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum ModelArgs {
+            $(
+                #[doc = concat!("`--model ", stringify!($field), "`.")]
+                $variant($settings),
+            )+
+        }
+
+        impl ModelArgs {
+            /// The model's command.
+            pub fn command(&self) -> &dyn ModelCommand {
+                match self {
+                    $(ModelArgs::$variant(m) => m,)+
+                }
+            }
+        }
+
+        /// Every model's flag struct, as the arguments it adds to a command.
+        fn model_commands() -> Vec<(ModelKind, clap::Command)> {
+            vec![$((<$flags as ModelFlags>::KIND, <$flags as Args>::augment_args(clap::Command::new("model"))),)+]
+        }
+
+        impl FromArgMatches for FitFlags {
+            fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
+                let typed = m
+                    .ids()
+                    .filter(|id| m.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+                    .map(|id| id.as_str().to_string())
+                    .collect();
+                Ok(FitFlags {
+                    common: CommonFlags::from_arg_matches(m)?,
+                    $($field: $flags::from_arg_matches(m)?,)+
+                    typed,
+                })
+            }
+
+            fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
+                *self = Self::from_arg_matches(m)?;
+                Ok(())
+            }
+        }
+
+        impl FitFlags {
+            /// The chosen model's flags resolved (checked by its own file).
+            fn resolve_model(&self, typed: &dyn Fn(&str) -> bool) -> Result<Resolved<ModelArgs>, CliError> {
+                $(
+                    if self.common.model == <$flags as ModelFlags>::KIND {
+                        let r = self.$field.resolve(&self.common, typed)?;
+                        return Ok(Resolved {
+                            model: ModelArgs::$variant(r.model),
+                            scale_out: r.scale_out,
+                            select: r.select,
+                        });
+                    }
+                )+
+                Err(CliError::Usage(format!("--model {} has no flags", self.common.model.name())))
+            }
+        }
+    };
 }
 
-/// Every model's flag struct, as the arguments it adds to a command.
-fn model_commands() -> [(ModelKind, clap::Command); 5] {
-    let of = |augment: fn(clap::Command) -> clap::Command| augment(clap::Command::new("model"));
-    [
-        (ModelKind::Elm, of(ElmFlags::augment_args)),
-        (ModelKind::Bls, of(BlsFlags::augment_args)),
-        (ModelKind::Slfn, of(SlfnFlags::augment_args)),
-        (ModelKind::Dfnn, of(DfnnFlags::augment_args)),
-        (ModelKind::Bpls, of(BplsFlags::augment_args)),
-    ]
+models! {
+    Elm(elm): ElmFlags => ElmArgs,
+    Bls(bls): BlsFlags => BlsArgs,
+    Slfn(slfn): SlfnFlags => SlfnArgs,
+    Dfnn(dfnn): DfnnFlags => DfnnArgs,
+    Bpls(bpls): BplsFlags => BplsArgs,
 }
 
 impl Args for FitFlags {
@@ -109,30 +171,6 @@ impl Args for FitFlags {
 
     fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
         Self::augment_args(cmd)
-    }
-}
-
-impl FromArgMatches for FitFlags {
-    fn from_arg_matches(m: &ArgMatches) -> Result<Self, clap::Error> {
-        let typed = m
-            .ids()
-            .filter(|id| m.value_source(id.as_str()) == Some(ValueSource::CommandLine))
-            .map(|id| id.as_str().to_string())
-            .collect();
-        Ok(FitFlags {
-            common: CommonFlags::from_arg_matches(m)?,
-            elm: ElmFlags::from_arg_matches(m)?,
-            bls: BlsFlags::from_arg_matches(m)?,
-            slfn: SlfnFlags::from_arg_matches(m)?,
-            dfnn: DfnnFlags::from_arg_matches(m)?,
-            bpls: BplsFlags::from_arg_matches(m)?,
-            typed,
-        })
-    }
-
-    fn update_from_arg_matches(&mut self, m: &ArgMatches) -> Result<(), clap::Error> {
-        *self = Self::from_arg_matches(m)?;
-        Ok(())
     }
 }
 
@@ -215,35 +253,7 @@ pub struct FitArgs {
     pub select: Option<SelectArgs>,
 }
 
-/// One model's resolved flags: the one place `nn fit` switches on the
-/// model ([`ModelArgs::command`]); everything else goes through
-/// [`ModelCommand`].
-#[derive(Clone, Debug, PartialEq)]
-pub enum ModelArgs {
-    /// `--model elm`.
-    Elm(ElmArgs),
-    /// `--model bls`.
-    Bls(BlsArgs),
-    /// `--model slfn`.
-    Slfn(SlfnArgs),
-    /// `--model dfnn`.
-    Dfnn(DfnnArgs),
-    /// `--model bpls`.
-    Bpls(BplsArgs),
-}
-
 impl ModelArgs {
-    /// The model's command.
-    pub fn command(&self) -> &dyn ModelCommand {
-        match self {
-            ModelArgs::Elm(m) => m,
-            ModelArgs::Bls(m) => m,
-            ModelArgs::Slfn(m) => m,
-            ModelArgs::Dfnn(m) => m,
-            ModelArgs::Bpls(m) => m,
-        }
-    }
-
     /// `--model`'s value.
     pub fn kind(&self) -> ModelKind {
         self.command().kind()
@@ -264,30 +274,11 @@ impl FitArgs {
         flags.check_applicable(kind)?;
         let typed = |id: &str| flags.typed.iter().any(|t| t == id);
         let common = &flags.common;
-        let (model, scale_out, select) = match kind {
-            ModelKind::Elm => {
-                let (m, scale_out, select) = super::elm::resolve(&flags.elm, common, &typed)?;
-                (ModelArgs::Elm(m), scale_out, select)
-            }
-            ModelKind::Bls => {
-                let (m, scale_out, select) = super::bls::resolve(&flags.bls, common, &typed)?;
-                (ModelArgs::Bls(m), scale_out, select)
-            }
-            ModelKind::Slfn => {
-                let m = super::slfn::resolve(&flags.slfn, common, &typed)?;
-                (ModelArgs::Slfn(m), ScaleOut::default(), None)
-            }
-            ModelKind::Dfnn => (
-                ModelArgs::Dfnn(super::dfnn::resolve(&flags.dfnn, common)?),
-                ScaleOut::default(),
-                None,
-            ),
-            ModelKind::Bpls => (
-                ModelArgs::Bpls(super::bpls::resolve(&flags.bpls, common)?),
-                ScaleOut::default(),
-                None,
-            ),
-        };
+        let Resolved {
+            model,
+            scale_out,
+            select,
+        } = flags.resolve_model(&typed)?;
         check_save(common.save.as_deref(), &[&common.train, &common.test])?;
         Ok(FitArgs {
             model,

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::budget::{readout_bytes, FitSize};
 use super::common::{at_least_one, defaults, ridge_lambda, CommonFlags, ModelKind, StrategyArg};
 use super::error::CliError;
-use super::model_command::{details_of, FitContext, ModelCommand, Trained};
+use super::model_command::{details_of, FitContext, ModelCommand, ModelFlags, Resolved, Trained};
 use super::progress::Progress;
 use super::scale_out::{ScaleOut, ScaleOutFlags};
 use super::select::{self, SelectArgs, SelectFlags};
@@ -103,6 +103,20 @@ pub(crate) fn resolve(
     let scale_out = flags.scale_out.resolve(ModelKind::Bls, true, batch)?;
     let select = flags.select.clone().resolve(ModelKind::Bls, true, &scale_out, typed)?;
     Ok((bls, scale_out, select))
+}
+
+impl ModelFlags for BlsFlags {
+    type Settings = BlsArgs;
+    const KIND: ModelKind = ModelKind::Bls;
+
+    fn resolve(&self, common: &CommonFlags, typed: &dyn Fn(&str) -> bool) -> Result<Resolved<BlsArgs>, CliError> {
+        let (model, scale_out, select) = resolve(self, common, typed)?;
+        Ok(Resolved {
+            model,
+            scale_out,
+            select,
+        })
+    }
 }
 
 /// One item of `--increments`: what an update adds (the BLS paper's two

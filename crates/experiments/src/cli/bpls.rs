@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use super::budget::FitSize;
 use super::common::{CommonFlags, ModelKind, TaskKind};
 use super::error::CliError;
-use super::model_command::{details_of, FitContext, ModelCommand, Trained};
+use super::model_command::{details_of, FitContext, ModelCommand, ModelFlags, Resolved, Trained};
 use super::shared_flags::{ActivationFlag, LayersFlag, MinibatchFlags, TimeLimitFlag, TrainerFlag};
 use super::trainer::TrainerArg;
 use crate::datasets::argmax_rows;
@@ -293,6 +293,16 @@ pub(crate) fn resolve(flags: &BplsFlags, common: &CommonFlags) -> Result<BplsArg
         time_limit: flags.time_limit.time_limit,
         seed: common.seed,
     })
+}
+
+impl ModelFlags for BplsFlags {
+    type Settings = BplsArgs;
+    const KIND: ModelKind = ModelKind::Bpls;
+
+    fn resolve(&self, common: &CommonFlags, typed: &dyn Fn(&str) -> bool) -> Result<Resolved<BplsArgs>, CliError> {
+        let _ = typed;
+        resolve(self, common).map(Resolved::alone)
+    }
 }
 
 /// The BPLS model's own fields of the JSON report.

@@ -24,7 +24,7 @@ use serde::Serialize;
 use super::budget::FitSize;
 use super::common::{CommonFlags, ModelKind};
 use super::error::CliError;
-use super::model_command::{details_of, FitContext, ModelCommand, Trained};
+use super::model_command::{details_of, FitContext, ModelCommand, ModelFlags, Resolved, Trained};
 pub use super::shared_flags::{parse_layers, Layers};
 use super::shared_flags::{LayersFlag, MinibatchFlags, TimeLimitFlag, TrainerFlag};
 use super::trainer::TrainerArg;
@@ -179,6 +179,16 @@ pub(crate) fn resolve(flags: &DfnnFlags, common: &CommonFlags) -> Result<DfnnArg
         init_scale: INIT_SCALE,
         seed: common.seed,
     })
+}
+
+impl ModelFlags for DfnnFlags {
+    type Settings = DfnnArgs;
+    const KIND: ModelKind = ModelKind::Dfnn;
+
+    fn resolve(&self, common: &CommonFlags, typed: &dyn Fn(&str) -> bool) -> Result<Resolved<DfnnArgs>, CliError> {
+        let _ = typed;
+        resolve(self, common).map(Resolved::alone)
+    }
 }
 
 /// The L-BFGS memory the DFNN's estimate counts (B2LD's and the full

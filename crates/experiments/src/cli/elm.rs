@@ -16,7 +16,7 @@ use serde_json::Map;
 use super::budget::{readout_bytes, FitSize};
 use super::common::{at_least_one, defaults, ridge_lambda, CommonFlags, ModelKind, SolverArg};
 use super::error::CliError;
-use super::model_command::{FitContext, ModelCommand, Trained};
+use super::model_command::{FitContext, ModelCommand, ModelFlags, Resolved, Trained};
 use super::progress::Progress;
 use super::scale_out::{ScaleOut, ScaleOutFlags};
 use super::select::{self, SelectArgs, SelectFlags};
@@ -116,6 +116,20 @@ pub(crate) fn resolve(
         seed: common.seed,
     };
     Ok((elm, scale_out, select))
+}
+
+impl ModelFlags for ElmFlags {
+    type Settings = ElmArgs;
+    const KIND: ModelKind = ModelKind::Elm;
+
+    fn resolve(&self, common: &CommonFlags, typed: &dyn Fn(&str) -> bool) -> Result<Resolved<ElmArgs>, CliError> {
+        let (model, scale_out, select) = resolve(self, common, typed)?;
+        Ok(Resolved {
+            model,
+            scale_out,
+            select,
+        })
+    }
 }
 
 impl ElmArgs {

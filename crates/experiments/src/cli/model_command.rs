@@ -9,8 +9,9 @@
 use ndarray::Array2;
 use serde_json::{Map, Value};
 
-use super::common::{ModelKind, TaskKind};
+use super::common::{CommonFlags, ModelKind, TaskKind};
 use super::error::CliError;
+use super::scale_out::ScaleOut;
 use super::select::{SelectArgs, SelectionReport};
 use nn_data::pipeline::FittedModel;
 
@@ -116,4 +117,50 @@ pub trait ModelCommand {
     /// # Errors
     /// Any [`CliError`] of the fit.
     fn train(&self, ctx: &FitContext<'_>, x: &Array2<f64>, y: &Array2<f64>) -> Result<Trained, CliError>;
+}
+
+/// A model's resolved flags: its settings (a [`ModelCommand`]) and the
+/// scale-out and selection flags it takes (the ELM and the BLS; the
+/// defaults for the others).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolved<M> {
+    /// The model's settings.
+    pub model: M,
+    /// `--updatable`, `--chunk-rows`, `--distributed`.
+    pub scale_out: ScaleOut,
+    /// `--select-lambda` or `--grow-until-val`.
+    pub select: Option<SelectArgs>,
+}
+
+impl<M> Resolved<M> {
+    /// The settings of a model that takes no scale-out or selection flags.
+    pub fn alone(model: M) -> Self {
+        Resolved {
+            model,
+            scale_out: ScaleOut::default(),
+            select: None,
+        }
+    }
+}
+
+/// A model's flags: the clap struct that lists exactly the flags that apply
+/// to it (the common ones apart), and their resolution into its settings.
+/// `nn fit` accepts the union of every model's struct and refuses a typed
+/// flag that the chosen model's struct does not declare
+/// ([`FitFlags`](crate::cli::FitFlags)).
+pub trait ModelFlags: clap::Args + clap::FromArgMatches {
+    /// The settings the flags resolve into.
+    type Settings: ModelCommand;
+
+    /// The `--model` these flags belong to.
+    const KIND: ModelKind;
+
+    /// Check the flags (with the common ones; `typed(id)`: the flag was
+    /// given on the command line rather than defaulted) and resolve them.
+    ///
+    /// # Errors
+    /// [`CliError::Usage`] naming the flag that is missing, refused or
+    /// inconsistent.
+    fn resolve(&self, common: &CommonFlags, typed: &dyn Fn(&str) -> bool)
+        -> Result<Resolved<Self::Settings>, CliError>;
 }

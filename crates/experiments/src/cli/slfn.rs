@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::budget::FitSize;
 use super::common::{at_least_one, defaults, CommonFlags, ModelKind};
 use super::error::CliError;
-use super::model_command::{details_of, FitContext, ModelCommand, Trained};
+use super::model_command::{details_of, FitContext, ModelCommand, ModelFlags, Resolved, Trained};
 use super::shared_flags::{HiddenFlag, TimeLimitFlag, TrainerFlag};
 use super::trainer;
 use nn_data::pipeline::FittedModel;
@@ -115,6 +115,15 @@ pub(crate) fn resolve(
         time_limit,
         seed: common.seed,
     })
+}
+
+impl ModelFlags for SlfnFlags {
+    type Settings = SlfnArgs;
+    const KIND: ModelKind = ModelKind::Slfn;
+
+    fn resolve(&self, common: &CommonFlags, typed: &dyn Fn(&str) -> bool) -> Result<Resolved<SlfnArgs>, CliError> {
+        resolve(self, common, typed).map(Resolved::alone)
+    }
 }
 
 impl SlfnArgs {
