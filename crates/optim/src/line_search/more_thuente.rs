@@ -175,23 +175,27 @@ impl MoreThuente {
 
         let (finit, ginit) = (fx, slope);
         let gtest = self.c1 * ginit;
-        let mut width = self.step_max - self.step_min;
-        let mut width1 = 2.0 * width;
-        let mut bracketed = false;
-        let mut stage1 = true;
-        // The best step so far (x) and the other end of the interval (y).
-        let mut lo = Trial {
-            step: 0.0,
-            value: finit,
-            slope: ginit,
+        let stp0 = alpha0.clamp(self.step_min, self.step_max);
+        let mut state = Search {
+            lo: Trial {
+                step: 0.0,
+                value: finit,
+                slope: ginit,
+            },
+            hi: Trial {
+                step: 0.0,
+                value: finit,
+                slope: ginit,
+            },
+            bracketed: false,
+            stage1: true,
+            stmin: 0.0,
+            stmax: stp0 + EXTRAPOLATE_HIGH * stp0,
+            width: self.step_max - self.step_min,
+            width1: 2.0 * (self.step_max - self.step_min),
+            cap: f64::INFINITY,
         };
-        let mut hi = lo;
-        let mut stmin = 0.0;
-        let mut stp = alpha0.clamp(self.step_min, self.step_max);
-        let mut stmax = stp + EXTRAPOLATE_HIGH * stp;
-        // Steps at or beyond `cap` gave a value that is not finite.
-        let mut cap = f64::INFINITY;
-
+        let mut stp = stp0;
         let fail = |evaluations, reason, lo: Trial| LineSearchError::NoWolfeStep {
             evaluations,
             reason,
@@ -209,16 +213,21 @@ impl MoreThuente {
                 // Outside the domain where f is finite no interpolation is
                 // possible: step back halfway towards the best step, and keep
                 // later steps below this one.
-                cap = stp;
-                stp = lo.step + 0.5 * (stp - lo.step);
-                if stp <= self.step_min || stp == lo.step {
-                    return Err(fail(evaluations, WolfeFailure::NotFinite, lo));
+                state.cap = stp;
+                stp = state.lo.step + 0.5 * (stp - state.lo.step);
+                if stp <= self.step_min || stp == state.lo.step {
+                    return Err(fail(evaluations, WolfeFailure::NotFinite, state.lo));
                 }
                 continue;
             }
+            let trial = Trial {
+                step: stp,
+                value,
+                slope: g,
+            };
             let ftest = finit + stp * gtest;
-            if stage1 && value <= ftest && g >= 0.0 {
-                stage1 = false;
+            if state.stage1 && value <= ftest && g >= 0.0 {
+                state.stage1 = false;
             }
             if value <= ftest && g.abs() <= self.c2 * (-ginit) {
                 return Ok(WolfeStep {
@@ -228,83 +237,132 @@ impl MoreThuente {
                     evaluations,
                 });
             }
-            if bracketed && (stp <= stmin || stp >= stmax) {
-                return Err(fail(evaluations, WolfeFailure::Rounding, lo));
+            if let Some(reason) = self.failure(&state, trial, ftest, gtest, evaluations) {
+                return Err(fail(evaluations, reason, state.lo));
             }
-            if bracketed && stmax - stmin <= self.xtol * stmax {
-                return Err(fail(evaluations, WolfeFailure::IntervalWidth, lo));
-            }
-            if stp == self.step_max && value <= ftest && g <= gtest {
-                return Err(fail(evaluations, WolfeFailure::StepMax, lo));
-            }
-            if stp == self.step_min && (value > ftest || g >= gtest) {
-                return Err(fail(evaluations, WolfeFailure::StepMin, lo));
-            }
-            if evaluations == self.max_evaluations {
-                return Err(fail(evaluations, WolfeFailure::Evaluations, lo));
-            }
-
-            let trial = Trial {
-                step: stp,
-                value,
-                slope: g,
-            };
-            if stage1 && value <= lo.value && value > ftest {
-                // Work on ψ(α) = f(α) − f(0) − c₁αf'(0), whose values and
-                // slopes are the modified ones below.
-                let modify = |t: Trial| Trial {
-                    step: t.step,
-                    value: t.value - t.step * gtest,
-                    slope: t.slope - gtest,
-                };
-                let (mut mlo, mut mhi) = (modify(lo), modify(hi));
-                stp = step(&mut mlo, &mut mhi, modify(trial), &mut bracketed, stmin, stmax);
-                let restore = |t: Trial| Trial {
-                    step: t.step,
-                    value: t.value + t.step * gtest,
-                    slope: t.slope + gtest,
-                };
-                lo = restore(mlo);
-                hi = restore(mhi);
-            } else {
-                stp = step(&mut lo, &mut hi, trial, &mut bracketed, stmin, stmax);
-            }
-
-            if bracketed {
-                // Force a sufficient shrink of the interval (bisect when two
-                // steps shrank it by less than a factor 0.66 each).
-                if (hi.step - lo.step).abs() >= 0.66 * width1 {
-                    stp = lo.step + 0.5 * (hi.step - lo.step);
-                }
-                width1 = width;
-                width = (hi.step - lo.step).abs();
-                stmin = lo.step.min(hi.step);
-                stmax = lo.step.max(hi.step);
-            } else {
-                stmin = stp + EXTRAPOLATE_LOW * (stp - lo.step);
-                stmax = stp + EXTRAPOLATE_HIGH * (stp - lo.step);
-            }
-            stp = stp.clamp(self.step_min, self.step_max);
-            if stp >= cap {
-                stp = lo.step + 0.5 * (cap - lo.step);
-            }
-            if bracketed && (stp <= stmin || stp >= stmax) {
-                if stmax - stmin <= self.xtol * stmax {
-                    // With rounding in the way, fall back to the best step
-                    // so far (the next round then reports the failure), as
-                    // `dcsrch` does.
-                    stp = lo.step;
-                } else {
-                    // An interpolation outside the interval (possible after
-                    // the switch from ψ to f, when the far end has the lower
-                    // f): bisect instead, where `dcsrch` would give up.
-                    stp = stmin + 0.5 * (stmax - stmin);
-                }
-            }
+            stp = self.next_step(&mut state, trial, ftest, gtest);
         }
         // `max_evaluations ≥ 1`, so the loop returned.
-        Err(fail(self.max_evaluations, WolfeFailure::Evaluations, lo))
+        Err(fail(self.max_evaluations, WolfeFailure::Evaluations, state.lo))
     }
+
+    /// Why the search must stop after the finite `trial` that failed the
+    /// Wolfe conditions (`ftest = f(0) + αc₁f'(0)`, `gtest = c₁f'(0)`), if it
+    /// must: `dcsrch`'s tests, in its order.
+    fn failure(
+        &self,
+        state: &Search,
+        trial: Trial,
+        ftest: f64,
+        gtest: f64,
+        evaluations: usize,
+    ) -> Option<WolfeFailure> {
+        let (stp, value, g) = (trial.step, trial.value, trial.slope);
+        if state.bracketed && (stp <= state.stmin || stp >= state.stmax) {
+            return Some(WolfeFailure::Rounding);
+        }
+        if state.bracketed && state.stmax - state.stmin <= self.xtol * state.stmax {
+            return Some(WolfeFailure::IntervalWidth);
+        }
+        if stp == self.step_max && value <= ftest && g <= gtest {
+            return Some(WolfeFailure::StepMax);
+        }
+        if stp == self.step_min && (value > ftest || g >= gtest) {
+            return Some(WolfeFailure::StepMin);
+        }
+        (evaluations == self.max_evaluations).then_some(WolfeFailure::Evaluations)
+    }
+
+    /// The next trial step after `trial`: the interval of uncertainty
+    /// updated by [`step`] (on ψ in the first stage, on f after), shrunk by
+    /// bisection when it shrank too slowly, clamped to the step bounds and
+    /// below the first step whose value was not finite.
+    fn next_step(&self, state: &mut Search, trial: Trial, ftest: f64, gtest: f64) -> f64 {
+        let mut stp;
+        if state.stage1 && trial.value <= state.lo.value && trial.value > ftest {
+            // Work on ψ(α) = f(α) − f(0) − c₁αf'(0), whose values and
+            // slopes are the modified ones below.
+            let modify = |t: Trial| Trial {
+                step: t.step,
+                value: t.value - t.step * gtest,
+                slope: t.slope - gtest,
+            };
+            let (mut mlo, mut mhi) = (modify(state.lo), modify(state.hi));
+            stp = step(
+                &mut mlo,
+                &mut mhi,
+                modify(trial),
+                &mut state.bracketed,
+                state.stmin,
+                state.stmax,
+            );
+            let restore = |t: Trial| Trial {
+                step: t.step,
+                value: t.value + t.step * gtest,
+                slope: t.slope + gtest,
+            };
+            state.lo = restore(mlo);
+            state.hi = restore(mhi);
+        } else {
+            stp = step(
+                &mut state.lo,
+                &mut state.hi,
+                trial,
+                &mut state.bracketed,
+                state.stmin,
+                state.stmax,
+            );
+        }
+        let (lo, hi) = (state.lo, state.hi);
+        if state.bracketed {
+            // Force a sufficient shrink of the interval (bisect when two
+            // steps shrank it by less than a factor 0.66 each).
+            if (hi.step - lo.step).abs() >= 0.66 * state.width1 {
+                stp = lo.step + 0.5 * (hi.step - lo.step);
+            }
+            state.width1 = state.width;
+            state.width = (hi.step - lo.step).abs();
+            state.stmin = lo.step.min(hi.step);
+            state.stmax = lo.step.max(hi.step);
+        } else {
+            state.stmin = stp + EXTRAPOLATE_LOW * (stp - lo.step);
+            state.stmax = stp + EXTRAPOLATE_HIGH * (stp - lo.step);
+        }
+        stp = stp.clamp(self.step_min, self.step_max);
+        if stp >= state.cap {
+            stp = lo.step + 0.5 * (state.cap - lo.step);
+        }
+        if state.bracketed && (stp <= state.stmin || stp >= state.stmax) {
+            if state.stmax - state.stmin <= self.xtol * state.stmax {
+                // With rounding in the way, fall back to the best step
+                // so far (the next round then reports the failure), as
+                // `dcsrch` does.
+                stp = lo.step;
+            } else {
+                // An interpolation outside the interval (possible after
+                // the switch from ψ to f, when the far end has the lower
+                // f): bisect instead, where `dcsrch` would give up.
+                stp = state.stmin + 0.5 * (state.stmax - state.stmin);
+            }
+        }
+        stp
+    }
+}
+
+/// The state of one search: the best step so far (`lo`, dcsrch's `x`) and
+/// the other end of the interval (`hi`, its `y`), whether a minimizer is
+/// bracketed, the stage (ψ or f), the bounds of the next step, the last two
+/// widths of the interval, and the first step whose value was not finite.
+struct Search {
+    lo: Trial,
+    hi: Trial,
+    bracketed: bool,
+    stage1: bool,
+    stmin: f64,
+    stmax: f64,
+    width: f64,
+    width1: f64,
+    cap: f64,
 }
 
 /// Why [`MoreThuente::search`] found no step.
