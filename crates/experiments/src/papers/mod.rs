@@ -8,6 +8,7 @@ pub mod cell_store;
 pub mod grippo_dec;
 pub mod mnist;
 pub mod palagi_seccia;
+pub mod runner;
 pub mod tomic_bpls;
 pub mod zhu_wei;
 
@@ -62,6 +63,9 @@ pub struct Settings {
     pub palagi_seccia: PalagiSecciaSettings,
     /// tomic-bpls's choices.
     pub tomic_bpls: TomicBplsSettings,
+    /// Setting the BLAS thread count of each cell: the program's capability
+    /// (default: [`Blas::none`], the count left alone).
+    pub blas: Blas,
 }
 
 pub use bls_ridge::options_from as bls_ridge_options;
@@ -71,6 +75,7 @@ pub use grippo_dec::options_from as grippo_dec_options;
 pub use grippo_dec::GrippoDecSettings;
 pub use palagi_seccia::options_from as palagi_seccia_options;
 pub use palagi_seccia::PalagiSecciaSettings;
+pub use runner::{Blas, BlasThreads, CellRunner, Job, Ran};
 pub use tomic_bpls::options_from as tomic_bpls_options;
 pub use tomic_bpls::TomicBplsSettings;
 
