@@ -104,8 +104,8 @@ pub const REGISTRY: &[Paper] = &[
     Paper {
         name: "zhu-wei",
         description: "inverse-free ELM (Zhu & Wei): Tables II–V",
-        quick: |s| zhu_wei::run(&zhu_wei::Options::quick(s.results_dir.join("zhu-wei"))),
-        full: |s| zhu_wei::run(&zhu_wei::Options::full(s.results_dir.join("zhu-wei"))),
+        quick: |s| zhu_wei::run(&zhu_wei::Options::quick(s.results_dir.join("zhu-wei")), &s.blas),
+        full: |s| zhu_wei::run(&zhu_wei::Options::full(s.results_dir.join("zhu-wei")), &s.blas),
         quick_duration: "about 15 seconds after the build",
         full_duration: "about 18 minutes on 2 cores",
     },
