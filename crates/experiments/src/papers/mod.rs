@@ -120,8 +120,8 @@ pub const REGISTRY: &[Paper] = &[
     Paper {
         name: "grippo-dec",
         description: "DEC decomposition training of one-hidden-layer networks (Grippo et al.): Tables II–XII",
-        quick: |s| grippo_dec::run(&grippo_dec_options(s, true)),
-        full: |s| grippo_dec::run(&grippo_dec_options(s, false)),
+        quick: |s| grippo_dec::run(&grippo_dec_options(s, true), &s.blas),
+        full: |s| grippo_dec::run(&grippo_dec_options(s, false), &s.blas),
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 2 hours on 2 cores; finished cells are kept and skipped when rerun",
     },
