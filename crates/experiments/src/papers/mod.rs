@@ -128,8 +128,8 @@ pub const REGISTRY: &[Paper] = &[
     Paper {
         name: "palagi-seccia",
         description: "block layer decomposition for deep networks (Palagi & Seccia): B2LD, BLInG, Tables 2–8",
-        quick: |s| palagi_seccia::run(&palagi_seccia_options(s, true)),
-        full: |s| palagi_seccia::run(&palagi_seccia_options(s, false)),
+        quick: |s| palagi_seccia::run(&palagi_seccia_options(s, true), &s.blas),
+        full: |s| palagi_seccia::run(&palagi_seccia_options(s, false), &s.blas),
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 2 hours on 2 cores (time limits scaled, see the report); finished cells are kept and skipped when rerun",
     },
