@@ -136,8 +136,8 @@ pub const REGISTRY: &[Paper] = &[
     Paper {
         name: "tomic-bpls",
         description: "closed-form layer-wise least squares BPLS (Tomic et al.): toy Figs. 4–5, MNIST Fig. 7, Tables I–II, Fig. 9",
-        quick: |s| tomic_bpls::run(&tomic_bpls_options(s, true)),
-        full: |s| tomic_bpls::run(&tomic_bpls_options(s, false)),
+        quick: |s| tomic_bpls::run(&tomic_bpls_options(s, true), &s.blas),
+        full: |s| tomic_bpls::run(&tomic_bpls_options(s, false), &s.blas),
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 25 minutes on 2 cores; finished runs are kept and skipped when rerun",
     },
