@@ -112,8 +112,8 @@ pub const REGISTRY: &[Paper] = &[
     Paper {
         name: "bls-ridge",
         description: "ridge solutions for the incremental BLS (Zhu et al.): Tables II–III, VI and Fig. 1 on MNIST",
-        quick: |s| bls_ridge::run(&bls_ridge_options(s, true)),
-        full: |s| bls_ridge::run(&bls_ridge_options(s, false)),
+        quick: |s| bls_ridge::run(&bls_ridge_options(s, true), &s.blas),
+        full: |s| bls_ridge::run(&bls_ridge_options(s, false), &s.blas),
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 8 hours per seed on 2 cores; finished cells are kept and skipped when rerun",
     },
