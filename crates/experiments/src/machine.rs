@@ -1,6 +1,7 @@
 //! The machine a report was made on: CPU description, peak resident memory,
 //! the DGEMM rate the solvers are compared with, the UTC time, and a scoped
-//! OpenBLAS thread count. The reproductions (`papers`) and the benchmark
+//! OpenBLAS thread count (and the same as the reproductions' capability,
+//! [`OpenBlasThreads`]). The reproductions (`papers`) and the benchmark
 //! reports (`benches`) both use these, so every report describes its machine
 //! the same way.
 
@@ -138,6 +139,22 @@ impl ScopedBlasThreads {
 impl Drop for ScopedBlasThreads {
     fn drop(&mut self) {
         set_blas_threads(self.before);
+    }
+}
+
+/// OpenBLAS's thread count as the capability the reproductions set each
+/// cell's count through ([`crate::papers::BlasThreads`]); `bin/reproduce.rs`
+/// hands it to them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OpenBlasThreads;
+
+impl crate::papers::BlasThreads for OpenBlasThreads {
+    fn get(&self) -> usize {
+        blas_threads()
+    }
+
+    fn set(&self, n: usize) {
+        set_blas_threads(n);
     }
 }
 

@@ -3,6 +3,7 @@
 //! reused on a second run, and the cells hold what the tables are made of.
 
 use experiments::papers::bls_ridge::{run, Cell, Options, Schedule};
+use experiments::papers::Blas;
 use linalg_core::ridge::Strategy;
 use test_support::{assert_contains_all, assert_files};
 
@@ -27,7 +28,7 @@ fn tiny_schedule_writes_the_report_and_reuses_cells() {
     opts.seeds = 1;
     opts.lambda_exps = vec![-20, -5];
     opts.strategies = vec![Strategy::Chol2, Strategy::DRdg, Strategy::Orig];
-    let report = run(&opts).expect("reproduction runs");
+    let report = run(&opts, &Blas::none()).expect("reproduction runs");
     let md = std::fs::read_to_string(&report).expect("report");
     assert_contains_all(
         "the report",
@@ -84,7 +85,7 @@ fn tiny_schedule_writes_the_report_and_reuses_cells() {
         .collect();
     assert_eq!(cell_files.len(), 6);
     let before: Vec<_> = cell_files.iter().map(|p| stamp(p)).collect();
-    run(&opts).expect("second run");
+    run(&opts, &Blas::none()).expect("second run");
     let after: Vec<_> = cell_files.iter().map(|p| stamp(p)).collect();
     assert_eq!(before, after, "finished cells must be reused, not rerun");
 }

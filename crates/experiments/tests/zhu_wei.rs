@@ -3,6 +3,7 @@
 //! written, Table II has a row per dataset, and the figures are sane.
 
 use experiments::papers::zhu_wei::{run, Options, DATASETS};
+use experiments::papers::Blas;
 use test_support::assert_files;
 
 #[test]
@@ -22,7 +23,7 @@ fn tiny_run_writes_the_report_the_tables_and_the_figures() {
         threads: 1,
         mnist_threads: 2,
     };
-    let report = run(&opts).expect("the reproduction runs");
+    let report = run(&opts, &Blas::none()).expect("the reproduction runs");
     let md = std::fs::read_to_string(&report).expect("report.md");
     assert!(md.contains("## Table II") && md.contains("## Table III"));
     for (_, label, _) in DATASETS {

@@ -5,10 +5,11 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Parser;
 use experiments::papers::{
-    self, BlsRidgeSettings, GrippoDecSettings, PalagiSecciaSettings, Settings, TomicBplsSettings, REGISTRY,
+    self, Blas, BlsRidgeSettings, GrippoDecSettings, PalagiSecciaSettings, Settings, TomicBplsSettings, REGISTRY,
 };
 use linalg_core::ridge::Strategy;
 
@@ -178,6 +179,9 @@ fn main() -> ExitCode {
             runs: args.runs,
             time_budget_min: args.time_budget_min,
         },
+        // The papers set each cell's OpenBLAS thread count through this
+        // capability; they never set it themselves.
+        blas: Blas::new(Arc::new(experiments::machine::OpenBlasThreads)),
     };
     let wanted: Vec<&papers::Paper> = if args.papers.is_empty() {
         REGISTRY.iter().collect()

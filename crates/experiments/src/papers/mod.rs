@@ -8,6 +8,7 @@ pub mod cell_store;
 pub mod grippo_dec;
 pub mod mnist;
 pub mod palagi_seccia;
+pub mod runner;
 pub mod tomic_bpls;
 pub mod zhu_wei;
 
@@ -62,6 +63,9 @@ pub struct Settings {
     pub palagi_seccia: PalagiSecciaSettings,
     /// tomic-bpls's choices.
     pub tomic_bpls: TomicBplsSettings,
+    /// Setting the BLAS thread count of each cell: the program's capability
+    /// (default: [`Blas::none`], the count left alone).
+    pub blas: Blas,
 }
 
 pub use bls_ridge::options_from as bls_ridge_options;
@@ -71,6 +75,7 @@ pub use grippo_dec::options_from as grippo_dec_options;
 pub use grippo_dec::GrippoDecSettings;
 pub use palagi_seccia::options_from as palagi_seccia_options;
 pub use palagi_seccia::PalagiSecciaSettings;
+pub use runner::{Blas, BlasThreads, CellRunner, Job, Ran};
 pub use tomic_bpls::options_from as tomic_bpls_options;
 pub use tomic_bpls::TomicBplsSettings;
 
@@ -99,40 +104,40 @@ pub const REGISTRY: &[Paper] = &[
     Paper {
         name: "zhu-wei",
         description: "inverse-free ELM (Zhu & Wei): Tables II–V",
-        quick: |s| zhu_wei::run(&zhu_wei::Options::quick(s.results_dir.join("zhu-wei"))),
-        full: |s| zhu_wei::run(&zhu_wei::Options::full(s.results_dir.join("zhu-wei"))),
+        quick: |s| zhu_wei::run(&zhu_wei::Options::quick(s.results_dir.join("zhu-wei")), &s.blas),
+        full: |s| zhu_wei::run(&zhu_wei::Options::full(s.results_dir.join("zhu-wei")), &s.blas),
         quick_duration: "about 15 seconds after the build",
         full_duration: "about 18 minutes on 2 cores",
     },
     Paper {
         name: "bls-ridge",
         description: "ridge solutions for the incremental BLS (Zhu et al.): Tables II–III, VI and Fig. 1 on MNIST",
-        quick: |s| bls_ridge::run(&bls_ridge_options(s, true)),
-        full: |s| bls_ridge::run(&bls_ridge_options(s, false)),
+        quick: |s| bls_ridge::run(&bls_ridge_options(s, true), &s.blas),
+        full: |s| bls_ridge::run(&bls_ridge_options(s, false), &s.blas),
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 8 hours per seed on 2 cores; finished cells are kept and skipped when rerun",
     },
     Paper {
         name: "grippo-dec",
         description: "DEC decomposition training of one-hidden-layer networks (Grippo et al.): Tables II–XII",
-        quick: |s| grippo_dec::run(&grippo_dec_options(s, true)),
-        full: |s| grippo_dec::run(&grippo_dec_options(s, false)),
+        quick: |s| grippo_dec::run(&grippo_dec_options(s, true), &s.blas),
+        full: |s| grippo_dec::run(&grippo_dec_options(s, false), &s.blas),
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 2 hours on 2 cores; finished cells are kept and skipped when rerun",
     },
     Paper {
         name: "palagi-seccia",
         description: "block layer decomposition for deep networks (Palagi & Seccia): B2LD, BLInG, Tables 2–8",
-        quick: |s| palagi_seccia::run(&palagi_seccia_options(s, true)),
-        full: |s| palagi_seccia::run(&palagi_seccia_options(s, false)),
+        quick: |s| palagi_seccia::run(&palagi_seccia_options(s, true), &s.blas),
+        full: |s| palagi_seccia::run(&palagi_seccia_options(s, false), &s.blas),
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 2 hours on 2 cores (time limits scaled, see the report); finished cells are kept and skipped when rerun",
     },
     Paper {
         name: "tomic-bpls",
         description: "closed-form layer-wise least squares BPLS (Tomic et al.): toy Figs. 4–5, MNIST Fig. 7, Tables I–II, Fig. 9",
-        quick: |s| tomic_bpls::run(&tomic_bpls_options(s, true)),
-        full: |s| tomic_bpls::run(&tomic_bpls_options(s, false)),
+        quick: |s| tomic_bpls::run(&tomic_bpls_options(s, true), &s.blas),
+        full: |s| tomic_bpls::run(&tomic_bpls_options(s, false), &s.blas),
         quick_duration: "about 2 minutes after the build",
         full_duration: "about 25 minutes on 2 cores; finished runs are kept and skipped when rerun",
     },

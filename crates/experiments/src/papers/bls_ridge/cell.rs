@@ -203,12 +203,6 @@ pub fn read_cell(path: &Path) -> Result<Cell, CellError> {
     Ok(cell)
 }
 
-/// Writes a finished cell (the store's [`crate::papers::store_cell`]:
-/// pretty JSON, atomically).
-pub(super) fn write_cell(path: &Path, cell: &Cell) -> Result<(), CellError> {
-    crate::papers::store_cell(path, cell)
-}
-
 /// Serde for [`Strategy`] as its command-line name (`"chol1"`), the form the
 /// committed cell files use; an unknown name is an error.
 mod strategy_name {
@@ -274,12 +268,12 @@ mod tests {
         let mut cell = fixtures::timed_cell(1, 1.0, None);
         cell.strategy = Strategy::Orig;
         let old = dir.join("old.json");
-        write_cell(&old, &cell).expect("write");
+        crate::papers::store_cell(&old, &cell).expect("write");
         let read = read_cell(&old).expect("read");
         assert!(read.uses_eigen_cut());
         assert!(read.file(&dir).ends_with("full-seed0-lambda2^-10-orig-eigcut.json"));
         cell.orig_pinv_cut = PinvCut::current(Strategy::Orig);
-        write_cell(&old, &cell).expect("write");
+        crate::papers::store_cell(&old, &cell).expect("write");
         let read = read_cell(&old).expect("read");
         assert!(!read.uses_eigen_cut());
         assert!(read.file(&dir).ends_with("full-seed0-lambda2^-10-orig.json"));

@@ -1,7 +1,9 @@
 //! Running the sweep: the data, one cell (the whole schedule for one seed,
-//! λ and strategy), and the plan of cells with its time budget.
+//! λ and strategy), and the plan of cells, run by the one cell runner
+//! (stored cells skipped, the time budget).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use linalg_core::ridge::Strategy;
@@ -10,12 +12,12 @@ use models::bls::{BlsParams, IncrementalBls};
 use models::ParamGuard;
 use ndarray::{Array2, Axis, Slice};
 
-use super::cell::{cell_file, load_cells, write_cell, Cell, PinvCut};
+use super::cell::{cell_file, load_cells, Cell, PinvCut};
 use super::protocol::{Options, Schedule};
 use super::report::write_report;
 use crate::datasets::{argmax_rows, one_hot};
-use crate::machine::{self, ScopedBlasThreads};
-use crate::papers::ReproError;
+use crate::machine;
+use crate::papers::{Blas, CellRunner, Job, ReproError};
 
 /// MNIST with pixels in [0, 1] (Chen's BLS code divides by 255), one-hot
 /// training targets and test labels.
@@ -56,12 +58,7 @@ fn accuracy(bls: &IncrementalBls, d: &Data) -> Result<f64, ReproError> {
 
 /// One cell. The training data are moved into the network and given back
 /// at the end (one copy of the 376 MB MNIST matrix, not two, at the peak).
-fn run_cell(
-    opts: &Options,
-    d: &mut Data,
-    (seed, e, s, p): (u64, i32, Strategy, Precision),
-    peak: f64,
-) -> Result<Cell, ReproError> {
+fn run_cell(opts: &Options, d: &mut Data, (seed, e, s, p): Spec, peak: f64) -> Result<Cell, ReproError> {
     let sch = opts.schedule;
     machine::reset_peak_rss();
     let config = BlsParams::new(sch.feature_groups, sch.feature_nodes, sch.enhancement)
@@ -158,24 +155,12 @@ pub(super) fn progress_line(cell: &Cell) -> String {
     )
 }
 
-/// Run the reproduction; returns the report's path.
-pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
-    let started = Instant::now();
-    std::fs::create_dir_all(&opts.cells_dir)?;
-    let _threads = ScopedBlasThreads::new(opts.threads);
-    eprintln!(
-        "bls-ridge: MNIST {} train / {} test images, {} seeds × {} λ × {} strategies",
-        opts.schedule.train,
-        opts.schedule.test,
-        opts.seeds,
-        opts.lambda_exps.len(),
-        opts.strategies.len()
-    );
-    let mut data = load(&opts.schedule)?;
-    // n = 3072, best of 5 after a warm-up (n = 2048 best of 3 varied
-    // 90.7–104.5 GFLOP/s between invocations).
-    let peak = machine::dgemm_peak_gflops(3072, 5);
-    eprintln!("bls-ridge: DGEMM peak {peak:.1} GFLOP/s ({} threads)", opts.threads);
+/// One cell: seed, λ = 2^e, strategy and the storage precision of `A`.
+type Spec = (u64, i32, Strategy, Precision);
+
+/// The cells in run order: every (seed, λ, strategy) at the strategy's
+/// precision, and in the quick run a few f32 twins of f64 cells.
+fn plan(opts: &Options) -> Vec<Spec> {
     let mut plan = vec![];
     for seed in 0..opts.seeds as u64 {
         for &e in &opts.lambda_exps {
@@ -191,25 +176,45 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
             }
         }
     }
+    plan
+}
+
+/// Run the reproduction; returns the report's path. The cells and the
+/// DGEMM peak run on `opts.threads` BLAS threads, set through `blas`.
+pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
+    let started = Instant::now();
+    std::fs::create_dir_all(&opts.cells_dir)?;
+    eprintln!(
+        "bls-ridge: MNIST {} train / {} test images, {} seeds × {} λ × {} strategies",
+        opts.schedule.train,
+        opts.schedule.test,
+        opts.seeds,
+        opts.lambda_exps.len(),
+        opts.strategies.len()
+    );
+    let data = Mutex::new(load(&opts.schedule)?);
+    // n = 3072, best of 5 after a warm-up (n = 2048 best of 3 varied
+    // 90.7–104.5 GFLOP/s between invocations).
+    let peak = blas.with(opts.threads, || machine::dgemm_peak_gflops(3072, 5));
+    eprintln!("bls-ridge: DGEMM peak {peak:.1} GFLOP/s ({} threads)", opts.threads);
+    let plan = plan(opts);
     let total = plan.len();
-    let file_of =
-        |&(seed, e, s, p): &(u64, i32, Strategy, Precision)| cell_file(&opts.cells_dir, &opts.schedule, seed, e, s, p);
-    let mut ran = 0;
-    for (i, &(seed, e, s, p)) in plan.iter().enumerate() {
-        let file = file_of(&plan[i]);
-        if file.exists() {
-            continue;
-        }
-        if let Some(budget) = opts.time_budget_min {
-            if started.elapsed().as_secs_f64() > budget * 60.0 {
-                let left = plan[i..].iter().filter(|c| !file_of(c).exists()).count();
-                eprintln!("bls-ridge: time budget of {budget} min used; {left} of {total} cells not run");
-                break;
-            }
-        }
+    let jobs: Vec<Job<(usize, Spec)>> = plan
+        .into_iter()
+        .enumerate()
+        .map(|(i, (seed, e, s, p))| {
+            let file = cell_file(Path::new(""), &opts.schedule, seed, e, s, p);
+            Job::new(file.to_string_lossy(), opts.threads, (i, (seed, e, s, p)))
+        })
+        .collect();
+    let mut runner = CellRunner::new("bls-ridge", &opts.cells_dir, blas).budget(started, opts.time_budget_min);
+    let ran = runner.run(&jobs, |job| {
+        let (i, (seed, e, s, p)) = job.spec;
         let t = Instant::now();
-        let cell = run_cell(opts, &mut data, (seed, e, s, p), peak)?;
-        ran += 1;
+        let mut d = data
+            .lock()
+            .map_err(|_| ReproError::Protocol("bls-ridge: an earlier cell panicked holding the data".into()))?;
+        let cell = run_cell(opts, &mut d, (seed, e, s, p), peak)?;
         let last = cell.accuracy.iter().rev().flatten().next().copied();
         eprintln!(
             "bls-ridge: cell {}/{total}: seed {seed}, λ = 2^{e}, {s}{}: final accuracy {}, solver {:.1} s, {:.0} s ({:.0} s so far)",
@@ -220,9 +225,14 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
             t.elapsed().as_secs_f64(),
             started.elapsed().as_secs_f64()
         );
-        write_cell(&file, &cell)?;
-    }
-    eprintln!("bls-ridge: {ran} cells run in {:.0} s", started.elapsed().as_secs_f64());
+        Ok(cell)
+    })?;
+    runner.finish();
+    eprintln!(
+        "bls-ridge: {} cells run in {:.0} s",
+        ran.computed,
+        started.elapsed().as_secs_f64()
+    );
     let cells = load_cells(&opts.cells_dir, &opts.schedule)?;
     write_report(opts, &cells, peak, started.elapsed().as_secs_f64())
 }

@@ -27,13 +27,14 @@ pub mod protocol;
 pub mod published;
 mod report;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use cell::{trainer, CellResult};
 pub use protocol::{options_from, GrippoDecSettings, Options, Prepared, Source, SOURCES};
 
-use super::ReproError;
+use self::published::PublishedRow;
+use super::{Blas, CellRunner, Job, ReproError};
 
 /// The rows of a data set's table that a run covers: all of them, or in
 /// the quick run the first (smallest) network of each algorithm.
@@ -53,11 +54,12 @@ pub fn rows_to_run(index: usize, quick: bool) -> Vec<published::PublishedRow> {
         .collect()
 }
 
-/// Run the tables and write the report; returns the report's path.
+/// Run the tables and write the report; returns the report's path. Every
+/// cell runs on one BLAS thread, set through `blas`.
 ///
 /// # Errors
 /// Data, model and I/O errors.
-pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
+pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
     let started = Instant::now();
     if let Some(unknown) = opts
         .datasets
@@ -74,14 +76,14 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
     // One thread, as the paper's serial Fortran code on a Core 2 Duo: DEC's
     // unit steps are serial loops; only L-BFGS's products and the ELM's
     // solve would use more.
-    let _threads = crate::machine::ScopedBlasThreads::new(1);
+    let mut runner = CellRunner::new("grippo-dec", &opts.cells_dir, blas).budget(started, opts.time_budget_min);
     let mut cells: Vec<CellResult> = vec![];
-    let (mut skipped, mut reused) = (0usize, 0usize);
+    let mut reused = 0usize;
     for (index, source) in SOURCES.iter().enumerate() {
         if !opts.includes(source.paper_name) {
             continue;
         }
-        let prep = protocol::prepare(index, source, opts)?;
+        let prep = blas.with(1, || protocol::prepare(index, source, opts))?;
         eprintln!(
             "grippo-dec: {} — {} training × {} features, {} test",
             source.paper_name,
@@ -89,41 +91,28 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
             prep.x_train.ncols(),
             prep.x_test.nrows()
         );
-        for row in rows_to_run(index, opts.quick) {
-            for r in 0..opts.runs {
-                let path = cell::path(&opts.cells_dir, source.paper_name, row.algorithm, row.neurons, r, opts);
-                if let Some(c) = super::load_cell::<CellResult>(&path)? {
-                    cells.push(c);
-                    reused += 1;
-                    continue;
-                }
-                if opts
-                    .time_budget_min
-                    .is_some_and(|m| started.elapsed().as_secs_f64() > 60.0 * m)
-                {
-                    skipped += 1;
-                    continue;
-                }
-                let c = cell::run(&prep, row.algorithm, row.neurons, r, opts.quick)?;
-                eprintln!(
-                    "grippo-dec: {} {} N = {} run {r}: {:.2} s, train {:.4}, test {:.4}, E = {:.5e}",
-                    source.paper_name,
-                    row.algorithm,
-                    row.neurons,
-                    c.train_time,
-                    c.train_metric,
-                    c.test_metric,
-                    c.objective
-                );
-                super::store_cell(&path, &c)?;
-                cells.push(c);
-            }
-        }
+        let jobs: Vec<Job<(PublishedRow, usize)>> = rows_to_run(index, opts.quick)
+            .into_iter()
+            .flat_map(|row| (0..opts.runs).map(move |r| (row, r)))
+            .map(|(row, r)| {
+                let path = cell::path(Path::new(""), source.paper_name, row.algorithm, row.neurons, r, opts);
+                Job::new(path.to_string_lossy(), 1, (row, r))
+            })
+            .collect();
+        let ran = runner.run(&jobs, |job| {
+            let (row, r) = job.spec;
+            let c = cell::run(&prep, row.algorithm, row.neurons, r, opts.quick)?;
+            eprintln!(
+                "grippo-dec: {} {} N = {} run {r}: {:.2} s, train {:.4}, test {:.4}, E = {:.5e}",
+                source.paper_name, row.algorithm, row.neurons, c.train_time, c.train_metric, c.test_metric, c.objective
+            );
+            Ok(c)
+        })?;
+        reused += ran.reused;
+        cells.extend(ran.done());
     }
-    if skipped > 0 {
-        eprintln!("grippo-dec: time budget reached: {skipped} cells not run (rerun to continue)");
-    }
-    report::write(opts, &cells, skipped, reused)
+    runner.finish();
+    report::write(opts, &cells, runner.skipped(), reused)
 }
 
 #[cfg(test)]

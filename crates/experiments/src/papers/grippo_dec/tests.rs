@@ -115,7 +115,7 @@ fn a_run_writes_its_report_and_resumes_from_its_cells() {
     let dir = tempfile::tempdir().unwrap();
     let mut o = opts(dir.path());
     o.datasets = Some(vec!["diabetes".into()]);
-    let report = run(&o).unwrap();
+    let report = run(&o, &crate::papers::Blas::none()).unwrap();
     let text = std::fs::read_to_string(&report).unwrap();
     assert!(text.contains("## Table VI — diabetes"), "{text}");
     assert!(text.contains("| DEC(10) | 20 |"));
@@ -133,9 +133,12 @@ fn a_run_writes_its_report_and_resumes_from_its_cells() {
         v
     };
     let before = stamps(&o.cells_dir);
-    let report = run(&o).unwrap();
+    let report = run(&o, &crate::papers::Blas::none()).unwrap();
     assert!(report.exists());
     assert_eq!(stamps(&o.cells_dir), before, "cells were retrained");
     o.datasets = Some(vec!["iris".into()]);
-    assert!(run(&o).unwrap_err().to_string().contains("unknown data set"));
+    assert!(run(&o, &crate::papers::Blas::none())
+        .unwrap_err()
+        .to_string()
+        .contains("unknown data set"));
 }

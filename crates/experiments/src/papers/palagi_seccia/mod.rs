@@ -28,15 +28,13 @@ pub mod protocol;
 pub mod published;
 mod report;
 
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 pub use cell::CellResult;
 pub use protocol::{options_from, Options, PalagiSecciaSettings, Prepared, Source, ARCHITECTURES, METHODS, SOURCES};
 
-use super::ReproError;
+use super::{Blas, CellRunner, Job, ReproError};
 
 /// The full run's time limits as a fraction of the paper's (150 s for B2LD
 /// and L-BFGS, 60 s for BLInG and IG), chosen so that the whole
@@ -44,11 +42,13 @@ use super::ReproError;
 /// about two hours on 2 cores (measured: see the committed report).
 pub const DEFAULT_TIME_SCALE: f64 = 0.08;
 
-/// Run the tables and write the report; returns the report's path.
+/// Run the tables and write the report; returns the report's path. The
+/// cells run `opts.workers` at once, on one BLAS thread each (set through
+/// `blas`).
 ///
 /// # Errors
 /// Data, model and I/O errors.
-pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
+pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
     let started = Instant::now();
     if let Some(unknown) = opts.datasets.iter().flatten().find(|d| {
         !SOURCES
@@ -69,14 +69,16 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         )));
     }
     // One BLAS thread per cell; `workers` cells at once.
-    let _threads = crate::machine::ScopedBlasThreads::new(1);
+    let mut runner = CellRunner::new("palagi-seccia", &opts.cells_dir, blas)
+        .budget(started, opts.time_budget_min)
+        .workers(opts.workers);
     let mut cells: Vec<CellResult> = vec![];
-    let (mut skipped, mut reused) = (0usize, 0usize);
+    let mut reused = 0usize;
     for (index, source) in SOURCES.iter().enumerate() {
         if !opts.includes(source) {
             continue;
         }
-        let prep = protocol::prepare(index, source, opts)?;
+        let prep = blas.with(1, || protocol::prepare(index, source, opts))?;
         eprintln!(
             "palagi-seccia: {} — {} training × {} inputs (constant included), {} test",
             source.paper_name,
@@ -84,80 +86,35 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
             prep.x_train.ncols(),
             prep.x_test.nrows()
         );
-        let mut pending = vec![];
+        let mut jobs = vec![];
         for &a in &opts.architectures {
             for r in 0..opts.runs {
                 for m in METHODS {
-                    let path = cell::path(&opts.cells_dir, source.key, a, m, r, opts);
-                    match super::load_cell::<CellResult>(&path)? {
-                        Some(c) => {
-                            cells.push(c);
-                            reused += 1;
-                        }
-                        None => pending.push((a, m, r, path)),
-                    }
+                    let path = cell::path(Path::new(""), source.key, a, m, r, opts);
+                    jobs.push(Job::new(path.to_string_lossy(), 1, (a, m, r)));
                 }
             }
         }
-        let next = AtomicUsize::new(0);
-        let done = Mutex::new(Vec::<CellResult>::new());
-        let failed = Mutex::new(None::<ReproError>);
-        let over_budget = AtomicUsize::new(0);
-        std::thread::scope(|scope| {
-            for _ in 0..opts.workers.max(1) {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some((a, m, r, path)) = pending.get(i) else {
-                        break;
-                    };
-                    if failed.lock().map(|f| f.is_some()).unwrap_or(true) {
-                        break;
-                    }
-                    if opts
-                        .time_budget_min
-                        .is_some_and(|b| started.elapsed().as_secs_f64() > 60.0 * b)
-                    {
-                        over_budget.fetch_add(1, Ordering::SeqCst);
-                        continue;
-                    }
-                    let result = cell::run(&prep, *a, m, *r, opts).and_then(|c| {
-                        super::store_cell(path, &c)?;
-                        Ok(c)
-                    });
-                    match result {
-                        Ok(c) => {
-                            eprintln!(
-                                "palagi-seccia: {} {} {m} run {r}: f = {:.4e}, ‖∇f‖ = {:.2e}, test {:.4e}, {:.2} s, {}",
-                                source.key,
-                                protocol::architecture_name(*a),
-                                c.objective,
-                                c.gradient_norm,
-                                c.test_error,
-                                c.seconds,
-                                c.termination
-                            );
-                            if let Ok(mut d) = done.lock() {
-                                d.push(c);
-                            }
-                        }
-                        Err(e) => {
-                            if let Ok(mut f) = failed.lock() {
-                                f.get_or_insert(e);
-                            }
-                        }
-                    }
-                });
-            }
-        });
-        if let Some(e) = failed.into_inner().ok().flatten() {
-            return Err(e);
-        }
-        cells.extend(done.into_inner().unwrap_or_default());
-        skipped += over_budget.into_inner();
+        let ran = runner.run(&jobs, |job| {
+            let (a, m, r) = job.spec;
+            let c = cell::run(&prep, a, m, r, opts)?;
+            eprintln!(
+                "palagi-seccia: {} {} {m} run {r}: f = {:.4e}, ‖∇f‖ = {:.2e}, test {:.4e}, {:.2} s, {}",
+                source.key,
+                protocol::architecture_name(a),
+                c.objective,
+                c.gradient_norm,
+                c.test_error,
+                c.seconds,
+                c.termination
+            );
+            Ok(c)
+        })?;
+        reused += ran.reused;
+        cells.extend(ran.done());
     }
-    if skipped > 0 {
-        eprintln!("palagi-seccia: time budget reached: {skipped} cells not run (rerun to continue)");
-    }
+    runner.finish();
+    let skipped = runner.skipped();
     cells.sort_by(|a, b| {
         (a.dataset.as_str(), a.architecture, a.run, a.method.as_str()).cmp(&(
             b.dataset.as_str(),

@@ -25,8 +25,8 @@ use std::time::Instant;
 
 use models::optim::first_order::FirstOrderKind;
 
-use super::ReproError;
-use crate::machine::{self, ScopedBlasThreads};
+use super::{Blas, CellRunner, Job, ReproError};
+use crate::machine;
 
 /// The reproduction's protocol.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,9 +145,9 @@ pub const RULES: [FirstOrderKind; 4] = [
     FirstOrderKind::AdaGrad,
 ];
 
-/// A run to do (or reuse).
-#[derive(Clone, Debug)]
-enum Job {
+/// An MNIST run to do (or reuse).
+#[derive(Clone, Copy, Debug)]
+enum MnistJob {
     Bpls {
         seed: u64,
         algorithm_1: bool,
@@ -161,8 +161,9 @@ enum Job {
     },
 }
 
-impl Job {
-    fn file(&self, opts: &Options) -> PathBuf {
+impl MnistJob {
+    /// The cell's file name.
+    fn file(&self, opts: &Options) -> String {
         let tag = format!(
             "{}-{}-{}",
             opts.dataset.to_ascii_lowercase(),
@@ -170,15 +171,15 @@ impl Job {
             opts.test_samples
         );
         let name = match self {
-            Job::Bpls {
+            MnistJob::Bpls {
                 seed,
                 algorithm_1: false,
             } => format!("{tag}-bpls-e{}-s{seed}.json", opts.epochs),
-            Job::Bpls {
+            MnistJob::Bpls {
                 seed,
                 algorithm_1: true,
             } => format!("{tag}-bpls-alg1-s{seed}.json"),
-            Job::Backprop {
+            MnistJob::Backprop {
                 kind,
                 batch,
                 seed,
@@ -186,62 +187,106 @@ impl Job {
                 samples,
             } => format!("{tag}-{kind}-b{batch}-e{epochs}-n{samples}-s{seed}.json"),
         };
-        opts.cells_dir.join(name)
+        name
     }
 }
 
-/// Run the protocol and write the report; returns the report's path.
-///
-/// # Errors
-/// Data, model and I/O errors.
-pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
-    let started = Instant::now();
-    std::fs::create_dir_all(&opts.out_dir)?;
-    // Toy problems: single-threaded BLAS (the matrices are 5×4).
-    let toy = {
-        let _one = ScopedBlasThreads::new(1);
-        let mut points = vec![];
-        for problem in toy::Problem::ALL {
-            let path = opts.cells_dir.join(format!(
+/// A toy cell: one problem's Monte Carlo runs, or the clipping sweep.
+#[derive(Clone, Copy, Debug)]
+enum ToyJob {
+    Problem(toy::Problem),
+    Clips,
+}
+
+/// The toy problems' cells, on one BLAS thread (the matrices are 5×4).
+fn toy_cells(opts: &Options, runner: &mut CellRunner) -> Result<Vec<toy::ToyPoint>, ReproError> {
+    let mut jobs: Vec<Job<ToyJob>> = toy::Problem::ALL
+        .into_iter()
+        .map(|problem| {
+            let file = format!(
                 "toy-{}-r{}-e{}-{}.json",
                 problem.key(),
                 opts.toy_runs,
                 opts.toy_epochs,
                 opts.sigmas.len()
-            ));
-            let cell: Vec<toy::ToyPoint> = match super::load_cell(&path)? {
-                Some(c) => c,
-                None => {
-                    let t = Instant::now();
-                    let c = toy::run(problem, &opts.sigmas, opts.toy_runs, opts.toy_epochs)?;
-                    super::store_cell(&path, &c)?;
-                    eprintln!(
-                        "tomic-bpls: toy {} ({} runs × {} σ): {:.1} s",
-                        problem.key(),
-                        opts.toy_runs,
-                        opts.sigmas.len(),
-                        t.elapsed().as_secs_f64()
-                    );
-                    c
-                }
-            };
-            points.extend(cell);
+            );
+            Job::new(file, 1, ToyJob::Problem(problem))
+        })
+        .collect();
+    // BPLS's clipping margin on the non-linear problem (sigmoid outputs).
+    let clips = format!("toy-clips-r{}-{}.json", opts.toy_runs, opts.sigmas.len());
+    jobs.push(Job::new(clips, 1, ToyJob::Clips));
+    let ran = runner.run(&jobs, |job| match job.spec {
+        ToyJob::Problem(problem) => {
+            let t = Instant::now();
+            let c = toy::run(problem, &opts.sigmas, opts.toy_runs, opts.toy_epochs)?;
+            eprintln!(
+                "tomic-bpls: toy {} ({} runs × {} σ): {:.1} s",
+                problem.key(),
+                opts.toy_runs,
+                opts.sigmas.len(),
+                t.elapsed().as_secs_f64()
+            );
+            Ok(c)
         }
-        // BPLS's clipping margin on the non-linear problem (sigmoid outputs).
-        let path = opts
-            .cells_dir
-            .join(format!("toy-clips-r{}-{}.json", opts.toy_runs, opts.sigmas.len()));
-        let sweep: Vec<toy::ToyPoint> = match super::load_cell(&path)? {
-            Some(c) => c,
-            None => {
-                let c = toy::clip_sweep(toy::Problem::NonLinear, &opts.sigmas, opts.toy_runs)?;
-                super::store_cell(&path, &c)?;
-                c
-            }
-        };
-        points.extend(sweep);
-        points
-    };
+        ToyJob::Clips => toy::clip_sweep(toy::Problem::NonLinear, &opts.sigmas, opts.toy_runs),
+    })?;
+    Ok(ran.done().into_iter().flatten().collect())
+}
+
+/// The MNIST runs in order: BPLS (Algorithms 2 and 1) per seed, backprop
+/// per seed and rule at the curves' batch size, backprop at batch 1.
+fn mnist_jobs(opts: &Options) -> Vec<Job<MnistJob>> {
+    let mut specs = vec![];
+    for seed in 0..opts.bpls_runs as u64 {
+        for algorithm_1 in [false, true] {
+            specs.push(MnistJob::Bpls { seed, algorithm_1 });
+        }
+    }
+    for seed in 0..opts.backprop_runs as u64 {
+        for kind in RULES {
+            specs.push(MnistJob::Backprop {
+                kind,
+                batch: opts.batch,
+                seed,
+                epochs: opts.epochs,
+                samples: opts.train_samples,
+            });
+        }
+    }
+    for kind in RULES {
+        specs.push(MnistJob::Backprop {
+            kind,
+            batch: 1,
+            seed: 0,
+            epochs: opts.batch1_epochs,
+            samples: opts.batch1_samples,
+        });
+    }
+    // Both cores for the BLAS-3 work of BPLS and batch 128; one for
+    // batch 1, whose tiny products only lose to threading overhead.
+    specs
+        .into_iter()
+        .map(|spec| {
+            let threads = match spec {
+                MnistJob::Backprop { batch: 1, .. } => 1,
+                _ => machine::cores(),
+            };
+            Job::new(spec.file(opts), threads, spec)
+        })
+        .collect()
+}
+
+/// Run the protocol and write the report; returns the report's path. Each
+/// cell runs on the BLAS threads it declares, set through `blas`.
+///
+/// # Errors
+/// Data, model and I/O errors.
+pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
+    let started = Instant::now();
+    std::fs::create_dir_all(&opts.out_dir)?;
+    let mut toy_runner = CellRunner::new("tomic-bpls", &opts.cells_dir, blas);
+    let toy = toy_cells(opts, &mut toy_runner)?;
     let img = mnist::load(
         &opts.data_dir,
         &opts.dataset,
@@ -255,72 +300,20 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         img.x_test.nrows(),
         img.x_train.ncols()
     );
-    let mut jobs = vec![];
-    for seed in 0..opts.bpls_runs as u64 {
-        jobs.push(Job::Bpls {
-            seed,
-            algorithm_1: false,
-        });
-        jobs.push(Job::Bpls {
-            seed,
-            algorithm_1: true,
-        });
-    }
-    for seed in 0..opts.backprop_runs as u64 {
-        for kind in RULES {
-            jobs.push(Job::Backprop {
-                kind,
-                batch: opts.batch,
-                seed,
-                epochs: opts.epochs,
-                samples: opts.train_samples,
-            });
-        }
-    }
-    for kind in RULES {
-        jobs.push(Job::Backprop {
-            kind,
-            batch: 1,
-            seed: 0,
-            epochs: opts.batch1_epochs,
-            samples: opts.batch1_samples,
-        });
-    }
-    let mut cells = vec![];
-    let (mut reused, mut skipped) = (0, 0);
-    for job in &jobs {
-        let path = job.file(opts);
-        if let Some(c) = super::load_cell::<mnist::RunCell>(&path)? {
-            cells.push(c);
-            reused += 1;
-            continue;
-        }
-        if opts
-            .time_budget_min
-            .is_some_and(|b| started.elapsed().as_secs_f64() > 60.0 * b)
-        {
-            skipped += 1;
-            continue;
-        }
-        // Both cores for the BLAS-3 work of BPLS and batch 128; one for
-        // batch 1, whose tiny products only lose to threading overhead.
-        let cell = match *job {
-            Job::Bpls { seed, algorithm_1 } => {
-                let _t = ScopedBlasThreads::new(machine::cores());
+    let mut runner = CellRunner::new("tomic-bpls", &opts.cells_dir, blas).budget(started, opts.time_budget_min);
+    let ran = runner.run(&mnist_jobs(opts), |job| {
+        let cell = match job.spec {
+            MnistJob::Bpls { seed, algorithm_1 } => {
                 mnist::run_bpls(&img, seed, opts.epochs.max(1), opts.train_samples, algorithm_1)?
             }
-            Job::Backprop {
+            MnistJob::Backprop {
                 kind,
                 batch,
                 seed,
                 epochs,
                 samples,
-            } => {
-                let _t = ScopedBlasThreads::new(if batch == 1 { 1 } else { machine::cores() });
-                mnist::run_backprop(&img, kind, batch, seed, epochs, samples)?
-            }
+            } => mnist::run_backprop(&img, kind, batch, seed, epochs, samples)?,
         };
-        super::store_cell(&path, &cell)?;
         let last = cell.epochs.last().copied();
         eprintln!(
             "tomic-bpls: {} batch {} seed {}: {} epochs, {:.2} s/epoch, train {:.2}%, test {:.2}%",
@@ -332,11 +325,11 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
             last.map_or(f64::NAN, |e| e.train_accuracy),
             last.map_or(f64::NAN, |e| e.test_accuracy)
         );
-        cells.push(cell);
-    }
-    if skipped > 0 {
-        eprintln!("tomic-bpls: time budget reached: {skipped} runs not done (rerun to continue)");
-    }
+        Ok(cell)
+    })?;
+    runner.finish();
+    let (reused, skipped) = (ran.reused, ran.skipped);
+    let cells: Vec<mnist::RunCell> = ran.done();
     report::write(opts, &toy, &cells, reused, skipped, started.elapsed().as_secs_f64())
 }
 

@@ -49,7 +49,7 @@ fn a_tiny_protocol_runs_end_to_end_and_reuses_its_cells() {
     o.test_samples = 100;
     o.batch1_samples = 50;
     o.epochs = 3;
-    let report = run(&o).expect("run");
+    let report = run(&o, &crate::papers::Blas::none()).expect("run");
     let md = std::fs::read_to_string(&report).expect("report");
     for needle in [
         "Fig. 4",
@@ -85,7 +85,7 @@ fn a_tiny_protocol_runs_end_to_end_and_reuses_its_cells() {
     let last = bpls["epochs"].as_array().and_then(|e| e.last()).expect("epochs");
     assert!(last["test_accuracy"].as_f64().expect("number") > 90.0, "{last}");
     // The second run reads every cell back.
-    let again = run(&o).expect("rerun");
+    let again = run(&o, &crate::papers::Blas::none()).expect("rerun");
     let md2 = std::fs::read_to_string(again).expect("report");
     let cells = 2 * 2 + 4 + 4; // BPLS runs (Algorithms 2 and 1), batch-128 runs, batch-1 runs
     assert!(
@@ -104,7 +104,7 @@ fn a_missing_directory_is_named() {
     o.toy_runs = 1;
     o.toy_epochs = 1;
     o.sigmas = vec![0.0];
-    let err = run(&o).expect_err("no data").to_string();
+    let err = run(&o, &crate::papers::Blas::none()).expect_err("no data").to_string();
     let _ = std::fs::remove_dir_all(&out);
     assert!(
         err.contains("/nonexistent/fashion") && err.contains("train-images-idx3-ubyte"),

@@ -1,9 +1,9 @@
 //! Zhu & Wei's runs as resumable cells (issue 38): one cell per data set
 //! of Tables II–III, one for Table IV, one for Table V, each stored as JSON
-//! under `out_dir/cells/` ([`papers::store_cell`](crate::papers::store_cell))
-//! beside the options it was computed under. A rerun reads back every cell
-//! whose options are the same and computes the others, so an interrupted
-//! run resumes where it stopped.
+//! under `out_dir/cells/` by the one cell runner
+//! ([`CellRunner`](crate::papers::CellRunner)) beside the options it was
+//! computed under. A rerun reads back every cell whose options are the same
+//! and computes the others, so an interrupted run resumes where it stopped.
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::mnist::MnistSize;
 use super::protocol::Options;
 use super::regression::{ErrorRow, TimingRow};
-use crate::papers::{load_cell, store_cell, ReproError};
+use crate::papers::{CellRunner, Job, ReproError};
 use crate::report::svg;
 
 /// The options a cell's numbers depend on (not the output folder).
@@ -56,31 +56,60 @@ pub(super) struct Count {
     pub(super) reused: usize,
 }
 
-/// The cell `name` of this run: read back when stored under the same
-/// options, else computed by `compute` and stored.
+/// The cells of `jobs` through the runner: each read back when stored
+/// under the same options, else computed by `compute` (on the job's BLAS
+/// threads) and stored beside the options; in job order.
 ///
 /// # Errors
-/// `compute`'s, and writing the cell.
-pub(super) fn cell<T: Serialize + DeserializeOwned>(
+/// `compute`'s, and reading or writing a cell.
+pub(super) fn cells<S: Sync, T: Serialize + DeserializeOwned + Send>(
+    runner: &mut CellRunner,
     opts: &Options,
-    name: &str,
+    jobs: &[Job<S>],
     count: &mut Count,
-    compute: impl FnOnce() -> Result<T, ReproError>,
-) -> Result<T, ReproError> {
-    let path = opts.out_dir.join("cells").join(format!("{name}.json"));
+    compute: impl Fn(&S) -> Result<T, ReproError> + Sync,
+) -> Result<Vec<T>, ReproError> {
     let key = Key::of(opts);
-    count.cells += 1;
-    if let Some(stored) = load_cell::<Stored<T>>(&path)? {
-        if stored.key == key {
-            count.reused += 1;
-            eprintln!("zhu-wei: {name}: read back from {}", path.display());
-            return Ok(stored.value);
-        }
+    let ran = runner.run_reusing(
+        jobs,
+        |_, stored: &Stored<T>| stored.key == key,
+        |job| {
+            Ok(Stored {
+                key: key.clone(),
+                value: compute(&job.spec)?,
+            })
+        },
+    )?;
+    count.cells += jobs.len();
+    count.reused += ran.reused;
+    let values: Vec<T> = ran.done().into_iter().map(|s| s.value).collect();
+    if values.len() != jobs.len() {
+        return Err(ReproError::Protocol(format!(
+            "zhu-wei: {} of {} cells computed",
+            values.len(),
+            jobs.len()
+        )));
     }
-    let value = compute()?;
-    let stored = Stored { key, value };
-    store_cell(&path, &stored)?;
-    Ok(stored.value)
+    Ok(values)
+}
+
+/// The one cell `name` (file `name.json`) on `threads` BLAS threads: see
+/// [`cells`].
+///
+/// # Errors
+/// As [`cells`].
+pub(super) fn cell<T: Serialize + DeserializeOwned + Send>(
+    runner: &mut CellRunner,
+    opts: &Options,
+    (name, threads): (&str, usize),
+    count: &mut Count,
+    compute: impl Fn() -> Result<T, ReproError> + Sync,
+) -> Result<T, ReproError> {
+    let jobs = [Job::new(format!("{name}.json"), threads, ())];
+    let mut values = cells(runner, opts, &jobs, count, |()| compute())?;
+    values
+        .pop()
+        .ok_or_else(|| ReproError::Protocol(format!("zhu-wei: cell {name} not computed")))
 }
 
 /// One data set's share of Tables II and III (and of the scaling study).
@@ -120,17 +149,24 @@ mod tests {
     #[test]
     fn a_cell_is_read_back_only_under_the_same_options() {
         let dir = tempfile::tempdir().expect("a temporary directory");
+        let mut runner = CellRunner::new("zhu-wei", dir.path().join("cells"), &crate::papers::Blas::none());
         let mut count = Count::default();
-        let computed = cell(&options(dir.path(), 2), "t", &mut count, || Ok(vec![1.0, 2.0])).expect("cell");
+        let computed = cell(&mut runner, &options(dir.path(), 2), ("t", 1), &mut count, || {
+            Ok(vec![1.0, 2.0])
+        })
+        .expect("cell");
         assert_eq!((computed, count), (vec![1.0, 2.0], Count { cells: 1, reused: 0 }));
         // The same options: read back, `compute` not called.
-        let again: Vec<f64> = cell(&options(dir.path(), 2), "t", &mut count, || {
+        let again: Vec<f64> = cell(&mut runner, &options(dir.path(), 2), ("t", 1), &mut count, || {
             Err(ReproError::Protocol("must not be computed again".into()))
         })
         .expect("read back");
         assert_eq!((again, count), (vec![1.0, 2.0], Count { cells: 2, reused: 1 }));
         // Other options: computed again, and stored for them.
-        let other = cell(&options(dir.path(), 3), "t", &mut count, || Ok(vec![3.0])).expect("cell");
+        let other = cell(&mut runner, &options(dir.path(), 3), ("t", 1), &mut count, || {
+            Ok(vec![3.0])
+        })
+        .expect("cell");
         assert_eq!((other, count), (vec![3.0], Count { cells: 3, reused: 1 }));
     }
 }

@@ -18,7 +18,6 @@ use serde::{Deserialize, Serialize};
 use super::classification::ACTIVATIONS;
 use super::regression::time_last_node;
 use crate::datasets::{argmax_rows, one_hot, MinMaxScaler};
-use crate::machine::ScopedBlasThreads;
 use crate::metrics;
 use crate::papers::ReproError;
 
@@ -67,10 +66,9 @@ pub struct MnistRow {
     pub flops: [u64; 4],
 }
 
-/// Run Table V on `threads` OpenBLAS threads (the previous count is
-/// restored on return).
-pub fn table5(size: MnistSize, threads: usize) -> Result<Vec<MnistRow>, ReproError> {
-    let _threads = ScopedBlasThreads::new(threads);
+/// Run Table V (on the BLAS threads its caller set: the runner's
+/// `mnist_threads`).
+pub fn table5(size: MnistSize) -> Result<Vec<MnistRow>, ReproError> {
     let crate::papers::mnist::Mnist { train, test } = crate::papers::mnist::load(None, Some(size.train), None)?;
     let sx = MinMaxScaler::fit(&train.x)?;
     // Input weights are U[−1, 1] (MATLAB ELM's rand·2−1). On 784 pixels in

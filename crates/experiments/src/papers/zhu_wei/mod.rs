@@ -30,9 +30,8 @@ use std::time::Instant;
 
 use self::regression::{dataset_errors, scaled_fold, testing_mse_by_scaling, time_one_node, Curves};
 use self::report::{write_report, Results};
-use super::ReproError;
+use super::{Blas, CellRunner, Job, ReproError};
 use crate::datasets::{self, k_fold};
-use crate::machine::ScopedBlasThreads;
 
 pub use classification::{ClassRow, NodeSweepRow, Table4, ACTIVATIONS, SETS, SWEEP_ACTIVATIONS, SWEEP_NODES};
 pub use mnist::{MnistRow, MnistSize};
@@ -43,14 +42,19 @@ pub use regression::{ErrorRow, TimingRow};
 /// Run Tables II–V and write the report. Returns the report's path. Each
 /// data set of Tables II–III, Table IV and Table V is a cell
 /// ([`cells`]): a rerun with the same options reads back what an earlier
-/// run stored.
-pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
+/// run stored. Tables II–IV run on `opts.threads` BLAS threads, Table V on
+/// `opts.mnist_threads`, set through `blas`.
+pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
     let started = Instant::now();
-    let _threads = ScopedBlasThreads::new(opts.threads);
+    let mut runner = CellRunner::new("zhu-wei", opts.out_dir.join("cells"), blas);
     let mut count = cells::Count::default();
     let mut results = Results::default();
-    for (d, (name, _, _)) in DATASETS.iter().enumerate() {
-        let one = cells::cell(opts, &format!("table2-{name}"), &mut count, || dataset_cell(opts, d))?;
+    let jobs: Vec<Job<usize>> = DATASETS
+        .iter()
+        .enumerate()
+        .map(|(d, (name, _, _))| Job::new(format!("table2-{name}.json"), opts.threads, d))
+        .collect();
+    for one in cells::cells(&mut runner, opts, &jobs, &mut count, |&d| dataset_cell(opts, d))? {
         results.rows.extend(one.rows);
         results.timing.extend(one.timing);
         results.zscore_mse.extend(one.zscore_mse);
@@ -58,9 +62,13 @@ pub fn run(opts: &Options) -> Result<PathBuf, ReproError> {
         results.weight_curves.extend(one.weight_curves);
         results.time_curves.extend(one.time_curves);
     }
-    results.classification = cells::cell(opts, "table4", &mut count, || classification::table4(opts))?;
+    results.classification = cells::cell(&mut runner, opts, ("table4", opts.threads), &mut count, || {
+        classification::table4(opts)
+    })?;
     if let Some(size) = opts.mnist {
-        results.mnist = cells::cell(opts, "table5", &mut count, || mnist::table5(size, opts.mnist_threads))?;
+        results.mnist = cells::cell(&mut runner, opts, ("table5", opts.mnist_threads), &mut count, || {
+            mnist::table5(size)
+        })?;
     }
     results.cells = count;
     write_report(opts, &results, started.elapsed().as_secs_f64())
