@@ -314,6 +314,35 @@ fn metric(
     Ok((value, n))
 }
 
+/// The metric of the streamed `pipeline` on the training and the test
+/// shards (the test file read with the training width), and where rank 0
+/// saved it: `(train metric, test metric, test rows, saved to)`.
+fn evaluate_and_save(
+    args: &FitArgs,
+    world: &dyn Collective,
+    pipeline: &FittedPipeline,
+    [train, test]: [&Shard; 2],
+    options: &ReadOptions,
+    rows: usize,
+    n_features: usize,
+) -> Result<(f64, f64, usize, Option<String>), CliError> {
+    let (train_metric, _) = metric(world, pipeline, train, options, rows, &args.train)?;
+    let test_options = ReadOptions {
+        n_features: Some(n_features),
+        ..*options
+    };
+    let (test_metric, n_test) = metric(world, pipeline, test, &test_options, rows, &args.train)?;
+    let saved_to = match (&args.save, world.rank() == 0) {
+        (Some(path), true) => {
+            pipeline.save(path)?;
+            Some(path.display().to_string())
+        }
+        (Some(path), false) => Some(path.display().to_string()),
+        (None, _) => None,
+    };
+    Ok((train_metric, test_metric, n_test, saved_to))
+}
+
 /// Fit the ELM or the BLS of `args` from its training file in chunks of
 /// `args.scale_out.chunk_rows` rows over the processes of `world`,
 /// evaluate on the test file the same way, save (rank 0); the report.
@@ -437,20 +466,8 @@ pub fn fit(args: &FitArgs, world: &dyn Collective) -> Result<FitReport, CliError
         labels,
         columns,
     };
-    let (train_metric, _) = metric(world, &pipeline, &train, &options, rows, &args.train)?;
-    let test_options = ReadOptions {
-        n_features: Some(n_features),
-        ..options
-    };
-    let (test_metric, n_test) = metric(world, &pipeline, &test, &test_options, rows, &args.train)?;
-    let saved_to = match (&args.save, lead) {
-        (Some(path), true) => {
-            pipeline.save(path)?;
-            Some(path.display().to_string())
-        }
-        (Some(path), false) => Some(path.display().to_string()),
-        (None, _) => None,
-    };
+    let (train_metric, test_metric, n_test, saved_to) =
+        evaluate_and_save(args, world, &pipeline, [&train, &test], &options, rows, n_features)?;
     let run = Run {
         n_train,
         n_test,
