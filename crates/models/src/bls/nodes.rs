@@ -635,7 +635,7 @@ impl Expansion {
     /// (K×d): every block computed with the stored maps, in append order.
     /// On the training samples it is bit-identical to the `A` the solver
     /// was given, but in the columns of a block cut by
-    /// [`truncate`](Self::truncate) (see `IncrementalBls::hidden_outputs`).
+    /// `truncate` (see `IncrementalBls::hidden_outputs`).
     ///
     /// # Errors
     /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or

@@ -15,6 +15,15 @@
 //!   matrix `VVᵀ + μI`, the dual `P = V(VᵀV + μI)⁻¹` the m×m one, by the
 //!   same identity.
 //!
+//! Why not through [`crate::Readout`], the output layer of the ELM and the
+//! BLS: a BPLS layer step is not an output layer's solve. It appends the
+//! bias column `1` to the layer's inputs (the Readout solves `AW = Y` on the
+//! columns it is given), chooses between the primal and the dual form by
+//! the shape of `G` (the Readout always factors the n×n Gram matrix: a
+//! 20001×20001 one for thirty samples of 20000 features), and is solved
+//! anew at every epoch on a changed `A`, so none of the Readout's growth
+//! by columns applies.
+//!
 //! Every factorization is of a matrix whose eigenvalues are those of the
 //! other form's plus, or minus, zeros: the dual's smallest eigenvalue is
 //! `σ_min² + λ ≥ λ`, the primal's λ when K < n+1, so the smaller form is

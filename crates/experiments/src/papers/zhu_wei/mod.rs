@@ -41,7 +41,7 @@ pub use regression::{ErrorRow, TimingRow};
 
 /// Run Tables II–V and write the report. Returns the report's path. Each
 /// data set of Tables II–III, Table IV and Table V is a cell
-/// ([`cells`]): a rerun with the same options reads back what an earlier
+/// (`cells.rs`): a rerun with the same options reads back what an earlier
 /// run stored. Tables II–IV run on `opts.threads` BLAS threads, Table V on
 /// `opts.mnist_threads`, set through `blas`.
 pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
