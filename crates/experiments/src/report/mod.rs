@@ -1,5 +1,6 @@
 //! Report writing: Markdown tables, CSV, JSON and SVG plots.
 
+pub mod claims;
 pub mod stats;
 pub mod svg;
 

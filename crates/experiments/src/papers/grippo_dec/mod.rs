@@ -23,6 +23,7 @@
 //! repeated, so that an interrupted full run resumes.
 
 mod cell;
+mod claims;
 pub mod protocol;
 pub mod published;
 mod report;
