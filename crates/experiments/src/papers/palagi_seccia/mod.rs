@@ -24,6 +24,7 @@
 //! is repeated.
 
 pub mod cell;
+mod claims;
 pub mod protocol;
 pub mod published;
 mod report;
