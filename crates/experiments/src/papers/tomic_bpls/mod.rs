@@ -15,6 +15,7 @@
 //! directory. Each run is a cell stored as JSON in `cells/` and reused
 //! when the reproduction is run again.
 
+mod claims;
 pub mod mnist;
 pub mod published;
 mod report;

@@ -80,6 +80,7 @@ pub(super) fn write(
 ) -> Result<PathBuf, ReproError> {
     let mut md = String::new();
     header(&mut md, opts, reused, skipped, seconds);
+    md.push_str(&crate::report::claims::section(&super::claims::judge(opts, toy, cells)));
     toy_section(&mut md, opts, toy)?;
     mnist_protocol(&mut md, opts, cells);
     table_i(&mut md, opts, cells)?;
@@ -95,7 +96,8 @@ pub(super) fn write(
 fn header(md: &mut String, opts: &Options, reused: usize, skipped: usize, seconds: f64) {
     let _ = writeln!(
         md,
-        "# Tomic et al. (2024): BPLS — reproduction\n\n{} run, {} (UTC) on {}; {:.0} s ({} runs reused from `cells/`{}).\n",
+        "# Tomic et al. (2024): BPLS — reproduction\n\n{} run, {} (UTC) on {}; {:.0} s ({} runs reused from `cells/`, \
+         their times those of the run that computed them{}).\n",
         if opts.quick { "Quick" } else { "Full" },
         machine::utc_now(),
         machine::description_with_blas(),
@@ -147,6 +149,9 @@ fn toy_problem(md: &mut String, opts: &Options, toy: &[ToyPoint], problem: Probl
         t.header.push(format!("{m} test"));
     }
     let mut sigmas: Vec<f64> = pts.iter().map(|p| p.sigma).collect();
+    // Every σ once: the points come σ by σ per method, so equal σ are not
+    // adjacent until sorted.
+    sigmas.sort_by(f64::total_cmp);
     sigmas.dedup();
     for &s in &sigmas {
         let mut row = vec![format!("{s:.1}")];
@@ -210,6 +215,9 @@ fn clip_sweep(md: &mut String, opts: &Options, toy: &[ToyPoint]) -> std::io::Res
         t.header.push(format!("δ={c} test"));
     }
     let mut sigmas: Vec<f64> = sweep.iter().map(|p| p.sigma).collect();
+    // Every σ once: the points come σ by σ per method, so equal σ are not
+    // adjacent until sorted.
+    sigmas.sort_by(f64::total_cmp);
     sigmas.dedup();
     for &s in &sigmas {
         let mut row = vec![format!("{s:.1}")];
