@@ -18,6 +18,7 @@
 //! same for every algorithm), on 1 OpenBLAS thread.
 
 mod cells;
+mod claims;
 mod classification;
 mod mnist;
 mod protocol;
