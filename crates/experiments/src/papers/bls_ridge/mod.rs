@@ -29,6 +29,7 @@
 
 mod analysis;
 mod cell;
+mod claims;
 mod protocol;
 mod published;
 mod report;

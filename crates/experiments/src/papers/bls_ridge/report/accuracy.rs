@@ -54,6 +54,11 @@ pub(super) fn accuracy_tables(s: &Summary<'_>) -> (String, Table) {
     }
     if sch == Schedule::FULL {
         md.push_str(&blocks::blocks_section(s));
+        // The blocks no λ of ours is paired with, in full (the summary
+        // table above gives only their maxima).
+        for p in pairs.iter().filter(|p| p.lambda.is_none()) {
+            md.push_str(&blocks::paper_block_table(&header, p));
+        }
     }
     (md, csv)
 }

@@ -104,6 +104,15 @@ pub(super) fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f
     std::fs::create_dir_all(dir)?;
     let s = Summary::new(opts, cells);
     let mut md = header(&s, peak, seconds);
+    let protocol_cells: Vec<&Cell> = cells
+        .iter()
+        .filter(|c| s.is_default(c) && !c.is_set_aside_orig())
+        .collect();
+    md.push_str(&crate::report::claims::section(&super::claims::judge(
+        &s.lambdas,
+        &protocol_cells,
+        s.nu,
+    )));
     let (accuracy_md, accuracy_csv) = accuracy::accuracy_tables(&s);
     md.push_str(&accuracy_md);
     md.push_str(&accuracy::failures(cells));
