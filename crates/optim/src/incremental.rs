@@ -3,8 +3,9 @@
 //! non-decomposed baseline IG.
 //!
 //! BLInG updates each layer's block on each minibatch by
-//! `w̃ ← w̃ + αᵏ / max{β, min{γ, ‖d‖}} · d` (step 9) and, once per epoch,
-//! `αᵏ⁺¹ = αᵏ (1 − ε αᵏ)` (step 13). The paper's text gives "γ and β …
+//! `w̃ ← w̃ + αᵏ / max{β, min{γ, ‖d‖}} · d` (step 9) and, after every
+//! minibatch (step 13 is inside Algorithm 5's loop over the minibatches,
+//! beside `k = k + 1`), `αᵏ⁺¹ = αᵏ (1 − ε αᵏ)`. The paper's text gives "γ and β …
 //! fixed to 10⁻³ and 10⁶ respectively", which would make the clamp empty
 //! (`max{β, min{γ, ·}}` needs β ≤ γ); the reading here is the one that
 //! makes it a clamp, β = 10⁻³ below and γ = 10⁶ above

@@ -79,12 +79,20 @@ pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
     // solve would use more.
     let mut runner = CellRunner::new("grippo-dec", &opts.cells_dir, blas).budget(started, opts.time_budget_min);
     let mut cells: Vec<CellResult> = vec![];
+    let mut facts: Vec<report::DataFacts> = vec![];
     let mut reused = 0usize;
     for (index, source) in SOURCES.iter().enumerate() {
         if !opts.includes(source.paper_name) {
             continue;
         }
         let prep = blas.with(1, || protocol::prepare(index, source, opts))?;
+        facts.push(report::DataFacts {
+            dataset: source.paper_name,
+            features: prep.x_train.ncols(),
+            train: prep.x_train.nrows(),
+            test: prep.x_test.nrows(),
+            majority: prep.majority_test_rate(),
+        });
         eprintln!(
             "grippo-dec: {} — {} training × {} features, {} test",
             source.paper_name,
@@ -113,7 +121,7 @@ pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
         cells.extend(ran.done());
     }
     runner.finish();
-    report::write(opts, &cells, runner.skipped(), reused)
+    report::write(opts, &cells, &facts, runner.skipped(), reused)
 }
 
 #[cfg(test)]

@@ -183,6 +183,20 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// Classification: the share (%) of the test set's most frequent class,
+    /// the accuracy of always answering it; `None` for regression.
+    pub fn majority_test_rate(&self) -> Option<f64> {
+        let classes = self.classes?;
+        let mut counts = vec![0usize; classes.max(1)];
+        for &c in &self.truth_test {
+            if let Some(n) = counts.get_mut(c as usize) {
+                *n += 1;
+            }
+        }
+        let most = counts.iter().copied().max().unwrap_or(0);
+        Some(100.0 * most as f64 / self.truth_test.len().max(1) as f64)
+    }
+
     /// `%` accuracy (classification) or RMSE (regression) of the outputs
     /// `phi` against `truth`.
     pub fn metric(&self, phi: &Array2<f64>, truth: &Array1<f64>) -> f64 {

@@ -43,6 +43,19 @@ pub(crate) fn wins_defeats(first: &[(usize, f64)], second: &[(usize, f64)]) -> (
     (w, d)
 }
 
+/// The median objective of `cells` (the mean of the middle two for an
+/// even count), NaN for none: printed beside the best of the runs, which
+/// alone says little about ten starts.
+fn median_objective(cells: &[&CellResult]) -> f64 {
+    let mut v: Vec<f64> = cells.iter().map(|c| c.objective).collect();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => 0.5 * (v[n / 2 - 1] + v[n / 2]),
+    }
+}
+
 /// `(run, value)` of each cell.
 pub(super) fn values(cells: &[&CellResult], f: fn(&CellResult) -> f64) -> Vec<(usize, f64)> {
     cells.iter().map(|c| (c.run, f(c))).collect()
@@ -186,7 +199,7 @@ fn table_2(md: &mut String, opts: &Options, cells: &[CellResult]) -> std::io::Re
     let _ = writeln!(
         md,
         "## Table 2: best of the runs, B2LD and L-BFGS\n\nThe run with the lowest objective per method; \
-         ours, then the paper's.\n"
+         ours (with the median objective of the runs beside it), then the paper's.\n"
     );
     let mut csv = Table::new(&[
         "architecture",
@@ -204,6 +217,8 @@ fn table_2(md: &mut String, opts: &Options, cells: &[CellResult]) -> std::io::Re
             "data set",
             "f B2LD",
             "f L-BFGS",
+            "median f B2LD",
+            "median f L-BFGS",
             "‖∇f‖ B2LD",
             "‖∇f‖ L-BFGS",
             "s B2LD",
@@ -229,6 +244,8 @@ fn table_2(md: &mut String, opts: &Options, cells: &[CellResult]) -> std::io::Re
                 s.paper_name.into(),
                 sci(get(0, |c| c.objective)),
                 sci(get(1, |c| c.objective)),
+                sci(median_objective(&select(cells, s.key, a, "b2ld"))),
+                sci(median_objective(&select(cells, s.key, a, "lbfgs"))),
                 sci(get(0, |c| c.gradient_norm)),
                 sci(get(1, |c| c.gradient_norm)),
                 format!("{:.2}", get(0, |c| c.seconds)),
@@ -340,10 +357,12 @@ fn table_6(md: &mut String, opts: &Options, cells: &[CellResult]) {
     let _ = writeln!(
         md,
         "## Table 6: best of the runs, BLInG and IG\n\nThe run with the lowest objective per method and its \
-         test error; ours, then the paper's.\n"
+         test error; ours (with the median objective of the runs beside it), then the paper's.\n"
     );
+    let mut header = BLING_IG_COLUMNS.to_vec();
+    header.splice(3..3, ["median f BLInG", "median f IG"]);
     for &a in &opts.architectures {
-        let mut t = Table::new(&BLING_IG_COLUMNS);
+        let mut t = Table::new(&header);
         for (d, s) in SOURCES.iter().enumerate() {
             if !opts.includes(s) {
                 continue;
@@ -358,6 +377,8 @@ fn table_6(md: &mut String, opts: &Options, cells: &[CellResult]) {
                 s.paper_name.into(),
                 sci(get(0, |c| c.objective)),
                 sci(get(1, |c| c.objective)),
+                sci(median_objective(&select(cells, s.key, a, "bling"))),
+                sci(median_objective(&select(cells, s.key, a, "ig"))),
                 sci(get(0, |c| c.test_error)),
                 sci(get(1, |c| c.test_error)),
                 sci(p.objective[0]),
