@@ -471,3 +471,48 @@ fn missing_components(root: &Path) -> Vec<&'static str> {
     }
     missing
 }
+
+/// Where Debian's `dataset-fashion-mnist` puts Fashion-MNIST's IDX files
+/// (MIT licence, Zalando SE): Tomic et al.'s second data set.
+pub const FASHION_MNIST_DIR: &str = "/usr/share/datasets/fashion-mnist";
+
+/// The Debian package with Fashion-MNIST.
+const FASHION_MNIST_PACKAGE: &str = "dataset-fashion-mnist";
+
+/// The directory of Fashion-MNIST's IDX files, installing Debian's
+/// `dataset-fashion-mnist` with apt-get when they are missing (under the
+/// same rules as OpenBLAS: root or password-less `sudo`).
+///
+/// # Errors
+/// What is missing and the command that installs it, when it cannot be
+/// installed here.
+pub fn ensure_fashion_mnist() -> Result<std::path::PathBuf, String> {
+    let dir = Path::new(FASHION_MNIST_DIR);
+    let present =
+        || dir.join("train-images-idx3-ubyte.gz").is_file() && dir.join("t10k-labels-idx1-ubyte.gz").is_file();
+    if present() {
+        eprintln!("setup: Fashion-MNIST found in {FASHION_MNIST_DIR}");
+        return Ok(dir.to_path_buf());
+    }
+    let why = format!("Fashion-MNIST (for tomic-bpls) not found in {FASHION_MNIST_DIR}");
+    eprintln!("setup: {why}");
+    let sudo = install_rights().map_err(|reason| {
+        format!(
+            "{why} and cannot be installed automatically ({reason}); install it with: sudo apt-get update && \
+             sudo apt-get install -y {FASHION_MNIST_PACKAGE}"
+        )
+    })?;
+    eprintln!("setup: installing {FASHION_MNIST_PACKAGE} with apt-get");
+    util::run(&mut apt_get(sudo, &["update"]))?;
+    util::run(&mut apt_get(
+        sudo,
+        &["install", "-y", "--no-install-recommends", FASHION_MNIST_PACKAGE],
+    ))?;
+    if present() {
+        Ok(dir.to_path_buf())
+    } else {
+        Err(format!(
+            "apt-get installed {FASHION_MNIST_PACKAGE} but {FASHION_MNIST_DIR} has no IDX files"
+        ))
+    }
+}

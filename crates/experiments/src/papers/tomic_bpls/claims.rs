@@ -153,7 +153,7 @@ fn epochs_claim(opts: &Options, cells: &[RunCell]) -> Claim {
         source: "Sec. III-B".into(),
         verdict: single(paper.and_then(|p| matched(&epochs, p as f64))),
         ours: format!("{m:.1} ± {:.1} ({} runs)", sd.unwrap_or(0.0), epochs.len()),
-        paper: paper.map_or("—".into(), |e| format!("{e} (Fashion-MNIST: 4)")),
+        paper: paper.map_or("—".into(), |e| e.to_string()),
         caveat: String::new(),
     }
 }
