@@ -199,8 +199,9 @@ enum ToyJob {
     Clips,
 }
 
-/// The toy problems' cells, on one BLAS thread (the matrices are 5×4).
-fn toy_cells(opts: &Options, runner: &mut CellRunner) -> Result<Vec<toy::ToyPoint>, ReproError> {
+/// The toy problems' cells, on one BLAS thread (the matrices are 5×4), and
+/// how many were read back.
+fn toy_cells(opts: &Options, runner: &mut CellRunner) -> Result<(Vec<toy::ToyPoint>, usize), ReproError> {
     let mut jobs: Vec<Job<ToyJob>> = toy::Problem::ALL
         .into_iter()
         .map(|problem| {
@@ -232,7 +233,8 @@ fn toy_cells(opts: &Options, runner: &mut CellRunner) -> Result<Vec<toy::ToyPoin
         }
         ToyJob::Clips => toy::clip_sweep(toy::Problem::NonLinear, &opts.sigmas, opts.toy_runs),
     })?;
-    Ok(ran.done().into_iter().flatten().collect())
+    let reused = ran.reused;
+    Ok((ran.done().into_iter().flatten().collect(), reused))
 }
 
 /// The MNIST runs in order: BPLS (Algorithms 2 and 1) per seed, backprop
@@ -287,7 +289,7 @@ pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
     let started = Instant::now();
     std::fs::create_dir_all(&opts.out_dir)?;
     let mut toy_runner = CellRunner::new("tomic-bpls", &opts.cells_dir, blas);
-    let toy = toy_cells(opts, &mut toy_runner)?;
+    let (toy, toy_reused) = toy_cells(opts, &mut toy_runner)?;
     let img = mnist::load(
         &opts.data_dir,
         &opts.dataset,
@@ -329,7 +331,7 @@ pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
         Ok(cell)
     })?;
     runner.finish();
-    let (reused, skipped) = (ran.reused, ran.skipped);
+    let (reused, skipped) = (ran.reused + toy_reused, ran.skipped);
     let cells: Vec<mnist::RunCell> = ran.done();
     report::write(opts, &toy, &cells, reused, skipped, started.elapsed().as_secs_f64())
 }

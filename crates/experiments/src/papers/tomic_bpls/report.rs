@@ -96,7 +96,7 @@ pub(super) fn write(
 fn header(md: &mut String, opts: &Options, reused: usize, skipped: usize, seconds: f64) {
     let _ = writeln!(
         md,
-        "# Tomic et al. (2024): BPLS — reproduction\n\n{} run, {} (UTC) on {}; {:.0} s ({} runs reused from `cells/`, \
+        "# Tomic et al. (2024): BPLS — reproduction\n\n{} run, {} (UTC) on {}; {:.0} s ({} cells read back from `cells/`, \
          their times those of the run that computed them{}).\n",
         if opts.quick { "Quick" } else { "Full" },
         machine::utc_now(),
