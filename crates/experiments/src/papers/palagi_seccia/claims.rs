@@ -78,6 +78,16 @@ fn limits(opts: &Options) -> String {
     )
 }
 
+/// The data sets (by index) the run included, when it ran both the
+/// shallowest and the deepest network (none otherwise): the sets a depth
+/// comparison is made on.
+fn depth_sets(opts: &Options) -> Vec<usize> {
+    if !(opts.architectures.contains(&SHALLOWEST) && opts.architectures.contains(&DEEPEST)) {
+        return vec![];
+    }
+    (0..SOURCES.len()).filter(|&d| opts.includes(&SOURCES[d])).collect()
+}
+
 /// Per data set with both networks run: whether `deeper_worse(d)` (the
 /// ratio of the best value on `[10 x 50]` to that on `[1 x 50]` is worse for
 /// the first method than for the second), ours and the paper's.
@@ -88,13 +98,7 @@ fn depth_claim(
     paper_ratios: impl Fn(usize) -> (f64, f64),
 ) -> (usize, usize, usize) {
     let (mut k, mut n, mut p) = (0, 0, 0);
-    if !(opts.architectures.contains(&SHALLOWEST) && opts.architectures.contains(&DEEPEST)) {
-        return (0, 0, 0);
-    }
-    for (d, s) in SOURCES.iter().enumerate() {
-        if !opts.includes(s) {
-            continue;
-        }
+    for d in depth_sets(opts) {
         let ratio = |m: &str| -> Option<f64> {
             Some(best_of(cells, d, DEEPEST, m)?.objective / best_of(cells, d, SHALLOWEST, m)?.objective)
         };
@@ -119,14 +123,9 @@ fn growth_claim(
     paper: &[[(u32, u32); 5]; 7],
 ) -> (usize, usize, usize) {
     let (mut k, mut n, mut p) = (0, 0, 0);
-    if !(opts.architectures.contains(&SHALLOWEST) && opts.architectures.contains(&DEEPEST)) {
-        return (0, 0, 0);
-    }
     let net = |(w, d): (u32, u32)| i64::from(w) - i64::from(d);
-    for (d, s) in SOURCES.iter().enumerate() {
-        if !opts.includes(s) {
-            continue;
-        }
+    for d in depth_sets(opts) {
+        let s = &SOURCES[d];
         let ours = |a: usize| {
             wins_defeats(
                 &values(&select(cells, s.key, a, first), value),
