@@ -13,7 +13,6 @@ use super::dec::{self, DecReport, DecSettings};
 use super::error_fn::{ErrorFunction, FullObjective};
 use super::network::{hidden_outputs, Slfn};
 use crate::error::{ModelError, Result};
-use crate::readout::{Readout, ReadoutSolver};
 use crate::rng::node_stream;
 use crate::traits::{Dataset, Fit, ParamGuard};
 use crate::validate;
@@ -94,6 +93,7 @@ pub struct SlfnValidParams {
     seed: u64,
     time_limit: Option<Duration>,
     relative_decrease: Option<f64>,
+    lstsq_cut: Option<f64>,
 }
 
 impl SlfnValidParams {
@@ -132,6 +132,12 @@ impl SlfnValidParams {
     /// if any.
     pub fn relative_decrease(&self) -> Option<f64> {
         self.relative_decrease
+    }
+
+    /// The ELM's relative cut of small singular values
+    /// ([`SlfnParams::with_lstsq_cut`]); `None`: `max(K, n)·ε`.
+    pub fn lstsq_cut(&self) -> Option<f64> {
+        self.lstsq_cut
     }
 
     /// The starting point for `n` inputs and `m` outputs: every weight
@@ -195,6 +201,7 @@ impl SlfnValidParams {
                         termination: out.report.termination,
                         elapsed: start.elapsed(),
                         dec: Some(out.report),
+                        elm_rank: None,
                     },
                 ))
             }
@@ -242,13 +249,14 @@ impl SlfnValidParams {
                         termination: Some(r.termination),
                         elapsed: start.elapsed(),
                         dec: None,
+                        elm_rank: None,
                     },
                 ))
             }
             SlfnTrainer::Elm => {
                 let h = hidden_outputs(x, w0.view());
-                let lambda = Readout::new(ReadoutSolver::Lstsq, 0.0).solve(h, y)?;
-                let net = Slfn::from_raw(w0, lambda);
+                let solved = linalg_core::lstsq::min_norm_lstsq(h.view(), y, self.lstsq_cut)?;
+                let net = Slfn::from_raw(w0, solved.solution);
                 let error = ErrorFunction::new(x, y, 0.0, 0.0)?;
                 let objective = error.value(net.weights(), net.output_weights());
                 progress(&Progress {
@@ -266,6 +274,7 @@ impl SlfnValidParams {
                         termination: None,
                         elapsed: start.elapsed(),
                         dec: None,
+                        elm_rank: Some(solved.rank),
                     },
                 ))
             }
@@ -302,6 +311,10 @@ pub struct SlfnReport {
     pub elapsed: Duration,
     /// DEC's own counts and its objective after every major iteration.
     pub dec: Option<DecReport>,
+    /// The ELM: the numerical rank of `H` at the cut
+    /// ([`SlfnParams::with_lstsq_cut`]), the number of directions the
+    /// least-squares solution uses.
+    pub elm_rank: Option<usize>,
 }
 
 /// Hyper-parameters of the network, unchecked.
@@ -340,6 +353,7 @@ impl SlfnParams {
             seed: 0,
             time_limit: None,
             relative_decrease: None,
+            lstsq_cut: None,
         })
     }
 
@@ -380,6 +394,20 @@ impl SlfnParams {
     }
 }
 
+impl SlfnParams {
+    /// The ELM's least-squares cut: singular values of `H` below
+    /// `cut · σ_max` count as zero (LAPACK's `RCOND` of DGELSS/DGELSD).
+    /// Default `max(K, n)·ε`, MATLAB's `pinv` tolerance; DGELSS called with
+    /// `RCOND < 0` cuts at `ε`. A wider cut (`1e-6`, `1e-4`) drops the
+    /// directions a saturated hidden layer barely spans, which fit the
+    /// training set's noise and blow up on new rows. `cut` finite and in
+    /// `[0, 1)`; DEC and L-BFGS ignore it.
+    pub fn with_lstsq_cut(mut self, cut: f64) -> Self {
+        self.0.lstsq_cut = Some(cut);
+        self
+    }
+}
+
 impl ParamGuard for SlfnParams {
     type Checked = SlfnValidParams;
 
@@ -395,6 +423,15 @@ impl ParamGuard for SlfnParams {
         }
         if let Some(t) = p.relative_decrease {
             validate::finite_scalar("relative_decrease", t, false, "the tolerance must be finite and ≥ 0")?;
+        }
+        if let Some(c) = p.lstsq_cut {
+            if !(c.is_finite() && (0.0..1.0).contains(&c)) {
+                return Err(ModelError::InvalidParameter {
+                    name: "lstsq_cut",
+                    value: c.to_string(),
+                    reason: "the cut is relative to the largest singular value: finite, in [0, 1)",
+                });
+            }
         }
         match p.trainer {
             SlfnTrainer::Dec { maxiter } => {

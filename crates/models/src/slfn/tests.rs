@@ -251,6 +251,53 @@ fn elm_and_lbfgs_baselines() {
     assert!((exact - rep.objective).abs() <= 1e-12 * exact);
 }
 
+/// A wider least-squares cut keeps fewer directions of `H`: the rank is
+/// the count of singular values at or above `cut·σ_max`, and the truncated
+/// solution is no longer than the default's (`‖λ_k‖² = Σ_{i≤k} (u_iᵀy/σ_i)²`
+/// grows with `k`). The cut sits between two singular values halfway down
+/// the default's spectrum; rounding moves each solution by about
+/// `(σ_max/σ_kept)·K·ε` relative, the bound below with a factor 10 to spare.
+#[test]
+fn elm_lstsq_cut_truncates_the_saturated_directions() {
+    // Inputs of size ~100 saturate the sigmoids, as raw features do.
+    let (x, y) = data(300, 1);
+    let x = x.mapv(|v| 100.0 * v);
+    let data = Dataset::new(x.view(), y.view());
+    let fit = |cut: Option<f64>| {
+        let p = SlfnParams::new(60).with_trainer(SlfnTrainer::Elm);
+        let p = match cut {
+            Some(c) => p.with_lstsq_cut(c),
+            None => p,
+        };
+        p.check().unwrap().fit_with_report(&data, |_| {}).unwrap()
+    };
+    let (default_net, default_rep) = fit(None);
+    let h = default_net.hidden_outputs(x.view()).unwrap();
+    let sv = linalg_core::lstsq::min_norm_lstsq(h.view(), y.view(), None)
+        .unwrap()
+        .singular_values;
+    let kept = |cut: f64| sv.iter().filter(|s| **s >= cut * sv[0]).count();
+    let default_rank = default_rep.elm_rank.unwrap();
+    assert_eq!(default_rank, kept(300.0 * f64::EPSILON));
+    assert!(default_rank >= 4, "{default_rank}");
+    let k = default_rank / 2;
+    let cut = (sv[k - 1] * sv[k]).sqrt() / sv[0];
+    let (wide_net, wide_rep) = fit(Some(cut));
+    assert_eq!(wide_rep.elm_rank, Some(k));
+    assert_eq!(kept(cut), k);
+    let norm = |n: &Slfn| n.output_weights().iter().map(|v| v * v).sum::<f64>().sqrt();
+    let rounding = 10.0 * 300.0 * f64::EPSILON * sv[0] / sv[default_rank - 1];
+    assert!(norm(&wide_net) <= norm(&default_net) * (1.0 + rounding));
+    assert!(
+        norm(&wide_net) < norm(&default_net),
+        "the dropped directions carry weight"
+    );
+    for bad in [-1e-3, 1.0, f64::NAN] {
+        let e = SlfnParams::new(3).with_lstsq_cut(bad).check().unwrap_err();
+        assert!(e.to_string().contains("lstsq_cut"), "{e}");
+    }
+}
+
 #[test]
 fn params_trainer_names_and_persistence() {
     for (s, t) in [

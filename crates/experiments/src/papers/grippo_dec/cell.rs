@@ -48,12 +48,38 @@ pub struct CellResult {
     /// Run 0 only: `(seconds, E)` after every major iteration (DEC) or
     /// iteration (L-BFGS).
     pub trace: Vec<(f64, f64)>,
+    /// The ELM: the rank of `H` its least-squares cut kept.
+    #[serde(default)]
+    pub elm_rank: Option<usize>,
+    /// The test metric on the test rows whose features do not occur in the
+    /// training part ([`Prepared::unshared_test`]); `None` where no row is
+    /// shared or for cells computed before it was measured.
+    #[serde(default)]
+    pub test_metric_unshared: Option<f64>,
+}
+
+/// The least-squares cuts the ELM rows are also run with, by name
+/// ([`elm_cut`]): DGELSS's `RCOND < 0` (machine precision `ε`), then wider.
+pub const ELM_CUTS: [&str; 4] = ["elm(eps)", "elm(1e-8)", "elm(1e-6)", "elm(1e-4)"];
+
+/// The ELM's least-squares cut named by an algorithm `elm(CUT)` (`eps` for
+/// `ε`); `None` for plain `elm` (the default `max(K, n)·ε`) and for every
+/// other algorithm.
+pub fn elm_cut(algorithm: &str) -> Option<f64> {
+    let a = algorithm.replace(' ', "").to_ascii_lowercase();
+    let inner = a.strip_prefix("elm(")?.strip_suffix(')')?;
+    if inner == "eps" {
+        Some(f64::EPSILON)
+    } else {
+        inner.parse().ok()
+    }
 }
 
 /// The trainer of the paper's algorithm name.
 ///
 /// # Errors
-/// [`ReproError::Protocol`] for a name that is none of DEC(k), lbfgs(k), elm.
+/// [`ReproError::Protocol`] for a name that is none of DEC(k), lbfgs(k),
+/// elm, elm(CUT).
 pub fn trainer(algorithm: &str) -> Result<SlfnTrainer, ReproError> {
     let a = algorithm.replace(' ', "").to_ascii_lowercase();
     let count = |prefix: &str| {
@@ -65,7 +91,7 @@ pub fn trainer(algorithm: &str) -> Result<SlfnTrainer, ReproError> {
         Ok(SlfnTrainer::Dec { maxiter })
     } else if let Some(iterations) = count("lbfgs(") {
         Ok(SlfnTrainer::Lbfgs { iterations })
-    } else if a == "elm" {
+    } else if a == "elm" || elm_cut(&a).is_some() {
         Ok(SlfnTrainer::Elm)
     } else {
         Err(ReproError::Protocol(format!("unknown algorithm {algorithm:?}")))
@@ -97,8 +123,12 @@ pub fn run(
 ) -> Result<CellResult, ReproError> {
     let params = SlfnParams::new(neurons)
         .with_trainer(trainer(algorithm)?)
-        .with_seed(1000 + run as u64)
-        .check()?;
+        .with_seed(1000 + run as u64);
+    let params = match elm_cut(algorithm) {
+        Some(cut) => params.with_lstsq_cut(cut),
+        None => params,
+    }
+    .check()?;
     let mut trace = vec![];
     let started = Instant::now();
     let (net, report) = params.fit_with_report(&Dataset::new(prep.x_train.view(), prep.y_train.view()), |p| {
@@ -122,6 +152,8 @@ pub fn run(
         test_time,
         train_metric: prep.metric(&phi_train, &prep.truth_train),
         test_metric: prep.metric(&phi_test, &prep.truth_test),
+        test_metric_unshared: prep.unshared_metric(&phi_test),
+        elm_rank: report.elm_rank,
         objective: report.objective,
         iterations: report.iterations,
         evaluations: report.evaluations.gradients.max(report.evaluations.values),

@@ -24,6 +24,7 @@
 
 mod cell;
 mod claims;
+mod elm_cut;
 pub mod protocol;
 pub mod published;
 mod report;
@@ -31,7 +32,7 @@ mod report;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-pub use cell::{trainer, CellResult};
+pub use cell::{elm_cut, trainer, CellResult, ELM_CUTS};
 pub use protocol::{options_from, GrippoDecSettings, Options, Prepared, Source, SOURCES};
 
 use self::published::PublishedRow;
@@ -91,6 +92,7 @@ pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
             features: prep.x_train.ncols(),
             train: prep.x_train.nrows(),
             test: prep.x_test.nrows(),
+            shared_test: prep.shared_test_rows(),
             majority: prep.majority_test_rate(),
         });
         eprintln!(
@@ -100,8 +102,16 @@ pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
             prep.x_train.ncols(),
             prep.x_test.nrows()
         );
-        let jobs: Vec<Job<(PublishedRow, usize)>> = rows_to_run(index, opts.quick)
+        let rows = rows_to_run(index, opts.quick);
+        // The ELM rows again at each least-squares cut of ELM_CUTS.
+        let cut_rows: Vec<PublishedRow> = rows
+            .iter()
+            .filter(|r| r.algorithm == "elm")
+            .flat_map(|r| ELM_CUTS.iter().map(move |&algorithm| PublishedRow { algorithm, ..*r }))
+            .collect();
+        let jobs: Vec<Job<(PublishedRow, usize)>> = rows
             .into_iter()
+            .chain(cut_rows)
             .flat_map(|row| (0..opts.runs).map(move |r| (row, r)))
             .map(|(row, r)| {
                 let path = cell::path(Path::new(""), source.paper_name, row.algorithm, row.neurons, r, opts);

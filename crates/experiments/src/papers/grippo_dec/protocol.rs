@@ -180,6 +180,11 @@ pub struct Prepared {
     pub truth_test: Array1<f64>,
     /// Classes (classification).
     pub classes: Option<usize>,
+    /// Where the test part comes from its own file: the test rows whose
+    /// features occur nowhere in the training part (cod-rna's shipped
+    /// files share some); `None` when the split is ours, so no row can be
+    /// in both.
+    pub unshared_test: Option<Vec<usize>>,
 }
 
 impl Prepared {
@@ -195,6 +200,25 @@ impl Prepared {
         }
         let most = counts.iter().copied().max().unwrap_or(0);
         Some(100.0 * most as f64 / self.truth_test.len().max(1) as f64)
+    }
+
+    /// Test rows that also occur in the training part (features equal bit
+    /// for bit), `None` when the split is ours.
+    pub fn shared_test_rows(&self) -> Option<usize> {
+        Some(self.x_test.nrows() - self.unshared_test.as_ref()?.len())
+    }
+
+    /// The test metric of the outputs `phi` on the test rows not in the
+    /// training part; `None` when no test row is shared (then it is the
+    /// test metric) or every one is.
+    pub fn unshared_metric(&self, phi: &Array2<f64>) -> Option<f64> {
+        let rows = self.unshared_test.as_ref()?;
+        if rows.len() == self.x_test.nrows() || rows.is_empty() {
+            return None;
+        }
+        let phi = phi.select(Axis(0), rows);
+        let truth = self.truth_test.select(Axis(0), rows);
+        Some(self.metric(&phi, &truth))
     }
 
     /// `%` accuracy (classification) or RMSE (regression) of the outputs
@@ -299,6 +323,7 @@ pub fn prepare(index: usize, source: &Source, opts: &Options) -> Result<Prepared
             (t.clone().insert_axis(Axis(1)), t, scale(&test.y), None)
         }
     };
+    let unshared_test = source.test_file.map(|_| unshared_rows(&x_train, &x_test));
     Ok(Prepared {
         info,
         x_train,
@@ -307,7 +332,20 @@ pub fn prepare(index: usize, source: &Source, opts: &Options) -> Result<Prepared
         truth_train,
         truth_test,
         classes,
+        unshared_test,
     })
+}
+
+/// The rows of `test` whose features (bit for bit) are no row of `train`.
+fn unshared_rows(train: &Array2<f64>, test: &Array2<f64>) -> Vec<usize> {
+    let key = |r: ndarray::ArrayView1<'_, f64>| r.iter().map(|v| v.to_bits()).collect::<Vec<u64>>();
+    let seen: std::collections::HashSet<Vec<u64>> = train.rows().into_iter().map(key).collect();
+    test.rows()
+        .into_iter()
+        .enumerate()
+        .filter(|(_, r)| !seen.contains(&key(*r)))
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// Overrides of the grippo-dec protocol; `None` keeps the protocol's value.
@@ -339,4 +377,36 @@ pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
     o.time_budget_min = g.time_budget_min;
     o.raw = !g.zscore;
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ndarray::array;
+
+    /// A test row counts as shared only when every feature is equal bit for
+    /// bit to a training row's; the metric without the shared rows is the
+    /// metric of the others alone.
+    #[test]
+    fn shared_test_rows_are_found_and_left_out() {
+        let x_train = array![[1.0, 2.0], [3.0, 4.0]];
+        let x_test = array![[3.0, 4.0], [5.0, 6.0], [1.0, 2.000_000_1], [1.0, 2.0]];
+        let unshared = unshared_rows(&x_train, &x_test);
+        assert_eq!(unshared, vec![1, 2]);
+        let prep = Prepared {
+            info: TABLE_I[0],
+            x_train,
+            x_test,
+            y_train: array![[0.0], [1.0]],
+            truth_train: array![0.0, 1.0],
+            truth_test: array![1.0, 0.0, 1.0, 0.0],
+            classes: Some(2),
+            unshared_test: Some(unshared),
+        };
+        assert_eq!(prep.shared_test_rows(), Some(2));
+        // Right on the shared rows (0, 3), right on row 1, wrong on row 2.
+        let phi = array![[0.9], [0.1], [0.2], [0.3]];
+        assert_eq!(prep.metric(&phi, &prep.truth_test), 75.0);
+        assert_eq!(prep.unshared_metric(&phi), Some(50.0));
+    }
 }

@@ -147,6 +147,9 @@ pub struct DataFacts {
     pub train: usize,
     /// Test samples.
     pub test: usize,
+    /// Test rows whose features also occur in the training part (`None`:
+    /// our split, which shares none).
+    pub shared_test: Option<usize>,
     /// Classification: the majority class's share of the test set (%).
     pub majority: Option<f64>,
 }
@@ -167,7 +170,9 @@ pub fn write(
     )));
     protocol(&mut md, opts);
     data_as_run(&mut md, cells, facts);
+    shared_rows(&mut md, opts, cells, facts);
     tables_ii_xii(&mut md, opts, cells)?;
+    super::elm_cut::section(&mut md, opts, cells);
     summary_claim(&mut md, opts, cells);
     objective_vs_time(&mut md, opts, cells)?;
     let _ = writeln!(md, "Per-cell results: `cells.json`; table rows: `results.csv`.");
@@ -272,6 +277,7 @@ fn data_as_run(md: &mut String, cells: &[CellResult], facts: &[DataFacts]) {
         "features (ours / paper)",
         "training (ours / paper)",
         "test (ours / paper)",
+        "test rows also in training",
         "majority class of the test set",
         "DEC(10) test accuracy",
     ]);
@@ -300,6 +306,7 @@ fn data_as_run(md: &mut String, cells: &[CellResult], facts: &[DataFacts]) {
             format!("{} / {}", f.features, info.features),
             format!("{} / {}", f.train, info.train),
             format!("{} / {}", f.test, info.test),
+            f.shared_test.map_or_else(|| "— (our split)".into(), |n| n.to_string()),
             majority,
             dec,
         ]);
@@ -317,6 +324,59 @@ fn data_as_run(md: &mut String, cells: &[CellResult], facts: &[DataFacts]) {
             "**DEC(10) at the majority-class rate:** {}: within a point of always answering the most frequent \
              class, yet counted by the rule of Sec. VI-C like any other accuracy.\n",
             flagged.join(", ")
+        );
+    }
+}
+
+/// The test rows a shipped split shares with its training part: per
+/// algorithm and size, the test metric on every test row beside the one on
+/// the rows not in the training part, for the sets that share any.
+fn shared_rows(md: &mut String, opts: &Options, cells: &[CellResult], facts: &[DataFacts]) {
+    for f in facts.iter().filter(|f| f.shared_test.is_some_and(|n| n > 0)) {
+        let Some(index) = SOURCES.iter().position(|s| s.paper_name == f.dataset) else {
+            continue;
+        };
+        let task = TABLE_I[index].task;
+        let mut t = Table::new(&[
+            "algorithm",
+            "N",
+            "test, all rows",
+            "test, rows not in training",
+            "difference",
+        ]);
+        for row in rows_to_run(index, opts.quick) {
+            let c: Vec<&CellResult> = cells
+                .iter()
+                .filter(|c| c.dataset == f.dataset && c.algorithm == row.algorithm && c.neurons == row.neurons)
+                .collect();
+            let unshared: Option<Vec<f64>> = c.iter().map(|c| c.test_metric_unshared).collect();
+            let (Some(unshared), false) = (unshared, c.is_empty()) else {
+                continue;
+            };
+            let all = mean_sd(&c.iter().map(|c| c.test_metric).collect::<Vec<_>>()).0;
+            let rest = mean_sd(&unshared).0;
+            t.push(vec![
+                row.algorithm.into(),
+                row.neurons.to_string(),
+                metric(task, all),
+                metric(task, rest),
+                format!("{:+.2}", rest - all),
+            ]);
+        }
+        if t.rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            md,
+            "## {}: the test rows also in the training part
+
+             {} of the {} test rows have features equal to a training row's. The test metric without them (means              over the starting points):
+
+{}",
+            f.dataset,
+            f.shared_test.unwrap_or(0),
+            f.test,
+            t.markdown()
         );
     }
 }

@@ -119,8 +119,10 @@ fn a_run_writes_its_report_and_resumes_from_its_cells() {
     let text = std::fs::read_to_string(&report).unwrap();
     assert!(text.contains("## Table VI — diabetes"), "{text}");
     assert!(text.contains("| DEC(10) | 20 |"));
+    assert!(text.contains("## The ELM's least-squares cut"), "{text}");
+    // The five rows of the quick run and its ELM row at every other cut.
     let cells: Vec<_> = std::fs::read_dir(&o.cells_dir).unwrap().collect();
-    assert_eq!(cells.len(), 5);
+    assert_eq!(cells.len(), 5 + ELM_CUTS.len());
     let stamps = |d: &std::path::Path| -> Vec<(std::path::PathBuf, std::time::SystemTime)> {
         let mut v: Vec<_> = std::fs::read_dir(d)
             .unwrap()
