@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use super::mnist::RunCell;
+use super::timing::TimingCell;
 use super::toy::{Problem, ToyPoint, METHODS};
 use super::{published, Options, ReproError};
 use crate::machine;
@@ -74,17 +75,19 @@ pub(super) fn write(
     opts: &Options,
     toy: &[ToyPoint],
     cells: &[RunCell],
-    reused: usize,
-    skipped: usize,
+    timing: Option<&TimingCell>,
+    (reused, skipped): (usize, usize),
     seconds: f64,
 ) -> Result<PathBuf, ReproError> {
     let mut md = String::new();
     header(&mut md, opts, reused, skipped, seconds);
-    md.push_str(&crate::report::claims::section(&super::claims::judge(opts, toy, cells)));
+    md.push_str(&crate::report::claims::section(&super::claims::judge(
+        opts, toy, cells, timing,
+    )));
     toy_section(&mut md, opts, toy)?;
     mnist_protocol(&mut md, opts, cells);
     table_i(&mut md, opts, cells)?;
-    table_ii(&mut md, opts, cells)?;
+    table_ii(&mut md, opts, cells, timing)?;
     figures_7_9(&mut md, opts, cells)?;
     every_epoch(&mut md, opts, toy, cells)?;
     let path = opts.out_dir.join("report.md");
@@ -264,9 +267,10 @@ fn mnist_protocol(md: &mut String, opts: &Options, cells: &[RunCell]) {
         let _ = writeln!(
             md,
             "**Substitutions.** The paper's Fig. 9 and Table II are on Fashion-MNIST; here they are on {}, the \
-             data set of this run. Fig. 8 and Table I's Fashion-MNIST rows are not run (Fashion-MNIST is not \
-             shipped; `cargo xtask reproduce tomic-bpls -- --data-dir DIR` runs the same protocol on it and writes \
-             `tomic-bpls-<dir name>/`).\n",
+             data set of this run. Fig. 8, Table I's Fashion-MNIST rows and Fig. 9 / Table II on Fashion-MNIST are \
+             in the Fashion-MNIST report (`cargo xtask reproduce tomic-bpls` runs the protocol a second time on \
+             Debian's Fashion-MNIST and writes `tomic-bpls-fashion-mnist/`; `-- --data-dir DIR` runs it on any \
+             MNIST-style directory).\n",
             opts.dataset
         );
     }
@@ -336,52 +340,55 @@ fn bpls_final_test(cells: &[RunCell]) -> f64 {
 
 /// Table II: training time per epoch of every method (batch 1 and the
 /// batch of the curves) and its ratio to BPLS's, beside the paper's, with
-/// the time to reach BPLS's final test accuracy; also `table2.csv`.
-fn table_ii(md: &mut String, opts: &Options, cells: &[RunCell]) -> std::io::Result<()> {
+/// the time to reach BPLS's final test accuracy; also `table2.csv`. The
+/// epoch times are the interleaved timing's medians ([`TimingCell`]) when
+/// it ran, the curve runs' otherwise; the curve runs' stand beside them.
+fn table_ii(md: &mut String, opts: &Options, cells: &[RunCell], timing: Option<&TimingCell>) -> std::io::Result<()> {
     let bpls = runs(cells, "BPLS", None);
     let final_test = bpls_final_test(cells);
-    let bpls_epoch = mean(bpls.iter().map(|r| r.seconds_per_epoch()));
+    let curve_bpls = mean(bpls.iter().map(|r| r.seconds_per_epoch()));
+    let bpls_epoch = timing.and_then(|t| t.epoch("BPLS", None)).unwrap_or(curve_bpls);
+    let source = if timing.is_some() { "interleaved" } else { "curve runs" };
     let mut t2 = Table::new(&[
         "algorithm",
-        &format!("s/epoch batch 1 (ours, {} images)", opts.train_samples),
+        &format!("s/epoch batch 1 ({source})"),
         "× BPLS",
-        "s/epoch batch 128 (ours)",
+        &format!("s/epoch batch {} ({source})", opts.batch),
         "× BPLS",
+        &format!("curve runs: batch 1, batch {}", opts.batch),
         "paper s/epoch (batch 1)",
         "paper × BPLS",
         &format!("s to {final_test:.2}% test, batch 1"),
         &format!("s to {final_test:.2}% test, batch {}", opts.batch),
     ]);
     let paper_bpls = published::table_ii("BPLS").unwrap_or(f64::NAN);
-    let bpls_reach = mean(bpls.iter().filter_map(|r| r.seconds_to(final_test)));
-    t2.push(vec![
-        "BPLS".into(),
-        secs(bpls_epoch),
-        "1".into(),
-        secs(bpls_epoch),
-        "1".into(),
-        secs(paper_bpls),
-        "1".into(),
-        secs(bpls_reach),
-        secs(bpls_reach),
-    ]);
-    let alg1 = runs(cells, super::mnist::BPLS_ALG1, None);
-    if !alg1.is_empty() {
-        let e = mean(alg1.iter().map(|r| r.seconds_per_epoch()));
-        let reach = mean(alg1.iter().filter_map(|r| r.seconds_to(final_test)));
+    for name in ["BPLS", super::mnist::BPLS_ALG1] {
+        let rs = runs(cells, name, None);
+        if rs.is_empty() {
+            continue;
+        }
+        let curve = mean(rs.iter().map(|r| r.seconds_per_epoch()));
+        let e = timing.and_then(|t| t.epoch(name, None)).unwrap_or(curve);
+        let reach = mean(rs.iter().filter_map(|r| r.seconds_to(final_test)));
         let reach = if reach.is_finite() {
             secs(reach)
         } else {
             "not reached".into()
         };
+        let paper = if name == "BPLS" {
+            (secs(paper_bpls), "1".into())
+        } else {
+            ("—".into(), "—".into())
+        };
         t2.push(vec![
-            super::mnist::BPLS_ALG1.into(),
+            name.into(),
             secs(e),
             ratio(e / bpls_epoch),
             secs(e),
             ratio(e / bpls_epoch),
-            "—".into(),
-            "—".into(),
+            format!("{}, {}", secs(curve), secs(curve)),
+            paper.0,
+            paper.1,
             reach.clone(),
             reach,
         ]);
@@ -390,24 +397,36 @@ fn table_ii(md: &mut String, opts: &Options, cells: &[RunCell]) -> std::io::Resu
         t2.push(table_ii_rule(
             opts,
             cells,
+            timing,
             k.label(),
             final_test,
-            bpls_epoch,
-            paper_bpls,
+            (bpls_epoch, paper_bpls),
         ));
     }
     let threads = cells.iter().map(|c| c.threads).max().unwrap_or(1);
+    let how = match timing {
+        Some(t) => format!(
+            "Epoch times: the median over {} rounds that each timed every method once in turn (BPLS a whole fit, \
+             backprop one epoch at each batch size; one untimed round first), so that a slow spell of the machine costs \
+             every method one round; the curve runs, which trained each method's epochs back to back, beside them \
+             (their median epoch; BPLS its mean). Batch 1 timed on {} images and scaled to {}.",
+            t.rounds,
+            t.piece("Adam", Some(1)).map_or(opts.batch1_samples, |p| p.samples),
+            t.train_samples
+        ),
+        None => "Epoch times from the curve runs: backprop the median of its epochs' times, BPLS its total over its \
+                 epochs (the interleaved timing did not run)."
+            .into(),
+    };
     let _ = writeln!(
         md,
         "### Table II: training time per epoch\n\n{}\nBPLS: its total training time over its epochs (the first on all images, \
-         the others on the misses). Backprop: the median of its epochs' times (its epochs all do the same work; the \
-         median is robust to a slow spell of the machine during a few of them), the mean in parentheses. Ours: {} training images per epoch (batch 1 measured on {} and \
-         scaled), BLAS threads {} for BPLS and batch {}, 1 for batch 1 (its products are too small to share). The paper: Fashion-MNIST \
-         (its 40 000 training images), a 12-core Ryzen 9 7900. \"s to …\": training time until the test accuracy \
-         first reached BPLS's mean final test accuracy ({final_test:.2}%).\n",
+         the others on the misses). {how} Ours: {} training images per epoch, BLAS threads {} for BPLS and batch {}, 1 for \
+         batch 1 (its products are too small to share). The paper: Fashion-MNIST (its 40 000 training images), a \
+         12-core Ryzen 9 7900. \"s to …\": training time in the curve runs until the test accuracy first reached \
+         BPLS's mean final test accuracy ({final_test:.2}%).\n",
         t2.markdown(),
         opts.train_samples,
-        opts.batch1_samples,
         threads,
         opts.batch
     );
@@ -415,27 +434,28 @@ fn table_ii(md: &mut String, opts: &Options, cells: &[RunCell]) -> std::io::Resu
 }
 
 /// One backprop rule's row of Table II: its epoch time at batch 1 and at
-/// the batch of the curves, their ratios to BPLS's, the paper's, and the
-/// time to `final_test`.
+/// the batch of the curves (interleaved when `timing` ran), their ratios to
+/// BPLS's (`bpls.0`), the curve runs' epoch times, the paper's (`bpls.1`
+/// its BPLS), and the time to `final_test`.
 fn table_ii_rule(
     opts: &Options,
     cells: &[RunCell],
+    timing: Option<&TimingCell>,
     m: &str,
     final_test: f64,
-    bpls_epoch: f64,
-    paper_bpls: f64,
+    (bpls_epoch, paper_bpls): (f64, f64),
 ) -> Vec<String> {
     let b1 = runs(cells, m, Some(1));
     let bb = runs(cells, m, Some(opts.batch));
     // Batch 1 may run on fewer images: its epoch time scaled to the
     // training set of the other methods (per-sample cost is constant).
     // Backprop's epochs all do the same work: the median epoch, robust
-    // to the host's slow spells (see the notes), the mean beside it.
+    // to the host's slow spells (see the notes).
     let scale1 = |r: &&RunCell| opts.train_samples as f64 / r.train_samples.max(1) as f64;
-    let e1 = mean(b1.iter().map(|r| r.median_epoch_seconds() * scale1(r)));
-    let e1_mean = mean(b1.iter().map(|r| r.seconds_per_epoch() * scale1(r)));
-    let eb = mean(bb.iter().map(|r| r.median_epoch_seconds()));
-    let eb_mean = mean(bb.iter().map(|r| r.seconds_per_epoch()));
+    let curve1 = mean(b1.iter().map(|r| r.median_epoch_seconds() * scale1(r)));
+    let curveb = mean(bb.iter().map(|r| r.median_epoch_seconds()));
+    let e1 = timing.and_then(|t| t.epoch(m, Some(1))).unwrap_or(curve1);
+    let eb = timing.and_then(|t| t.epoch(m, Some(opts.batch))).unwrap_or(curveb);
     let p = published::table_ii(m).unwrap_or(f64::NAN);
     let reach = |rs: &[&RunCell]| {
         let t: Vec<f64> = rs.iter().filter_map(|r| r.seconds_to(final_test)).collect();
@@ -447,10 +467,11 @@ fn table_ii_rule(
     };
     vec![
         m.into(),
-        format!("{} ({})", secs(e1), secs(e1_mean)),
+        secs(e1),
         ratio(e1 / bpls_epoch),
-        format!("{} ({})", secs(eb), secs(eb_mean)),
+        secs(eb),
         ratio(eb / bpls_epoch),
+        format!("{}, {}", secs(curve1), secs(curveb)),
         secs(p),
         ratio(p / paper_bpls),
         reach(&b1),

@@ -59,6 +59,7 @@ fn a_tiny_protocol_runs_end_to_end_and_reuses_its_cells() {
         "Fashion-MNIST",
         "83.99",
         "3578",
+        "s/epoch batch 1 (interleaved)",
     ] {
         assert!(md.contains(needle), "report lacks {needle}");
     }
@@ -89,9 +90,10 @@ fn a_tiny_protocol_runs_end_to_end_and_reuses_its_cells() {
     // The second run reads every cell back.
     let again = run(&o, &crate::papers::Blas::none()).expect("rerun");
     let md2 = std::fs::read_to_string(again).expect("report");
-    // BPLS runs (Algorithms 2 and 1), batch-128 runs, batch-1 runs, and
-    // the three toy cells (two problems and the clipping sweep).
-    let cells = 2 * 2 + 4 + 4 + 3;
+    // BPLS runs (Algorithms 2 and 1), batch-128 runs, batch-1 runs, the
+    // three toy cells (two problems and the clipping sweep) and the
+    // interleaved timing.
+    let cells = 2 * 2 + 4 + 4 + 3 + 1;
     assert!(
         md2.contains(&format!("{cells} cells read back")),
         "{}",
