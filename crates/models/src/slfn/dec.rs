@@ -99,6 +99,10 @@ pub struct DecReport {
     pub unit_steps: usize,
     /// Units skipped by the test `‖∇_{w_j}E‖ ≤ θᵏ`.
     pub skipped: usize,
+    /// Algorithm 3's counter `k` at the end: one per Step A with `h = 0`
+    /// and one per unit's Step B (a Step A with `h = j` does not count), so
+    /// `maxiter + (maxiter − 1)·N` after a run to `maxiter`.
+    pub k: usize,
     /// Steps that took L-BFGS's point (it satisfied (25)–(26)).
     pub lbfgs_accepted: usize,
     /// Steps that took the Armijo point instead.
@@ -298,15 +302,17 @@ pub(crate) fn train(
             }
             state.refresh_phi(j, &y, &b);
             report.steps.push(state.objective(error, &y));
-            // Step A, h = j: λ_j in closed form, then (28).
+            // Step A, h = j: λ_j in closed form, then (28). Algorithm 3
+            // sets k = k + 1 after Step A with h = 0 and after each Step B,
+            // not after this one: k counts N + 1 per sweep.
             state.solve_lambda_j(j, &b, error.tau_lambda());
             state.refresh_phi(j, &y, &b);
             report.steps.push(state.objective(error, &y));
-            k = k.saturating_add(1);
         }
         report.unit_time += sweep.elapsed();
     }
     report.termination = Some(termination);
+    report.k = usize::try_from(k).unwrap_or(0);
     Ok(DecOutcome {
         w: state.w,
         lambda: state.lambda,

@@ -174,36 +174,12 @@ impl SlfnValidParams {
         let tau_w = self.tau_w(x.ncols());
         match self.trainer {
             SlfnTrainer::Dec { maxiter } => {
-                let error = ErrorFunction::new(x, y, self.tau_lambda, tau_w)?;
                 let settings = DecSettings {
                     relative_decrease: self.relative_decrease,
                     time_limit: self.time_limit,
                     ..DecSettings::new(maxiter)
                 };
-                let out = dec::train(&error, w0, &settings, |it| {
-                    progress(&Progress {
-                        iteration: it.iteration,
-                        objective: it.objective,
-                        elapsed: it.elapsed,
-                    })
-                })?;
-                let objective = out.report.trace.last().map_or(f64::NAN, |t| t.objective);
-                let iterations = out.report.trace.len();
-                let evaluations = out.report.unit_evaluations;
-                let net = Slfn::from_raw(out.w, out.lambda);
-                Ok((
-                    net,
-                    SlfnReport {
-                        trainer: self.trainer,
-                        objective,
-                        iterations,
-                        evaluations,
-                        termination: out.report.termination,
-                        elapsed: start.elapsed(),
-                        dec: Some(out.report),
-                        elm_rank: None,
-                    },
-                ))
+                self.fit_dec(data, &settings, progress)
             }
             SlfnTrainer::Lbfgs { iterations } => {
                 let error = ErrorFunction::new(x, y, self.tau_lambda, tau_w)?;
@@ -279,6 +255,55 @@ impl SlfnValidParams {
                 ))
             }
         }
+    }
+}
+
+impl SlfnValidParams {
+    /// DEC from this network's start with `settings` in place of the
+    /// paper's ([`DecSettings::new`]): its `maxiter` and every parameter
+    /// the paper leaves open (Armijo's, θ, τ, the inner L-BFGS, CG's
+    /// tolerance), for studies of their effect. The trainer, time limit
+    /// and relative-decrease tolerance set on the params are not used;
+    /// the report names `DEC(settings.maxiter)`.
+    ///
+    /// # Errors
+    /// As [`fit_with_report`](Self::fit_with_report).
+    pub fn fit_dec(
+        &self,
+        data: &Dataset<'_>,
+        settings: &DecSettings,
+        mut progress: impl FnMut(&Progress),
+    ) -> Result<(Slfn, SlfnReport)> {
+        data.check()?;
+        let (x, y) = (data.features(), data.targets());
+        let start = Instant::now();
+        let (w0, _) = self.start(x.ncols(), y.ncols());
+        let error = ErrorFunction::new(x, y, self.tau_lambda, self.tau_w(x.ncols()))?;
+        let out = dec::train(&error, w0, settings, |it| {
+            progress(&Progress {
+                iteration: it.iteration,
+                objective: it.objective,
+                elapsed: it.elapsed,
+            })
+        })?;
+        let objective = out.report.trace.last().map_or(f64::NAN, |t| t.objective);
+        let iterations = out.report.trace.len();
+        let evaluations = out.report.unit_evaluations;
+        Ok((
+            Slfn::from_raw(out.w, out.lambda),
+            SlfnReport {
+                trainer: SlfnTrainer::Dec {
+                    maxiter: settings.maxiter,
+                },
+                objective,
+                iterations,
+                evaluations,
+                termination: out.report.termination,
+                elapsed: start.elapsed(),
+                dec: Some(out.report),
+                elm_rank: None,
+            },
+        ))
     }
 }
 

@@ -179,6 +179,9 @@ fn dec_decreases_e_monotonically_and_keeps_its_outputs_exact() {
             assert!(s[1] <= s[0] + slack(s[0]), "E rose at step {k}: {} → {}", s[0], s[1]);
         }
         assert_eq!(dec.steps.len(), 6 + 5 * 6 * 2);
+        // Algorithm 3's k: one per Step A with h = 0 and one per unit's
+        // Step B, none for a Step A with h = j (the skip test is θᵏ).
+        assert_eq!(dec.k, 6 + 5 * 6);
         // The sweeps make progress beyond the first Step A (the ridge fit at
         // the random start).
         assert!(dec.steps.last().unwrap() < &(0.99 * dec.steps[0]), "{:?}", dec.steps);
