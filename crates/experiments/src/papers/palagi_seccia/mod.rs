@@ -23,6 +23,7 @@
 //! order. Each cell is stored as JSON in `cells/` and reused when the run
 //! is repeated.
 
+mod calibration;
 pub mod cell;
 mod claims;
 pub mod protocol;

@@ -129,6 +129,7 @@ pub fn write(
     header(&mut md, opts, cells.len(), skipped, reused, seconds);
     md.push_str(&crate::report::claims::section(&super::claims::judge(opts, cells)));
     table_2(&mut md, opts, cells)?;
+    super::calibration::section(&mut md, opts, cells);
     tables_3_4(&mut md, opts, cells, &mut totals);
     table_5(&mut md, opts, cells);
     table_6(&mut md, opts, cells);
