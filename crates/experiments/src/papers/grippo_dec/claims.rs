@@ -384,4 +384,40 @@ mod tests {
             "{claim:?}"
         );
     }
+
+    /// The paper's tables as this reading's cells and, shifted a point
+    /// (accuracy) or 10% (RMSE) off, as the other's: every row is nearer
+    /// this reading; DEC(10) on cod-rna moved off in this reading moves one
+    /// row over.
+    #[test]
+    fn the_nearer_reading_is_counted_row_by_row() {
+        use super::super::report::nearer_counts;
+        let mut this = the_papers_tables();
+        let other: Vec<CellResult> = this
+            .iter()
+            .map(|c| CellResult {
+                test_metric: if c.test_metric > 1.0 {
+                    c.test_metric + 1.0
+                } else {
+                    c.test_metric * 1.1
+                },
+                ..c.clone()
+            })
+            .collect();
+        let counts = nearer_counts(&opts(), &this, &other);
+        let dec10 = counts.iter().find(|c| c.0 == "DEC(10)").copied();
+        assert_eq!(dec10, Some(("DEC(10)", 11, 0, 11)));
+        assert!(counts.iter().all(|c| c.1 == c.3 && c.2 == 0), "{counts:?}");
+        if let Some(c) = this
+            .iter_mut()
+            .find(|c| c.dataset == "cod-rna" && c.algorithm == "DEC(10)")
+        {
+            c.test_metric -= 3.0;
+        }
+        let counts = nearer_counts(&opts(), &this, &other);
+        assert_eq!(
+            counts.iter().find(|c| c.0 == "DEC(10)").copied(),
+            Some(("DEC(10)", 10, 1, 11))
+        );
+    }
 }
