@@ -82,6 +82,10 @@ struct Args {
     #[arg(long, value_name = "W", help_heading = "palagi-seccia")]
     workers: Option<usize>,
 
+    /// B2LD's stall rule judged per cycle (every block updated every cycle; stop after a cycle in which all stalled) instead of a stalled block dropped for good; report in palagi-seccia-percycle/.
+    #[arg(long, help_heading = "palagi-seccia")]
+    b2ld_per_cycle: bool,
+
     /// stop each cell after update U: a shorter schedule for diagnostics, its cells named k60000-uU-… [default: 11].
     #[arg(long, value_name = "U", help_heading = "bls-ridge")]
     updates: Option<usize>,
@@ -173,6 +177,7 @@ fn main() -> ExitCode {
             time_scale: args.time_scale,
             workers: args.workers,
             time_budget_min: args.time_budget_min,
+            b2ld_per_cycle: args.b2ld_per_cycle,
         },
         tomic_bpls: TomicBplsSettings {
             data_dir: args.data_dir,

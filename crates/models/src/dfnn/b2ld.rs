@@ -26,11 +26,13 @@ use crate::validate;
 pub struct B2ld {
     /// Stop when `‖∇f(w)‖ ≤` this, checked after each cycle (paper: 10⁻³).
     pub gradient_tolerance: f64,
-    /// A block whose update decreased `f` by at most this much relative
-    /// to `max{f, 1}` is not updated again; the fit stops when no block
-    /// is left (paper: 10⁻⁴, "condition ii) must be satisfied with
-    /// respect to each block").
+    /// The relative decrease of `f` (to `max{f, 1}`) at or below which a
+    /// block's update counts as stalled (paper: 10⁻⁴, "condition ii) must
+    /// be satisfied with respect to each block"); what a stalled block
+    /// does is [`Self::stall`].
     pub relative_decrease: f64,
+    /// How the relative-decrease rule is read across cycles.
+    pub stall: StallRule,
     /// Stop after this much training time (paper: 150 s), checked before
     /// each block and inside each block's L-BFGS after every iteration
     /// (the paper checked every 30 iterations).
@@ -75,6 +77,7 @@ impl Default for B2ld {
         Self {
             gradient_tolerance: 1e-3,
             relative_decrease: 1e-4,
+            stall: StallRule::ForGood,
             time_limit: None,
             max_cycles: 10_000,
             initial_accuracy: 1e-5,
@@ -86,6 +89,23 @@ impl Default for B2ld {
             exact_last_layer: false,
         }
     }
+}
+
+/// How B2LD reads "condition ii) must be satisfied with respect to each
+/// block in order to stop computations" (Palagi & Seccia, Sec. 4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StallRule {
+    /// A block whose update decreased `f` by at most the tolerance is not
+    /// updated again; the fit stops when no block is left. The reading of
+    /// the full runs committed before issue 40 (the default).
+    #[default]
+    ForGood,
+    /// Algorithm 3 as printed, every block updated in every cycle: the fit
+    /// stops after a cycle in which every block's decrease was at most the
+    /// tolerance (a block skipped because its gradient is within `ε`
+    /// counts as no decrease). The rule is then judged over a whole cycle,
+    /// as the baseline L-BFGS's is over 30 iterations.
+    PerCycle,
 }
 
 /// The state of one B2LD run.
@@ -190,6 +210,10 @@ impl B2ld {
                 break Termination::MaxIterations;
             }
             let mut out_of_time = false;
+            let per_cycle = self.stall == StallRule::PerCycle;
+            if per_cycle {
+                stalled.fill(false);
+            }
             for l in (0..big_l).rev() {
                 if self.time_limit.is_some_and(|t| start.elapsed() >= t) {
                     out_of_time = true;
@@ -199,12 +223,15 @@ impl B2ld {
                     continue;
                 }
                 let remaining = self.time_limit.map(|t| t.saturating_sub(start.elapsed()));
-                if let Some(f_new) = self.update_block(&mut run, weights, l, f, eps, remaining)? {
-                    updates[l] += 1;
-                    if f - f_new <= self.relative_decrease * f.max(1.0) {
-                        stalled[l] = true;
+                match self.update_block(&mut run, weights, l, f, eps, remaining)? {
+                    Some(f_new) => {
+                        updates[l] += 1;
+                        if f - f_new <= self.relative_decrease * f.max(1.0) {
+                            stalled[l] = true;
+                        }
+                        f = f_new;
                     }
-                    f = f_new;
+                    None => stalled[l] = per_cycle,
                 }
             }
             if out_of_time {

@@ -26,7 +26,7 @@ mod objective;
 mod params;
 mod train;
 
-pub use b2ld::B2ld;
+pub use b2ld::{B2ld, StallRule};
 pub use incremental::{Incremental, IncrementalKind};
 pub use lbfgs::FullLbfgs;
 pub use network::{Bias, Dfnn, MAGIC};

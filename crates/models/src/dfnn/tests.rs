@@ -280,6 +280,52 @@ fn b2ld_decreases_monotonically_and_reports_what_it_did() {
     }
 }
 
+/// The per-cycle reading of the stall rule updates every block in every
+/// cycle and stops after a cycle in which all of them stalled; the
+/// for-good reading stops updating a stalled block, so it never makes more
+/// block updates than the per-cycle one over the same cycles. Both
+/// decrease f.
+#[test]
+fn b2ld_stall_rules_per_cycle_and_for_good() {
+    let (x, y) = data(60, 3, 1);
+    let fit = |stall: StallRule| {
+        let mut net = Dfnn::random(3, &[6, 5, 1], Bias::Every, 11, 0.6).unwrap();
+        let rho = net.paper_rho();
+        let trainer = B2ld {
+            stall,
+            relative_decrease: 1e-3,
+            gradient_tolerance: 0.0,
+            max_cycles: 200,
+            ..B2ld::default()
+        };
+        net.fit(x.view(), y.view(), rho, &DfnnTrainer::B2ld(trainer), |_| {
+            ControlFlow::Continue(())
+        })
+        .unwrap()
+    };
+    let per_cycle = fit(StallRule::PerCycle);
+    assert_eq!(per_cycle.termination, Termination::RelativeDecrease, "{per_cycle:?}");
+    assert!(
+        per_cycle.updates_per_layer.iter().all(|&u| u == per_cycle.iterations),
+        "every block every cycle: {:?} in {} cycles",
+        per_cycle.updates_per_layer,
+        per_cycle.iterations
+    );
+    assert!(per_cycle.trace.windows(2).all(|w| w[1].objective <= w[0].objective));
+    let for_good = fit(StallRule::ForGood);
+    assert_eq!(for_good.termination, Termination::RelativeDecrease, "{for_good:?}");
+    assert!(for_good
+        .updates_per_layer
+        .iter()
+        .all(|&u| u >= 1 && u <= for_good.iterations));
+    assert!(
+        for_good.updates_per_layer.iter().any(|&u| u < for_good.iterations),
+        "a block stalled before the last cycle: {:?} in {} cycles",
+        for_good.updates_per_layer,
+        for_good.iterations
+    );
+}
+
 /// The exact last layer is the ridge minimizer of the output block: equal
 /// to the normal equations solved by Gaussian elimination (independent of
 /// the ridge engine) and with a vanishing block gradient, both to a

@@ -5,7 +5,7 @@
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind};
+use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind, StallRule};
 use serde::{Deserialize, Serialize};
 
 use super::protocol::{Options, Prepared, ARCHITECTURES};
@@ -59,6 +59,7 @@ pub fn trainer(method: &str, opts: &Options, run: usize) -> Result<DfnnTrainer, 
     Ok(match method {
         "b2ld" => DfnnTrainer::B2ld(B2ld {
             time_limit: Some(opts.batch_limit),
+            stall: opts.b2ld_stall,
             ..B2ld::default()
         }),
         "lbfgs" => DfnnTrainer::Lbfgs(FullLbfgs {
@@ -91,8 +92,13 @@ pub fn path(dir: &Path, dataset: &str, architecture: usize, method: &str, run: u
     } else {
         opts.batch_limit
     };
+    let stall = if method == "b2ld" && opts.b2ld_stall == StallRule::PerCycle {
+        "-percycle"
+    } else {
+        ""
+    };
     dir.join(format!(
-        "{q}{dataset}-a{architecture}-{method}-run{run}-t{}ms.json",
+        "{q}{dataset}-a{architecture}-{method}{stall}-run{run}-t{}ms.json",
         limit.as_millis()
     ))
 }

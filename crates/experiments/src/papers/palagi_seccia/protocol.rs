@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use models::dfnn::StallRule;
 use ndarray::{Array1, Array2, Axis};
 
 use super::ReproError;
@@ -152,6 +153,9 @@ pub struct Options {
     pub time_budget_min: Option<f64>,
     /// BLInG's and IG's minibatch size (the paper does not give it).
     pub batch_size: usize,
+    /// How B2LD's stall rule is read ([`StallRule`]; the committed runs:
+    /// `ForGood`).
+    pub b2ld_stall: StallRule,
 }
 
 impl Options {
@@ -172,6 +176,7 @@ impl Options {
             workers: 2,
             time_budget_min: None,
             batch_size: 128,
+            b2ld_stall: StallRule::ForGood,
         }
     }
 
@@ -314,13 +319,22 @@ pub struct PalagiSecciaSettings {
     pub workers: Option<usize>,
     /// Start no new cell after this many minutes.
     pub time_budget_min: Option<f64>,
+    /// B2LD with the stall rule judged per cycle ([`StallRule::PerCycle`]);
+    /// the report then goes to `palagi-seccia-percycle/`, the cells stay in
+    /// `palagi-seccia/cells/` (B2LD's under their own names, the other
+    /// methods' shared).
+    pub b2ld_per_cycle: bool,
 }
 
 /// palagi-seccia's options: the quick or full protocol with the settings'
 /// overrides.
 pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
     let p = &s.palagi_seccia;
-    let out = s.results_dir.join("palagi-seccia");
+    let out = s.results_dir.join(if p.b2ld_per_cycle {
+        "palagi-seccia-percycle"
+    } else {
+        "palagi-seccia"
+    });
     let mut o = if quick {
         Options::quick(out)
     } else {
@@ -337,5 +351,10 @@ pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
     }
     o.datasets = p.datasets.clone();
     o.time_budget_min = p.time_budget_min;
+    if p.b2ld_per_cycle {
+        o.b2ld_stall = StallRule::PerCycle;
+        // One cell store: only B2LD's cells are new under this rule.
+        o.cells_dir = s.results_dir.join("palagi-seccia").join("cells");
+    }
     o
 }

@@ -5,6 +5,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+use models::dfnn::StallRule;
+
 use super::cell::CellResult;
 use super::protocol::{architecture_name, Options, ARCHITECTURES, SOURCES};
 use super::published;
@@ -171,13 +173,23 @@ fn header(md: &mut String, opts: &Options, n_cells: usize, skipped: usize, reuse
          counts of variables). Time limits: **{:.1} s** for B2LD and L-BFGS (paper: 150 s, ×{:.3}), \
          **{:.1} s** for BLInG and IG (paper: 60 s, ×{:.3}); {} cell(s) at once, one BLAS thread each. \
          B2LD: ε₀ = 10⁻⁵, δ = 0.5, ≤ 10 L-BFGS iterations per block, memory 10, the last layer by \
-         L-BFGS (as the paper); BLInG/IG: minibatches of {} in one random order per run, drawn once from the run's seed (the paper gives no size).{}\n",
+         L-BFGS (as the paper), {}; BLInG/IG: minibatches of {} in one random order per run, drawn once from the run's seed (the paper gives no size).{}\n",
         opts.runs,
         opts.batch_limit.as_secs_f64(),
         opts.batch_limit.as_secs_f64() / 150.0,
         opts.minibatch_limit.as_secs_f64(),
         opts.minibatch_limit.as_secs_f64() / 60.0,
         opts.workers,
+        match opts.b2ld_stall {
+            StallRule::ForGood => {
+                "a block whose update lowered f by at most 10⁻⁴·max{f, 1} is not updated again (the fit stops \
+                 when none is left)"
+            }
+            StallRule::PerCycle => {
+                "every block updated in every cycle, the fit stopping after a cycle in which each block's update \
+                 lowered f by at most 10⁻⁴·max{f, 1} (`--b2ld-per-cycle`)"
+            }
+        },
         opts.batch_size,
         match (opts.train_cap, opts.test_cap) {
             (Some(a), Some(b)) => format!(" Data capped at {a} training and {b} test samples."),

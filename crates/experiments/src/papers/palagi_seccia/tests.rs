@@ -75,3 +75,31 @@ fn every_method_has_a_trainer_and_cells_have_distinct_files() {
     }
     assert!(cell::trainer("adam", &opts, 0).is_err());
 }
+
+/// `--b2ld-per-cycle` gives B2LD the per-cycle stall rule, its own cells
+/// (only B2LD's names change: the other methods' cells are shared) and
+/// its own report directory.
+#[test]
+fn the_per_cycle_stall_rule_has_its_own_cells_and_report() {
+    use models::dfnn::{DfnnTrainer, StallRule};
+    let mut settings = crate::papers::Settings {
+        results_dir: std::env::temp_dir().join("palagi-seccia-settings"),
+        ..Default::default()
+    };
+    let plain = protocol::options_from(&settings, false);
+    settings.palagi_seccia.b2ld_per_cycle = true;
+    let per_cycle = protocol::options_from(&settings, false);
+    assert_eq!(plain.b2ld_stall, StallRule::ForGood);
+    assert_eq!(per_cycle.b2ld_stall, StallRule::PerCycle);
+    assert!(per_cycle.out_dir.ends_with("palagi-seccia-percycle"));
+    assert!(plain.out_dir.ends_with("palagi-seccia"));
+    assert_eq!(per_cycle.cells_dir, plain.cells_dir);
+    match cell::trainer("b2ld", &per_cycle, 0) {
+        Ok(DfnnTrainer::B2ld(b)) => assert_eq!(b.stall, StallRule::PerCycle),
+        other => panic!("{other:?}"),
+    }
+    let name = |o: &Options, m: &str| cell::path(std::path::Path::new(""), "ccpp", 0, m, 0, o);
+    assert_ne!(name(&plain, "b2ld"), name(&per_cycle, "b2ld"));
+    assert!(name(&per_cycle, "b2ld").to_string_lossy().contains("-percycle-"));
+    assert_eq!(name(&plain, "lbfgs"), name(&per_cycle, "lbfgs"));
+}
