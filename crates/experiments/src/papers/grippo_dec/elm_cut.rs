@@ -47,13 +47,13 @@ fn label(cut: &str) -> String {
     }
 }
 
-/// Per cut (in [`cuts`]' order): `(rows near the paper's test figure, rows
-/// that blow up, rows run)`.
-pub(super) fn counts(opts: &Options, cells: &[CellResult]) -> Vec<(&'static str, usize, usize, usize)> {
+/// Per cut (in [`cuts`]' order): `(cut, rows near the paper's test figure,
+/// regression rows that blow up, rows run, regression rows run)`.
+pub(super) fn counts(opts: &Options, cells: &[CellResult]) -> Vec<(&'static str, usize, usize, usize, usize)> {
     cuts()
         .into_iter()
         .map(|cut| {
-            let (mut near, mut blown, mut rows) = (0, 0, 0);
+            let (mut near, mut blown, mut rows, mut regression) = (0, 0, 0, 0);
             for (index, source) in SOURCES.iter().enumerate() {
                 if !opts.includes(source.paper_name) {
                     continue;
@@ -64,11 +64,12 @@ pub(super) fn counts(opts: &Options, cells: &[CellResult]) -> Vec<(&'static str,
                         continue;
                     };
                     rows += 1;
+                    regression += usize::from(task == Task::Regression);
                     near += usize::from(near_paper(task, o.test_metric.0, row.test_metric));
                     blown += usize::from(blows_up(task, o.train_metric.0, o.test_metric.0));
                 }
             }
-            (cut, near, blown, rows)
+            (cut, near, blown, rows, regression)
         })
         .collect()
 }
@@ -105,11 +106,11 @@ pub(super) fn section(md: &mut String, opts: &Options, cells: &[CellResult]) {
         "rows near the paper's test figure",
         "rows that blow up (regression)",
     ]);
-    for (cut, near, blown, rows) in &counted {
+    for (cut, near, blown, rows, regression) in &counted {
         summary.push(vec![
             label(cut),
             format!("{near} of {rows}"),
-            format!("{blown} of {rows}"),
+            format!("{blown} of {regression}"),
         ]);
     }
     let _ = writeln!(md, "{}", summary.markdown());
@@ -201,12 +202,12 @@ mod tests {
             cells.push(cell("california", widest, n, 0.23, 0.21));
         }
         let c = counts(&opts, &cells);
-        assert_eq!(c[0], ("elm", 0, 3, 3));
-        assert_eq!(*c.last().unwrap(), (widest, 3, 0, 3));
+        assert_eq!(c[0], ("elm", 0, 3, 3, 3));
+        assert_eq!(*c.last().unwrap(), (widest, 3, 0, 3, 3));
         assert_eq!(c[1].3, 0, "a cut without cells counts no rows");
         cells[1].test_metric = 0.5;
         let c = counts(&opts, &cells);
-        assert_eq!(*c.last().unwrap(), (widest, 2, 1, 3));
+        assert_eq!(*c.last().unwrap(), (widest, 2, 1, 3, 3));
         let mut md = String::new();
         section(&mut md, &opts, &cells);
         assert!(md.contains("| 2 of 3 | 1 of 3 |"), "{md}");

@@ -387,11 +387,9 @@ fn nearer_reading(md: &mut String, opts: &Options, cells: &[CellResult], other: 
     }
     let _ = writeln!(
         md,
-        "## Which reading of the features the paper's rows sit nearer
-
-         Per algorithm, the rows of Tables II–XII whose published test metric is nearer our mean test metric          with the features {this} than {that} (from the other reading's cells beside this run's):
-
-{}",
+        "## Which reading of the features the paper's rows sit nearer\n\n\
+         Per algorithm, the rows of Tables II–XII whose published test metric is nearer our mean test metric \
+         with the features {this} than {that} (from the other reading's cells beside this run's):\n\n{}",
         t.markdown()
     );
 }
@@ -436,11 +434,9 @@ fn shared_rows(md: &mut String, opts: &Options, cells: &[CellResult], facts: &[D
         }
         let _ = writeln!(
             md,
-            "## {}: the test rows also in the training part
-
-             {} of the {} test rows have features equal to a training row's. The test metric without them (means              over the starting points):
-
-{}",
+            "## {}: the test rows also in the training part\n\n\
+             {} of the {} test rows have features equal to a training row's. The test metric without them (means \
+             over the starting points):\n\n{}",
             f.dataset,
             f.shared_test.unwrap_or(0),
             f.test,
