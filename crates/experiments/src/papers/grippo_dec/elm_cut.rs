@@ -39,7 +39,7 @@ fn cuts() -> Vec<&'static str> {
 }
 
 /// How the cut's name reads in the report.
-fn label(cut: &str) -> String {
+pub(super) fn label(cut: &str) -> String {
     match cut {
         "elm" => "max(K, n)·ε (ours)".into(),
         "elm(eps)" => "ε (DGELSS, RCOND < 0)".into(),
