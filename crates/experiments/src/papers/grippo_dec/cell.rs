@@ -165,3 +165,35 @@ pub fn run(
         trace,
     })
 }
+
+/// A cell for the report's tests: `algorithm` on `dataset` with `neurons`
+/// units, run 0, the given times and metrics, everything else neutral.
+#[cfg(test)]
+pub(super) fn fixture(
+    dataset: &str,
+    algorithm: &str,
+    neurons: usize,
+    (train_time, test_time): (f64, f64),
+    (train_metric, test_metric): (f64, f64),
+) -> CellResult {
+    CellResult {
+        dataset: dataset.into(),
+        algorithm: algorithm.into(),
+        neurons,
+        run: 0,
+        quick: false,
+        n_train: 1,
+        train_time,
+        test_time,
+        train_metric,
+        test_metric,
+        objective: 1.0,
+        iterations: 1,
+        evaluations: 1,
+        dec_steps: None,
+        unit_seconds: None,
+        trace: vec![],
+        elm_rank: None,
+        test_metric_unshared: None,
+    }
+}

@@ -281,26 +281,13 @@ mod tests {
             .find(|r| r.algorithm == algorithm && r.neurons == neurons)
             .copied()
             .unwrap_or(published::RESULTS[index][0]);
-        CellResult {
-            dataset: dataset.into(),
-            algorithm: algorithm.into(),
+        super::super::cell::fixture(
+            dataset,
+            algorithm,
             neurons,
-            run: 0,
-            quick: false,
-            n_train: 1,
-            train_time: row.train_time,
-            test_time: row.test_time,
-            train_metric: row.train_metric,
-            test_metric: row.test_metric,
-            objective: 1.0,
-            iterations: 1,
-            evaluations: 1,
-            dec_steps: None,
-            unit_seconds: None,
-            trace: vec![],
-            elm_rank: None,
-            test_metric_unshared: None,
-        }
+            (row.train_time, row.test_time),
+            (row.train_metric, row.test_metric),
+        )
     }
 
     /// Every row of every table, with the paper's figures: the paper's own

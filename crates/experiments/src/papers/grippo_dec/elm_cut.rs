@@ -165,24 +165,8 @@ mod tests {
 
     fn cell(dataset: &str, algorithm: &str, neurons: usize, train: f64, test: f64) -> CellResult {
         CellResult {
-            dataset: dataset.into(),
-            algorithm: algorithm.into(),
-            neurons,
-            run: 0,
-            quick: false,
-            n_train: 1,
-            train_time: 0.1,
-            test_time: 0.01,
-            train_metric: train,
-            test_metric: test,
-            objective: 1.0,
-            iterations: 1,
-            evaluations: 1,
-            dec_steps: None,
-            unit_seconds: None,
-            trace: vec![],
             elm_rank: Some(10),
-            test_metric_unshared: None,
+            ..super::super::cell::fixture(dataset, algorithm, neurons, (0.1, 0.01), (train, test))
         }
     }
 
