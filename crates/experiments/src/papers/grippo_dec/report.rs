@@ -372,15 +372,15 @@ fn nearer_reading(md: &mut String, opts: &Options, cells: &[CellResult], other: 
         return;
     }
     let (this, that) = if opts.raw {
-        ("features as given (this report)", "z-scored")
+        ("as given", "z-scored")
     } else {
-        ("z-scored (this report)", "features as given")
+        ("z-scored", "as given")
     };
     let mut t = Table::new(&[
         "algorithm",
         "rows",
-        &format!("nearer {this}"),
-        &format!("nearer {that}"),
+        &format!("nearer this report (features {this})"),
+        &format!("nearer the other reading (features {that})"),
     ]);
     for (alg, a, b, rows) in counts {
         t.push(vec![alg.into(), rows.to_string(), a.to_string(), b.to_string()]);
@@ -389,7 +389,7 @@ fn nearer_reading(md: &mut String, opts: &Options, cells: &[CellResult], other: 
         md,
         "## Which reading of the features the paper's rows sit nearer\n\n\
          Per algorithm, the rows of Tables II–XII whose published test metric is nearer our mean test metric \
-         with the features {this} than {that} (from the other reading's cells beside this run's):\n\n{}",
+         with the features {this} (this report) than {that} (the other reading's cells beside this run's):\n\n{}",
         t.markdown()
     );
 }
