@@ -167,12 +167,10 @@ impl SlfnValidParams {
         data: &Dataset<'_>,
         mut progress: impl FnMut(&Progress),
     ) -> Result<(Slfn, SlfnReport)> {
-        data.check()?;
         let (x, y) = (data.features(), data.targets());
         let start = Instant::now();
-        let (w0, lambda0) = self.start(x.ncols(), y.ncols());
-        let tau_w = self.tau_w(x.ncols());
         match self.trainer {
+            // `fit_dec` checks the data and draws the same start itself.
             SlfnTrainer::Dec { maxiter } => {
                 let settings = DecSettings {
                     relative_decrease: self.relative_decrease,
@@ -182,6 +180,9 @@ impl SlfnValidParams {
                 self.fit_dec(data, &settings, progress)
             }
             SlfnTrainer::Lbfgs { iterations } => {
+                data.check()?;
+                let (w0, lambda0) = self.start(x.ncols(), y.ncols());
+                let tau_w = self.tau_w(x.ncols());
                 let error = ErrorFunction::new(x, y, self.tau_lambda, tau_w)?;
                 let mut obj = FullObjective::new(error, self.hidden);
                 let mut z: Vec<f64> = lambda0.iter().chain(w0.iter()).copied().collect();
@@ -230,6 +231,8 @@ impl SlfnValidParams {
                 ))
             }
             SlfnTrainer::Elm => {
+                data.check()?;
+                let (w0, _) = self.start(x.ncols(), y.ncols());
                 let h = hidden_outputs(x, w0.view());
                 let solved = linalg_core::lstsq::min_norm_lstsq(h.view(), y, self.lstsq_cut)?;
                 let net = Slfn::from_raw(w0, solved.solution);
