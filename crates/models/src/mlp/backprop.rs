@@ -32,8 +32,10 @@ const DIVERGED: &str = "diverged";
 /// a time, so that a huge `epochs` reserves nothing it may never use.
 const RESERVED_EPOCHS: usize = 1024;
 
-/// The loss backprop minimizes: cross-entropy for a softmax output, the
-/// squared error otherwise ([`Loss::for_output`]).
+/// The loss backprop minimizes: by default cross-entropy for a softmax
+/// output, the squared error otherwise ([`Loss::for_output`]);
+/// [`Backprop::with_loss`] chooses the squared error for a softmax output
+/// too.
 ///
 /// With `z_i` the output pre-activations of sample `i`,
 /// `f` the output activation and `y_i` its target, on a minibatch `B`:
@@ -43,7 +45,8 @@ const RESERVED_EPOCHS: usize = 1024;
 ///   factor): `L = (1/(2|B|)) Σ_{i∈B} ‖f(z_i) − y_i‖²`, whose gradient with
 ///   respect to the pre-activations is `∂L/∂z_ij = (f(z_ij) − y_ij) f′(z_ij)/|B|`
 ///   (`f′ = 1` for a linear output, `p(1 − p)` with `p = σ(z_ij)` for a
-///   sigmoid one);
+///   sigmoid one); for a softmax output (chosen), `∂L/∂z_i = J_i r_i/|B|`
+///   with `r_i = p_i − y_i` and `J_i = diag(p_i) − p_i p_iᵀ`;
 /// - **cross-entropy** (softmax output): `L = −(1/|B|) Σ_{i∈B} Σ_j y_ij ln p_ij`
 ///   with `p_i = softmax(z_i)`, computed stably as
 ///   `−ln p_ij = lse(z_i) − z_ij`, `lse(z) = max_k z_k + ln Σ_k e^{z_k − max_k z_k}`;
@@ -197,6 +200,12 @@ pub struct Backprop {
     /// `Some(seed)`: a new random order of the samples every epoch, from
     /// `(seed, epoch)`; `None`: file order every epoch.
     pub shuffle_seed: Option<u64>,
+    /// The loss minimized; `None`: [`Loss::for_output`] of the network's
+    /// output activation. The squared error may be chosen for a softmax
+    /// output too (the mean squared error of the class probabilities,
+    /// which some frameworks' examples train); the cross-entropy needs a
+    /// softmax output.
+    pub loss: Option<Loss>,
 }
 
 /// One epoch of [`Backprop::train`].
@@ -258,7 +267,20 @@ impl Backprop {
             batch_size: Self::PAPER_BATCH_SIZE,
             epochs: Self::PAPER_EPOCHS,
             shuffle_seed: Some(0),
+            loss: None,
         }
+    }
+
+    /// The loss to minimize instead of [`Loss::for_output`]'s.
+    pub fn with_loss(mut self, loss: Loss) -> Self {
+        self.loss = Some(loss);
+        self
+    }
+
+    /// The loss minimized on `net`: [`loss`](Self::loss), or
+    /// [`Loss::for_output`] of its output activation.
+    pub fn loss_for(&self, net: &Mlp) -> Loss {
+        self.loss.unwrap_or_else(|| Loss::for_output(net.output_activation()))
     }
 
     /// The learning rate `η`, finite and > 0.
@@ -305,7 +327,8 @@ impl Backprop {
     }
 
     /// Train `net` in place on `data` for [`epochs`](Self::epochs) epochs,
-    /// minimizing [`Loss::for_output`] of its output activation. After each
+    /// minimizing [`loss_for`](Self::loss_for) (by default
+    /// [`Loss::for_output`] of its output activation). After each
     /// epoch `on_epoch(&record, net)` is called (its time is not counted in
     /// the record's `seconds`); training stops after that epoch if it
     /// returns [`ControlFlow::Break`]. The step rules' state starts from
@@ -315,7 +338,8 @@ impl Backprop {
     /// - [`ModelError::InvalidParameter`] for the parameters (see
     ///   [`check`](Self::check)), a hidden activation other than sigmoid,
     ///   tanh or linear, or targets outside `[0, 1]` for a sigmoid or
-    ///   softmax output (`targets Y`);
+    ///   softmax output (`targets Y`), or the cross-entropy chosen for an
+    ///   output other than softmax (`loss`);
     /// - [`ModelError::Linalg`] for empty or non-finite data, or data whose
     ///   columns do not match the network's inputs and outputs;
     /// - [`ModelError::Training`] if the loss at the starting weights is not
@@ -330,6 +354,8 @@ impl Backprop {
     ) -> Result<BackpropReport> {
         self.check()?;
         let slope = Slope::of(net.hidden_activation())?;
+        let loss = self.loss_for(net);
+        check_loss(net, loss)?;
         check_data(net, data)?;
         let start = Instant::now();
         standard_layout(net);
@@ -341,8 +367,8 @@ impl Backprop {
         let (x, y) = (data.features(), data.targets());
         let k = x.nrows();
         let batch = self.batch_size.min(k);
-        let mut full = Workspace::new(net, batch);
-        let mut tail = (k % batch != 0).then(|| Workspace::new(net, k % batch));
+        let mut full = Workspace::new(net, batch, loss);
+        let mut tail = (k % batch != 0).then(|| Workspace::new(net, k % batch, loss));
         let mut grads: Vec<Array2<f64>> = net.weights().iter().map(|w| Array2::zeros(w.raw_dim())).collect();
         let mut order: Vec<usize> = (0..k).collect();
         let initial = full_loss(net, x, y, &order, &mut full, tail.as_mut());
@@ -452,12 +478,23 @@ fn full_loss(
 /// # Errors
 /// As [`Backprop::train`] for the network and the data.
 pub fn loss_and_gradient(net: &Mlp, data: &Dataset<'_>) -> Result<(f64, Vec<Array2<f64>>)> {
+    loss_and_gradient_of(net, data, Loss::for_output(net.output_activation()))
+}
+
+/// As [`loss_and_gradient`], for the loss `loss` (the squared error or,
+/// for a softmax output, the cross-entropy).
+///
+/// # Errors
+/// As [`loss_and_gradient`]; [`ModelError::InvalidParameter`] naming
+/// `loss` for the cross-entropy of an output other than softmax.
+pub fn loss_and_gradient_of(net: &Mlp, data: &Dataset<'_>, loss: Loss) -> Result<(f64, Vec<Array2<f64>>)> {
     let slope = Slope::of(net.hidden_activation())?;
+    check_loss(net, loss)?;
     check_data(net, data)?;
     let mut net = net.clone();
     standard_layout(&mut net);
     let (x, y) = (data.features(), data.targets());
-    let mut ws = Workspace::new(&net, x.nrows());
+    let mut ws = Workspace::new(&net, x.nrows(), loss);
     let rows: Vec<usize> = (0..x.nrows()).collect();
     ws.gather(x, y, &rows);
     let mut grads: Vec<Array2<f64>> = net.weights().iter().map(|w| Array2::zeros(w.raw_dim())).collect();
@@ -497,6 +534,18 @@ fn standard_layout(net: &mut Mlp) {
 
 /// The data are non-empty and finite, match the network's inputs and
 /// outputs, and lie in `[0, 1]` for a softmax output.
+/// The cross-entropy is defined here for a softmax output only.
+fn check_loss(net: &Mlp, loss: Loss) -> Result<()> {
+    if loss == Loss::CrossEntropy && net.output_activation() != OutputActivation::Softmax {
+        return Err(ModelError::InvalidParameter {
+            name: "loss",
+            value: format!("{} with a {} output", loss.name(), net.output_activation().name()),
+            reason: "the cross-entropy needs a softmax output; use the squared error",
+        });
+    }
+    Ok(())
+}
+
 fn check_data(net: &Mlp, data: &Dataset<'_>) -> Result<()> {
     data.check()?;
     validate::cols("samples X", data.features(), net.n_inputs())?;
@@ -581,10 +630,12 @@ struct Workspace {
     /// `Δ_l = ∂L/∂Z_l`, `rows × N_l`, for `l = 1, …, L+1`; the last holds
     /// `Z_{L+1}` between the forward pass and the loss.
     deltas: Vec<Array2<f64>>,
+    /// The loss minimized.
+    loss: Loss,
 }
 
 impl Workspace {
-    fn new(net: &Mlp, rows: usize) -> Self {
+    fn new(net: &Mlp, rows: usize, loss: Loss) -> Self {
         let weights = net.weights();
         let widths: Vec<usize> = weights.iter().map(Array2::ncols).collect();
         let hidden = widths[..widths.len() - 1]
@@ -597,6 +648,7 @@ impl Workspace {
             y: Array2::zeros((rows, net.n_outputs())),
             hidden,
             deltas: widths.iter().map(|&n| Array2::zeros((rows, n))).collect(),
+            loss,
         }
     }
 
@@ -625,7 +677,7 @@ impl Workspace {
                 affine_into(input, w, &mut self.deltas[last]);
             }
         }
-        output_loss(&mut self.deltas[last], &self.y, net.output_activation())
+        output_loss(&mut self.deltas[last], &self.y, net.output_activation(), self.loss)
     }
 
     /// The minibatch's loss; `grads[l]` ← its gradient with respect to
@@ -689,11 +741,30 @@ fn back_into(delta: &Array2<f64>, w: &Array2<f64>, below: &mut Array2<f64>) {
 }
 
 /// The minibatch loss of the output pre-activations `z` against `y`;
-/// `z ← ∂L/∂z`.
-fn output_loss(z: &mut Array2<f64>, y: &Array2<f64>, output: OutputActivation) -> f64 {
+/// `z ← ∂L/∂z`. The squared error of a softmax output, `L = (1/(2|B|))
+/// Σ_i ‖p_i − y_i‖²`, has `∂L/∂z_i = J_i r_i / |B|` with `r_i = p_i − y_i`
+/// and the softmax's Jacobian `J_i = diag(p_i) − p_i p_iᵀ`, that is
+/// `p_ij (r_ij − p_iᵀr_i) / |B|`.
+fn output_loss(z: &mut Array2<f64>, y: &Array2<f64>, output: OutputActivation, loss: Loss) -> f64 {
     let inv = 1.0 / z.nrows() as f64;
     let mut sum = 0.0;
     match output {
+        OutputActivation::Softmax if loss == Loss::SquaredError => {
+            for (mut z, y) in z.rows_mut().into_iter().zip(y.rows()) {
+                let max = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                z.mapv_inplace(|v| (v - max).exp());
+                let total = z.sum();
+                z.mapv_inplace(|v| v / total);
+                let mut pr = 0.0;
+                for (&p, &yj) in z.iter().zip(&y) {
+                    let r = p - yj;
+                    sum += r * r;
+                    pr += p * r;
+                }
+                Zip::from(&mut z).and(&y).for_each(|p, &yj| *p *= (*p - yj - pr) * inv);
+            }
+            0.5 * sum * inv
+        }
         OutputActivation::Linear => {
             Zip::from(&mut *z).and(y).for_each(|z, &y| {
                 let r = *z - y;

@@ -77,7 +77,7 @@ mod bpls;
 mod network;
 mod solve;
 
-pub use backprop::{loss_and_gradient, Backprop, BackpropEpoch, BackpropReport, Loss};
+pub use backprop::{loss_and_gradient, loss_and_gradient_of, Backprop, BackpropEpoch, BackpropReport, Loss};
 pub use bpls::{
     BplsAlgorithm, BplsEpoch, BplsParams, BplsReport, BplsValidParams, LayerStep, DEFAULT_CLIP, DEFAULT_LAMBDA,
     DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET_RIDGE, INIT_SCALE,
