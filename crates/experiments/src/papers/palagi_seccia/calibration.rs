@@ -154,6 +154,7 @@ mod tests {
             updates_per_layer: vec![],
             termination: termination.into(),
             trace: vec![],
+            cpu: None,
         }
     }
 

@@ -48,6 +48,22 @@ pub struct CellResult {
     pub termination: String,
     /// Run 0 only: `(seconds, f)` after every iteration.
     pub trace: Vec<(f64, f64)>,
+    /// The machine that ran the cell (`machine::cpu_description`); `None`
+    /// for cells written before 2026-11-28, which all ran on
+    /// [`EARLIER_MACHINE`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<String>,
+}
+
+/// The machine of every cell written before cells recorded theirs (the
+/// committed reports of 2026-11-25 to 2026-11-28 name it).
+pub const EARLIER_MACHINE: &str = "AMD EPYC, 2 cores";
+
+impl CellResult {
+    /// The machine that ran the cell.
+    pub fn machine(&self) -> &str {
+        self.cpu.as_deref().unwrap_or(EARLIER_MACHINE)
+    }
 }
 
 /// The trainer of `method` with the options' limits, for starting point
@@ -148,5 +164,6 @@ pub fn run(
         } else {
             vec![]
         },
+        cpu: Some(crate::machine::cpu_description()),
     })
 }

@@ -488,6 +488,7 @@ mod tests {
                         updates_per_layer: vec![],
                         termination: String::new(),
                         trace: vec![],
+                        cpu: None,
                     });
                 }
             }

@@ -330,11 +330,7 @@ pub struct PalagiSecciaSettings {
 /// overrides.
 pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
     let p = &s.palagi_seccia;
-    let out = s.results_dir.join(if p.b2ld_per_cycle {
-        "palagi-seccia-percycle"
-    } else {
-        "palagi-seccia"
-    });
+    let out = s.results_dir.join(out_dir_name(p, quick));
     let mut o = if quick {
         Options::quick(out)
     } else {
@@ -353,8 +349,24 @@ pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
     o.time_budget_min = p.time_budget_min;
     if p.b2ld_per_cycle {
         o.b2ld_stall = StallRule::PerCycle;
-        // One cell store: only B2LD's cells are new under this rule.
-        o.cells_dir = s.results_dir.join("palagi-seccia").join("cells");
     }
+    // One cell store: a cell's file names its time limit and B2LD's stall
+    // rule, so runs under other settings share it.
+    o.cells_dir = s.results_dir.join("palagi-seccia").join("cells");
     o
+}
+
+/// The report's folder under the results directory: `palagi-seccia`, with
+/// `-percycle` for B2LD's per-cycle stall rule and `-scale<S>` for a full
+/// run's time scale other than [`super::DEFAULT_TIME_SCALE`].
+pub fn out_dir_name(p: &PalagiSecciaSettings, quick: bool) -> String {
+    let mut name = "palagi-seccia".to_string();
+    if p.b2ld_per_cycle {
+        name.push_str("-percycle");
+    }
+    match p.time_scale {
+        Some(t) if !quick && t != super::DEFAULT_TIME_SCALE => name.push_str(&format!("-scale{t}")),
+        _ => {}
+    }
+    name
 }

@@ -103,3 +103,86 @@ fn the_per_cycle_stall_rule_has_its_own_cells_and_report() {
     assert!(name(&per_cycle, "b2ld").to_string_lossy().contains("-percycle-"));
     assert_eq!(name(&plain, "lbfgs"), name(&per_cycle, "lbfgs"));
 }
+
+/// A full run at another time scale, or with B2LD's per-cycle rule, writes
+/// its report into a folder of its own and shares the cell store; the
+/// report's first line names the flags that rerun it.
+#[test]
+fn runs_under_other_settings_report_apart_and_share_cells() {
+    use super::protocol::{options_from, out_dir_name, PalagiSecciaSettings};
+    let base = PalagiSecciaSettings::default();
+    assert_eq!(out_dir_name(&base, false), "palagi-seccia");
+    let scaled = PalagiSecciaSettings {
+        time_scale: Some(0.3),
+        ..PalagiSecciaSettings::default()
+    };
+    assert_eq!(out_dir_name(&scaled, false), "palagi-seccia-scale0.3");
+    // The quick run ignores the scale.
+    assert_eq!(out_dir_name(&scaled, true), "palagi-seccia");
+    let default_scale = PalagiSecciaSettings {
+        time_scale: Some(super::DEFAULT_TIME_SCALE),
+        ..PalagiSecciaSettings::default()
+    };
+    assert_eq!(out_dir_name(&default_scale, false), "palagi-seccia");
+    let both = PalagiSecciaSettings {
+        time_scale: Some(0.3),
+        b2ld_per_cycle: true,
+        runs: Some(5),
+        architectures: Some(vec![0, 4]),
+        ..PalagiSecciaSettings::default()
+    };
+    assert_eq!(out_dir_name(&both, false), "palagi-seccia-percycle-scale0.3");
+    let settings = crate::papers::Settings {
+        results_dir: std::path::PathBuf::from("r"),
+        palagi_seccia: both,
+        ..crate::papers::Settings::default()
+    };
+    let opts = options_from(&settings, false);
+    assert_eq!(opts.out_dir, std::path::Path::new("r/palagi-seccia-percycle-scale0.3"));
+    assert_eq!(opts.cells_dir, std::path::Path::new("r/palagi-seccia/cells"));
+    assert_eq!(opts.batch_limit.as_secs_f64(), 45.0);
+    assert_eq!(
+        super::report::run_flags(&opts),
+        " -- --b2ld-per-cycle --architectures 0,4 --time-scale 0.3 --runs 5"
+    );
+    let plain = options_from(&crate::papers::Settings::default(), false);
+    assert_eq!(super::report::run_flags(&plain), "");
+    // The cell files of the two scales differ.
+    let a = cell::path(std::path::Path::new(""), "mv", 0, "lbfgs", 0, &plain);
+    let b = cell::path(std::path::Path::new(""), "mv", 0, "lbfgs", 0, &opts);
+    assert_ne!(a, b);
+}
+
+/// Cells that ran on two machines are flagged, with their counts.
+#[test]
+fn cells_from_two_machines_are_flagged() {
+    let mut c = cell::CellResult {
+        dataset: "mv".into(),
+        architecture: 0,
+        method: "lbfgs".into(),
+        run: 0,
+        quick: false,
+        n_train: 1,
+        limit: 12.0,
+        seconds: 1.0,
+        objective: 1.0,
+        gradient_norm: 1.0,
+        test_error: 1.0,
+        iterations: 1,
+        updates_per_layer: vec![],
+        termination: String::new(),
+        trace: vec![],
+        cpu: None,
+    };
+    let one = super::report::machines_line(std::slice::from_ref(&c));
+    assert!(one.starts_with("Cells by machine: 1 on AMD EPYC, 2 cores"), "{one}");
+    let mut d = c.clone();
+    d.cpu = Some("Intel(R) Xeon(R) Processor, 2 cores".into());
+    c.cpu = None;
+    let two = super::report::machines_line(&[c.clone(), d.clone(), d]);
+    assert!(two.contains("**The cells ran on 2 machines**"), "{two}");
+    assert!(
+        two.contains("1 on AMD EPYC, 2 cores") && two.contains("2 on Intel(R) Xeon(R) Processor, 2 cores"),
+        "{two}"
+    );
+}
