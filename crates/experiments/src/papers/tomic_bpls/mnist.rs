@@ -9,7 +9,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use models::mlp::{Backprop, BplsAlgorithm, BplsParams, Mlp, OutputActivation};
+use models::mlp::{Backprop, BplsAlgorithm, BplsParams, Loss, Mlp, OutputActivation};
 use models::optim::first_order::FirstOrderKind;
 use models::prelude::*;
 use models::Activation;
@@ -154,17 +154,47 @@ impl RunCell {
     }
 }
 
-/// The starting network of run `seed` (shared by every method).
-fn start(img: &Images, seed: u64) -> Result<Mlp, ReproError> {
+/// The starting network of run `seed` with `hidden` neurons (shared by
+/// every method of a reading; the reproduction's: sigmoid).
+fn start_with(img: &Images, seed: u64, hidden: Activation) -> Result<Mlp, ReproError> {
     Ok(Mlp::random(
         img.x_train.ncols(),
         &[HIDDEN],
         10,
-        Activation::Sigmoid,
+        hidden,
         OutputActivation::Softmax,
         seed,
         1.0,
     )?)
+}
+
+/// What a run may read differently from the reproduction's protocol
+/// ([`Reading::PAPER`]): the hidden activation, BPLS's λ, μ and δ, and
+/// the loss backprop minimizes (issue 40, item 4).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reading {
+    /// The hidden neurons' activation (the reproduction: sigmoid).
+    pub hidden: Activation,
+    /// BPLS's λ of the weight solves.
+    pub lambda: f64,
+    /// BPLS's μ of the neuron-target solves.
+    pub mu: f64,
+    /// BPLS's clipping margin δ.
+    pub clip: f64,
+    /// The loss of backprop; `None`: cross-entropy (softmax output).
+    pub loss: Option<Loss>,
+}
+
+impl Reading {
+    /// The reproduction's reading: sigmoid hidden neurons, the library's
+    /// λ, μ, δ, cross-entropy.
+    pub const PAPER: Reading = Reading {
+        hidden: Activation::Sigmoid,
+        lambda: models::mlp::DEFAULT_LAMBDA,
+        mu: models::mlp::DEFAULT_TARGET_RIDGE,
+        clip: models::mlp::DEFAULT_CLIP,
+        loss: None,
+    };
 }
 
 /// The first `train_samples` training images and their labels.
@@ -209,6 +239,21 @@ pub fn run_bpls(
     train_samples: usize,
     algorithm_1: bool,
 ) -> Result<RunCell, ReproError> {
+    run_bpls_read(img, seed, max_epochs, train_samples, algorithm_1, &Reading::PAPER)
+}
+
+/// [`run_bpls`] under `reading`.
+///
+/// # Errors
+/// Model errors.
+pub fn run_bpls_read(
+    img: &Images,
+    seed: u64,
+    max_epochs: usize,
+    train_samples: usize,
+    algorithm_1: bool,
+    reading: &Reading,
+) -> Result<RunCell, ReproError> {
     let (x, y) = training_part(img, train_samples);
     let algorithm = if algorithm_1 {
         BplsAlgorithm::Injective
@@ -220,11 +265,16 @@ pub fn run_bpls(
     let params = BplsParams::new(vec![HIDDEN])
         .with_output(OutputActivation::Softmax)
         .with_algorithm(algorithm)
+        .with_hidden_activation(reading.hidden)
+        .with_lambda(reading.lambda)
+        .with_target_ridge(reading.mu)
+        .with_clip(reading.clip)
         .with_seed(seed)
         .check()?;
     let mut epochs = vec![];
     let mut failure = None;
-    let (_, report) = params.fit_from(start(img, seed)?, &Dataset::new(x, y), |e, net| {
+    let net = start_with(img, seed, reading.hidden)?;
+    let (_, report) = params.fit_from(net, &Dataset::new(x, y), |e, net| {
         match evaluate(net, (x, y), img, e.epoch, e.seconds) {
             Ok(p) => epochs.push(p),
             Err(err) => failure = Some(err),
@@ -257,11 +307,29 @@ pub fn run_backprop(
     epochs: usize,
     train_samples: usize,
 ) -> Result<RunCell, ReproError> {
+    run_backprop_read(img, kind, batch, seed, epochs, train_samples, &Reading::PAPER)
+}
+
+/// [`run_backprop`] under `reading` (its hidden activation and loss).
+///
+/// # Errors
+/// Model errors.
+pub fn run_backprop_read(
+    img: &Images,
+    kind: FirstOrderKind,
+    batch: usize,
+    seed: u64,
+    epochs: usize,
+    train_samples: usize,
+    reading: &Reading,
+) -> Result<RunCell, ReproError> {
     let (x, y) = training_part(img, train_samples);
-    let mut net = start(img, seed)?;
+    let mut net = start_with(img, seed, reading.hidden)?;
     let mut points = vec![];
     let mut failure = None;
-    Backprop::new(kind)
+    let mut backprop = Backprop::new(kind);
+    backprop.loss = reading.loss;
+    backprop
         .with_learning_rate(kind.paper_learning_rate())
         .with_batch_size(batch)
         .with_epochs(epochs)
