@@ -218,6 +218,11 @@ fn line(part: &str, reading: &str, c: &RunCell) -> Line {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
+    // OpenBLAS's kernel for this CPU when the library fell back to a
+    // generic one, as the `reproduce` binary does (issue 37).
+    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
+        eprintln!("bpls_readings: warning: could not start again with a kernel for this CPU ({e})");
+    }
     let a = args()?;
     linalg_core::threads::set_blas_threads(1);
     std::fs::create_dir_all(&a.out)?;

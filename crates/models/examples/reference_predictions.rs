@@ -171,6 +171,12 @@ fn predictions(model: &str, keys: &Keys, x: &Array2<f64>, y: &Array2<f64>, test:
 }
 
 fn main() -> Result<()> {
+    // The kernel the Python package loads (`decomp_nn/_blas_kernel.py`, the
+    // same rule): on a CPU newer than OpenBLAS, both sides must leave the
+    // generic kernel the same way, or their sums differ in the last bits.
+    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
+        eprintln!("reference_predictions: warning: could not start again with a kernel for this CPU ({e})");
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [model, train, test, rest @ ..] = args.as_slice() else {
         return Err("usage: reference_predictions MODEL TRAIN TEST [key=value]…".into());
