@@ -14,8 +14,9 @@ use ndarray::{Array2, ArrayView2, Axis, Slice, Zip};
 use optim::first_order::FirstOrderKind;
 use optim::incremental::StepRuleError;
 
+use super::loss::{check_loss, output_loss, Loss};
 use super::network::{apply_hidden, Mlp, OutputActivation};
-use crate::activation::{sigmoid, sigmoid_in_place, Activation};
+use crate::activation::Activation;
 use crate::error::{ModelError, Result};
 use crate::rng::node_stream;
 use crate::traits::{Dataset, Predict};
@@ -31,56 +32,6 @@ const DIVERGED: &str = "diverged";
 /// Epoch records reserved up front: the report grows past it one epoch at
 /// a time, so that a huge `epochs` reserves nothing it may never use.
 const RESERVED_EPOCHS: usize = 1024;
-
-/// The loss backprop minimizes: by default cross-entropy for a softmax
-/// output, the squared error otherwise ([`Loss::for_output`]);
-/// [`Backprop::with_loss`] chooses the squared error for a softmax output
-/// too.
-///
-/// With `z_i` the output pre-activations of sample `i`,
-/// `f` the output activation and `y_i` its target, on a minibatch `B`:
-///
-/// - **squared error** (linear or sigmoid output), the mean over samples
-///   with the customary ½ (Keras's and scikit-learn's convention up to that
-///   factor): `L = (1/(2|B|)) Σ_{i∈B} ‖f(z_i) − y_i‖²`, whose gradient with
-///   respect to the pre-activations is `∂L/∂z_ij = (f(z_ij) − y_ij) f′(z_ij)/|B|`
-///   (`f′ = 1` for a linear output, `p(1 − p)` with `p = σ(z_ij)` for a
-///   sigmoid one); for a softmax output (chosen), `∂L/∂z_i = J_i r_i/|B|`
-///   with `r_i = p_i − y_i` and `J_i = diag(p_i) − p_i p_iᵀ`;
-/// - **cross-entropy** (softmax output): `L = −(1/|B|) Σ_{i∈B} Σ_j y_ij ln p_ij`
-///   with `p_i = softmax(z_i)`, computed stably as
-///   `−ln p_ij = lse(z_i) − z_ij`, `lse(z) = max_k z_k + ln Σ_k e^{z_k − max_k z_k}`;
-///   `∂L/∂z_ij = (s_i p_ij − y_ij)/|B|` with `s_i = Σ_j y_ij`, i.e. the
-///   familiar `(P − Y)/|B|` for targets that are distributions (one-hot
-///   labels).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Loss {
-    /// `L = (1/(2|B|)) Σ_{i∈B} ‖f(z_i) − y_i‖²`: half the squared error,
-    /// summed over outputs, averaged over the minibatch's samples.
-    SquaredError,
-    /// `L = −(1/|B|) Σ_{i∈B} Σ_j y_ij ln p_ij`, `p_i = softmax(z_i)`:
-    /// summed over outputs, averaged over the minibatch's samples.
-    CrossEntropy,
-}
-
-impl Loss {
-    /// The loss of a network with output activation `o`: cross-entropy for
-    /// softmax, the squared error for linear and sigmoid outputs.
-    pub fn for_output(o: OutputActivation) -> Self {
-        match o {
-            OutputActivation::Softmax => Self::CrossEntropy,
-            OutputActivation::Linear | OutputActivation::Sigmoid => Self::SquaredError,
-        }
-    }
-
-    /// `"squared-error"` or `"cross-entropy"`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::SquaredError => "squared-error",
-            Self::CrossEntropy => "cross-entropy",
-        }
-    }
-}
 
 /// Minibatch backpropagation with a first-order rule (SGD, NAG, Adam or
 /// AdaGrad): the baseline of Tomic et al.'s comparison (2024, §III: the
@@ -163,7 +114,7 @@ impl Loss {
 /// took 4.6 µs single-threaded and 12 µs when it spread over two busy cores,
 /// and 5.3 µs for the outer product `N_0ᵀΔ_1` where a plain
 /// (auto-vectorized, SSE2) loop took 10.7 µs. The sigmoid uses the
-/// vectorized [`sigmoid_in_place`].
+/// vectorized [`sigmoid_in_place`](crate::activation::sigmoid_in_place).
 ///
 /// # Example
 ///
@@ -534,18 +485,6 @@ fn standard_layout(net: &mut Mlp) {
 
 /// The data are non-empty and finite, match the network's inputs and
 /// outputs, and lie in `[0, 1]` for a softmax output.
-/// The cross-entropy is defined here for a softmax output only.
-fn check_loss(net: &Mlp, loss: Loss) -> Result<()> {
-    if loss == Loss::CrossEntropy && net.output_activation() != OutputActivation::Softmax {
-        return Err(ModelError::InvalidParameter {
-            name: "loss",
-            value: format!("{} with a {} output", loss.name(), net.output_activation().name()),
-            reason: "the cross-entropy needs a softmax output; use the squared error",
-        });
-    }
-    Ok(())
-}
-
 fn check_data(net: &Mlp, data: &Dataset<'_>) -> Result<()> {
     data.check()?;
     validate::cols("samples X", data.features(), net.n_inputs())?;
@@ -738,69 +677,6 @@ fn gradient_into(a: &Array2<f64>, delta: &Array2<f64>, g: &mut Array2<f64>) {
 /// `below ← Δ Vᵀ` (before the activation's slope), by GEMM.
 fn back_into(delta: &Array2<f64>, w: &Array2<f64>, below: &mut Array2<f64>) {
     general_mat_mul(1.0, delta, &without_bias(w).t(), 0.0, below);
-}
-
-/// The minibatch loss of the output pre-activations `z` against `y`;
-/// `z ← ∂L/∂z`. The squared error of a softmax output, `L = (1/(2|B|))
-/// Σ_i ‖p_i − y_i‖²`, has `∂L/∂z_i = J_i r_i / |B|` with `r_i = p_i − y_i`
-/// and the softmax's Jacobian `J_i = diag(p_i) − p_i p_iᵀ`, that is
-/// `p_ij (r_ij − p_iᵀr_i) / |B|`.
-fn output_loss(z: &mut Array2<f64>, y: &Array2<f64>, output: OutputActivation, loss: Loss) -> f64 {
-    let inv = 1.0 / z.nrows() as f64;
-    let mut sum = 0.0;
-    match output {
-        OutputActivation::Softmax if loss == Loss::SquaredError => {
-            for (mut z, y) in z.rows_mut().into_iter().zip(y.rows()) {
-                let max = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                z.mapv_inplace(|v| (v - max).exp());
-                let total = z.sum();
-                z.mapv_inplace(|v| v / total);
-                let mut pr = 0.0;
-                for (&p, &yj) in z.iter().zip(&y) {
-                    let r = p - yj;
-                    sum += r * r;
-                    pr += p * r;
-                }
-                Zip::from(&mut z).and(&y).for_each(|p, &yj| *p *= (*p - yj - pr) * inv);
-            }
-            0.5 * sum * inv
-        }
-        OutputActivation::Linear => {
-            Zip::from(&mut *z).and(y).for_each(|z, &y| {
-                let r = *z - y;
-                sum += r * r;
-                *z = r * inv;
-            });
-            0.5 * sum * inv
-        }
-        OutputActivation::Sigmoid => {
-            match z.as_slice_memory_order_mut() {
-                Some(s) => sigmoid_in_place(s),
-                None => z.mapv_inplace(sigmoid),
-            }
-            Zip::from(&mut *z).and(y).for_each(|p, &y| {
-                let r = *p - y;
-                sum += r * r;
-                *p = r * *p * (1.0 - *p) * inv;
-            });
-            0.5 * sum * inv
-        }
-        OutputActivation::Softmax => {
-            for (mut z, y) in z.rows_mut().into_iter().zip(y.rows()) {
-                let max = z.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                let lse = max + z.iter().map(|&v| (v - max).exp()).sum::<f64>().ln();
-                let mut mass = 0.0;
-                for (&zj, &yj) in z.iter().zip(&y) {
-                    sum += yj * (lse - zj);
-                    mass += yj;
-                }
-                Zip::from(&mut z)
-                    .and(&y)
-                    .for_each(|zj, &yj| *zj = (mass * (*zj - lse).exp() - yj) * inv);
-            }
-            sum * inv
-        }
-    }
 }
 
 #[cfg(test)]

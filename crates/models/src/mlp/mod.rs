@@ -74,14 +74,18 @@
 
 mod backprop;
 mod bpls;
+#[cfg(test)]
+mod grad_check;
+mod loss;
 mod network;
 mod solve;
 
-pub use backprop::{loss_and_gradient, loss_and_gradient_of, Backprop, BackpropEpoch, BackpropReport, Loss};
+pub use backprop::{loss_and_gradient, loss_and_gradient_of, Backprop, BackpropEpoch, BackpropReport};
 pub use bpls::{
     BplsAlgorithm, BplsEpoch, BplsParams, BplsReport, BplsValidParams, LayerStep, DEFAULT_CLIP, DEFAULT_LAMBDA,
     DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET_RIDGE, INIT_SCALE,
 };
+pub use loss::Loss;
 pub use network::{Mlp, OutputActivation, MAGIC};
 
 #[cfg(test)]
