@@ -281,9 +281,10 @@ fn summary(out: &Path) -> Result<(), Box<dyn Error>> {
             .push(l);
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    // The sample standard deviation (NaN for one run: no spread measured).
     let sd = |v: &[f64]| {
         let m = mean(v);
-        (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (v.len().max(2) - 1) as f64).sqrt()
+        (v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (v.len() as f64 - 1.0)).sqrt()
     };
     let mut md = String::from(
         "# Tomic et al. on MNIST: the readings the paper leaves open (issue 40, item 4)\n\n\
@@ -310,10 +311,14 @@ fn summary(out: &Path) -> Result<(), Box<dyn Error>> {
         }
         let _ = writeln!(
             md,
-            "| {part} | {reading} | {method} | {} | {} | {tr:.2} | {te:.2} ({:.2}) | {ptr:.2} / {pts:.2} | {:+.2} | {:+.2} | {:.1} |",
+            "| {part} | {reading} | {method} | {} | {} | {tr:.2} | {te:.2} ({}) | {ptr:.2} / {pts:.2} | {:+.2} | {:+.2} | {:.1} |",
             ls.len(),
             ls[0].train_samples,
-            sd(&get(|l| l.best_test)),
+            if ls.len() > 1 {
+                format!("{:.2}", sd(&get(|l| l.best_test)))
+            } else {
+                "one run".into()
+            },
             tr - ptr,
             te - pts,
             mean(&get(|l| l.epochs as f64)),
