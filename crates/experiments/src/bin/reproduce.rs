@@ -86,6 +86,10 @@ struct Args {
     #[arg(long, help_heading = "palagi-seccia")]
     b2ld_per_cycle: bool,
 
+    /// L-BFGS's relative-decrease rule checked after every iteration instead of over its 30-iteration calls (B2LD's rule is checked after every block update); report in a folder with -lbfgsperiter.
+    #[arg(long, help_heading = "palagi-seccia")]
+    lbfgs_per_iteration: bool,
+
     /// stop each cell after update U: a shorter schedule for diagnostics, its cells named k60000-uU-… [default: 11].
     #[arg(long, value_name = "U", help_heading = "bls-ridge")]
     updates: Option<usize>,
@@ -93,6 +97,10 @@ struct Args {
     /// store A in f64 for every strategy (Orig. and R-Inv then need about 24 GB by update 11: use with --updates).
     #[arg(long = "f64", help_heading = "bls-ridge")]
     f64_storage: bool,
+
+    /// orthonormalize the enhancement weights as Chen & Liu's MATLAB code does (orth of the uniform draw); such cells are kept as …-orth.json and set aside from the tables' means.
+    #[arg(long, help_heading = "bls-ridge")]
+    orthonormal_enhancement: bool,
 
     /// where finished cells are kept and reused [default: cells/ in the --out directory].
     #[arg(long, value_name = "DIR", help_heading = "bls-ridge")]
@@ -163,6 +171,7 @@ fn main() -> ExitCode {
             time_budget_min: args.time_budget_min,
             updates: args.updates,
             f64_storage: args.f64_storage,
+            orthonormal_enhancement: args.orthonormal_enhancement,
         },
         grippo_dec: GrippoDecSettings {
             runs: args.runs,
@@ -178,6 +187,7 @@ fn main() -> ExitCode {
             workers: args.workers,
             time_budget_min: args.time_budget_min,
             b2ld_per_cycle: args.b2ld_per_cycle,
+            lbfgs_per_iteration: args.lbfgs_per_iteration,
         },
         tomic_bpls: TomicBplsSettings {
             data_dir: args.data_dir,

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use models::dfnn::{B2ld, Bias, Dfnn, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind, StallRule};
 use serde::{Deserialize, Serialize};
 
-use super::protocol::{Options, Prepared, ARCHITECTURES};
+use super::protocol::{Options, Prepared, ARCHITECTURES, LBFGS_WINDOW};
 use super::ReproError;
 
 /// The starting weights are uniform on `[−SCALE, SCALE]`
@@ -80,6 +80,7 @@ pub fn trainer(method: &str, opts: &Options, run: usize) -> Result<DfnnTrainer, 
         }),
         "lbfgs" => DfnnTrainer::Lbfgs(FullLbfgs {
             time_limit: Some(opts.batch_limit),
+            window: opts.lbfgs_window,
             ..FullLbfgs::default()
         }),
         "bling" | "ig" => {
@@ -108,10 +109,11 @@ pub fn path(dir: &Path, dataset: &str, architecture: usize, method: &str, run: u
     } else {
         opts.batch_limit
     };
-    let stall = if method == "b2ld" && opts.b2ld_stall == StallRule::PerCycle {
-        "-percycle"
-    } else {
-        ""
+    let stall = match method {
+        "b2ld" if opts.b2ld_stall == StallRule::PerCycle => "-percycle".to_string(),
+        "lbfgs" if opts.lbfgs_window == 1 => "-periter".to_string(),
+        "lbfgs" if opts.lbfgs_window != LBFGS_WINDOW => format!("-window{}", opts.lbfgs_window),
+        _ => String::new(),
     };
     dir.join(format!(
         "{q}{dataset}-a{architecture}-{method}{stall}-run{run}-t{}ms.json",

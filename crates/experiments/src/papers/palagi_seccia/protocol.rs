@@ -120,6 +120,10 @@ pub fn architecture_name(a: usize) -> &'static str {
     ["[1 x 50]", "[3 x 20]", "[200,50,200]", "[5 x 50]", "[10 x 50]"][a]
 }
 
+/// L-BFGS's relative-decrease window of the committed runs: the paper's
+/// SciPy calls of 30 iterations.
+pub const LBFGS_WINDOW: usize = 30;
+
 /// The four methods, in the order cells are run.
 pub const METHODS: [&str; 4] = ["b2ld", "lbfgs", "bling", "ig"];
 
@@ -156,6 +160,11 @@ pub struct Options {
     /// How B2LD's stall rule is read ([`StallRule`]; the committed runs:
     /// `ForGood`).
     pub b2ld_stall: StallRule,
+    /// The iterations over which L-BFGS's relative-decrease rule is
+    /// measured ([`models::dfnn::FullLbfgs::window`]; the committed runs:
+    /// 30, the paper's SciPy calls; 1 checks it after every iteration, as
+    /// B2LD's rule is checked after every block update).
+    pub lbfgs_window: usize,
 }
 
 impl Options {
@@ -177,6 +186,7 @@ impl Options {
             time_budget_min: None,
             batch_size: 128,
             b2ld_stall: StallRule::ForGood,
+            lbfgs_window: LBFGS_WINDOW,
         }
     }
 
@@ -324,6 +334,11 @@ pub struct PalagiSecciaSettings {
     /// `palagi-seccia/cells/` (B2LD's under their own names, the other
     /// methods' shared).
     pub b2ld_per_cycle: bool,
+    /// L-BFGS with its relative-decrease rule checked after every
+    /// iteration (window 1) instead of over its 30-iteration calls; the
+    /// report then goes to a folder with `-lbfgsperiter`, L-BFGS's cells
+    /// are named `-periter`.
+    pub lbfgs_per_iteration: bool,
 }
 
 /// palagi-seccia's options: the quick or full protocol with the settings'
@@ -350,6 +365,9 @@ pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
     if p.b2ld_per_cycle {
         o.b2ld_stall = StallRule::PerCycle;
     }
+    if p.lbfgs_per_iteration {
+        o.lbfgs_window = 1;
+    }
     // One cell store: a cell's file names its time limit and B2LD's stall
     // rule, so runs under other settings share it.
     o.cells_dir = s.results_dir.join("palagi-seccia").join("cells");
@@ -357,12 +375,16 @@ pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
 }
 
 /// The report's folder under the results directory: `palagi-seccia`, with
-/// `-percycle` for B2LD's per-cycle stall rule and `-scale<S>` for a full
-/// run's time scale other than [`super::DEFAULT_TIME_SCALE`].
+/// `-percycle` for B2LD's per-cycle stall rule, `-lbfgsperiter` for
+/// L-BFGS's rule checked every iteration, and `-scale<S>` for a full run's
+/// time scale other than [`super::DEFAULT_TIME_SCALE`].
 pub fn out_dir_name(p: &PalagiSecciaSettings, quick: bool) -> String {
     let mut name = "palagi-seccia".to_string();
     if p.b2ld_per_cycle {
         name.push_str("-percycle");
+    }
+    if p.lbfgs_per_iteration {
+        name.push_str("-lbfgsperiter");
     }
     match p.time_scale {
         Some(t) if !quick && t != super::DEFAULT_TIME_SCALE => name.push_str(&format!("-scale{t}")),

@@ -152,6 +152,9 @@ pub(super) fn run_flags(opts: &Options) -> String {
     if opts.b2ld_stall == StallRule::PerCycle {
         flags.push("--b2ld-per-cycle".to_string());
     }
+    if opts.lbfgs_window == 1 {
+        flags.push("--lbfgs-per-iteration".to_string());
+    }
     if opts.architectures != all {
         let list: Vec<String> = opts.architectures.iter().map(ToString::to_string).collect();
         flags.push(format!("--architectures {}", list.join(",")));
@@ -225,7 +228,7 @@ fn header(md: &mut String, opts: &Options, cells: &[CellResult], skipped: usize,
          counts of variables). Time limits: **{:.1} s** for B2LD and L-BFGS (paper: 150 s, ×{:.3}), \
          **{:.1} s** for BLInG and IG (paper: 60 s, ×{:.3}); {} cell(s) at once, one BLAS thread each. \
          B2LD: ε₀ = 10⁻⁵, δ = 0.5, ≤ 10 L-BFGS iterations per block, memory 10, the last layer by \
-         L-BFGS (as the paper), {}; BLInG/IG: minibatches of {} in one random order per run, drawn once from the run's seed (the paper gives no size).{}\n",
+         L-BFGS (as the paper), {}; L-BFGS: memory 10, {}; BLInG/IG: minibatches of {} in one random order per run, drawn once from the run's seed (the paper gives no size).{}\n",
         opts.runs,
         opts.batch_limit.as_secs_f64(),
         opts.batch_limit.as_secs_f64() / 150.0,
@@ -241,6 +244,14 @@ fn header(md: &mut String, opts: &Options, cells: &[CellResult], skipped: usize,
                 "every block updated in every cycle, the fit stopping after a cycle in which each block's update \
                  lowered f by at most 10⁻⁴·max{f, 1} (`--b2ld-per-cycle`)"
             }
+        },
+        match opts.lbfgs_window {
+            1 => "stopped after an iteration that lowered f by at most 10⁻⁴·max{f, 1} (`--lbfgs-per-iteration`)"
+                .to_string(),
+            w => format!(
+                "stopped when {w} iterations (the paper's SciPy calls) lowered f by at most 10⁻⁴·max{{f, 1}}, \
+                 checked at the end of each call"
+            ),
         },
         opts.batch_size,
         match (opts.train_cap, opts.test_cap) {

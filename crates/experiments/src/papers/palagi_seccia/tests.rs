@@ -104,6 +104,42 @@ fn the_per_cycle_stall_rule_has_its_own_cells_and_report() {
     assert_eq!(name(&plain, "lbfgs"), name(&per_cycle, "lbfgs"));
 }
 
+/// L-BFGS's rule checked every iteration (B2LD's rule is checked after
+/// every update, so the two are read the same way): its own L-BFGS cells,
+/// shared cells of the other methods, its own report directory and flag.
+#[test]
+fn the_per_iteration_lbfgs_rule_has_its_own_cells_and_report() {
+    use models::dfnn::DfnnTrainer;
+    let mut settings = crate::papers::Settings {
+        results_dir: std::env::temp_dir().join("palagi-seccia-settings"),
+        ..Default::default()
+    };
+    let plain = protocol::options_from(&settings, false);
+    settings.palagi_seccia.lbfgs_per_iteration = true;
+    settings.palagi_seccia.time_scale = Some(0.3);
+    let per_iter = protocol::options_from(&settings, false);
+    assert_eq!(plain.lbfgs_window, 30);
+    assert_eq!(per_iter.lbfgs_window, 1);
+    assert!(per_iter.out_dir.ends_with("palagi-seccia-lbfgsperiter-scale0.3"));
+    assert_eq!(per_iter.cells_dir, plain.cells_dir);
+    match (cell::trainer("lbfgs", &plain, 0), cell::trainer("lbfgs", &per_iter, 0)) {
+        (Ok(DfnnTrainer::Lbfgs(a)), Ok(DfnnTrainer::Lbfgs(b))) => assert_eq!((a.window, b.window), (30, 1)),
+        other => panic!("{other:?}"),
+    }
+    let name = |o: &Options, m: &str| {
+        cell::path(std::path::Path::new(""), "ccpp", 0, m, 0, o)
+            .to_string_lossy()
+            .into_owned()
+    };
+    assert_eq!(name(&per_iter, "lbfgs"), "ccpp-a0-lbfgs-periter-run0-t45000ms.json");
+    assert_eq!(name(&per_iter, "b2ld"), "ccpp-a0-b2ld-run0-t45000ms.json");
+    assert!(!name(&plain, "lbfgs").contains("periter"));
+    assert_eq!(
+        super::report::run_flags(&per_iter),
+        " -- --lbfgs-per-iteration --time-scale 0.3"
+    );
+}
+
 /// A full run at another time scale, or with B2LD's per-cycle rule, writes
 /// its report into a folder of its own and shares the cell store; the
 /// report's first line names the flags that rerun it.
