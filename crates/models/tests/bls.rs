@@ -7,7 +7,7 @@ mod common;
 use common::{a_b, at_b, bls_data as data, fro, fro_diff, gauss_solve, ridge_tolerance, spectrum, U};
 use linalg_core::ridge::Strategy;
 use models::bls::io::MAGIC;
-use models::bls::{Block, Bls, BlsParams, Expansion, Increment, IncrementalBls, BIAS_INPUT};
+use models::bls::{Block, Bls, BlsParams, EnhancementWeights, Expansion, Increment, IncrementalBls, BIAS_INPUT};
 use models::prelude::*;
 use models::ModelError;
 use ndarray::{concatenate, s, Array2, ArrayView2, Axis};
@@ -358,6 +358,89 @@ fn seeded_construction_is_reproducible() {
     let a2 = two_plus.solver().hidden();
     assert_eq!(a3.slice(s![.., ..6]), a2.slice(s![.., ..6]));
     assert_eq!(a3.slice(s![.., 6..9]), a2.slice(s![.., 11..14]));
+}
+
+/// `‖MᵀM − I‖_max`.
+fn orthonormality_error(m: ArrayView2<'_, f64>) -> f64 {
+    let g = at_b(m, m);
+    g.indexed_iter()
+        .map(|((i, j), v)| (v - if i == j { 1.0 } else { 0.0 }).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Chen's `orth` on request: every enhancement group's `W_h` ((|F|+1)×p)
+/// has orthonormal columns when `|F| ≥ p` and orthonormal rows otherwise,
+/// spans the uniform draw of the same stream (rows of the uniform `W_h` lie
+/// in the row space of the orthonormal one, when `|F| < p`), and the network
+/// is built from those weights as from the uniform ones: `A` equals the maps
+/// recomputed by loops, the enhancement inputs are shrunk to `tanh(0.8)`.
+/// The bound 1e-12 on `UᵀU − I` is `κ·n·ε` with room: the uniform draws here
+/// (at most 33 × 13) have κ below 20.
+#[test]
+fn orthonormal_enhancement_weights_follow_chens_orth() {
+    let (x, y) = data(11, 240, 8);
+    let uniform = BlsParams::new(3, 4, 20).with_lambda(1e-3).with_seed(5);
+    assert_eq!(
+        uniform.check_ref().expect("valid").enhancement_weights(),
+        EnhancementWeights::Uniform
+    );
+    let orth = uniform.with_enhancement_weights(EnhancementWeights::Orthonormal);
+    let grow = |cfg: &BlsParams| {
+        let mut b = start_bls(cfg, x.clone(), y.clone()).expect("start");
+        // 12 feature nodes feed 20 (rows) and then 6 (columns) nodes; the
+        // new 4-node group feeds 3 (columns), and 30 extra nodes are fed by
+        // all 16 (rows).
+        b.add_enhancement(6).expect("enhancement");
+        b.add_feature_group(4, 3, 30).expect("feature group");
+        b
+    };
+    let (u, o) = (grow(&uniform), grow(&orth));
+    let pairs = u
+        .expansion()
+        .enhancement_groups()
+        .iter()
+        .zip(o.expansion().enhancement_groups());
+    let mut seen = (0, 0);
+    for (gu, go) in pairs {
+        let (rows, p) = go.weights().dim();
+        assert_eq!(gu.weights().dim(), (rows, p));
+        assert_ne!(gu.weights(), go.weights());
+        if rows > p {
+            seen.0 += 1;
+            let err = orthonormality_error(go.weights());
+            assert!(err <= 1e-12, "columns of a {rows}×{p} W_h off orthonormal by {err:e}");
+        } else {
+            seen.1 += 1;
+            let err = orthonormality_error(go.weights().t());
+            assert!(err <= 1e-12, "rows of a {rows}×{p} W_h off orthonormal by {err:e}");
+            // The uniform rows lie in the span of the orthonormal rows.
+            let q = go.weights();
+            let proj = a_b(a_b(gu.weights(), q.t()).view(), q);
+            let off = fro_diff(proj.view(), gu.weights());
+            assert!(
+                off <= 1e-12 * fro(gu.weights()),
+                "uniform rows outside the span by {off:e}"
+            );
+        }
+    }
+    assert_eq!(seen, (2, 2), "both of Chen's orientations exercised");
+
+    let e = o.expansion();
+    let a = o.solver().hidden().to_owned();
+    for (b, r) in e.columns() {
+        if let Block::Enhancement(_) = b {
+            let m = a.slice(s![.., r]).iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let expect = BlsParams::DEFAULT_SHRINK.tanh();
+            assert!((m - expect).abs() <= 8.0 * U, "max |H| = {m}, tanh(0.8) = {expect}");
+        }
+    }
+    let err = fro_diff(columns_by_loops(e, x.view()).view(), a.view());
+    assert!(err <= 1e-12 * fro(a.view()), "A by loops differs by {err:e}");
+    assert_eq!(
+        e.feature_groups(),
+        u.expansion().feature_groups(),
+        "the feature maps do not depend on the draw"
+    );
 }
 
 // ---------------------------------------------------------------------------

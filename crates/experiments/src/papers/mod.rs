@@ -186,6 +186,7 @@ mod tests {
             cells: None,
             updates: Some(6),
             f64_storage: true,
+            orthonormal_enhancement: true,
         };
         let o = bls_ridge_options(&s, false);
         assert_eq!(
@@ -199,6 +200,11 @@ mod tests {
         assert_eq!(o.time_budget_min, Some(1.5));
         assert_eq!(o.schedule.updates, 6);
         assert_eq!(o.precision(Strategy::Orig), linalg_core::Precision::F64);
+        assert_eq!(o.enhancement_weights, models::bls::EnhancementWeights::Orthonormal);
+        assert_eq!(
+            bls_ridge::Options::full("/o".into(), 1).enhancement_weights,
+            models::bls::EnhancementWeights::Uniform
+        );
         assert_eq!(bls_ridge_options(&s, false).schedule.train, 60_000);
     }
 }

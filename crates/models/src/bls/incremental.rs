@@ -242,7 +242,7 @@ fn initial_columns(params: &BlsValidParams, x: ArrayView2<'_, f64>) -> Result<(E
                 0..features,
                 e,
                 enhancement_stream(params.seed(), 0),
-                params.shrink(),
+                params.enhancement_draw(),
                 h,
             );
             expansion.push_enhancement(group);
@@ -298,7 +298,7 @@ impl IncrementalBls {
                 0..f,
                 p,
                 enhancement_stream(params.seed(), first + i),
-                params.shrink(),
+                params.enhancement_draw(),
                 {
                     let mut out = rest;
                     out.slice_axis_inplace(Axis(1), Slice::from(..p));
@@ -375,7 +375,7 @@ impl IncrementalBls {
             0..f,
             p,
             enhancement_stream(self.params.seed(), self.expansion.enhancement_groups().len()),
-            self.params.shrink(),
+            self.params.enhancement_draw(),
             h.view_mut(),
         );
         let t1 = Instant::now();
@@ -442,7 +442,7 @@ impl IncrementalBls {
                     f0..f1,
                     fed,
                     enhancement_stream(self.params.seed(), next_enhancement),
-                    self.params.shrink(),
+                    self.params.enhancement_draw(),
                     h_fed,
                 ));
                 next_enhancement += 1;
@@ -455,7 +455,7 @@ impl IncrementalBls {
                     0..f1,
                     extra,
                     enhancement_stream(self.params.seed(), next_enhancement),
-                    self.params.shrink(),
+                    self.params.enhancement_draw(),
                     h_extra,
                 ));
             }

@@ -38,8 +38,10 @@
 //! and its incremental variants), with these documented choices: the random
 //! map `A1` of a feature group is min–max scaled per column (Chen: per row),
 //! the enhancement shrink uses the largest magnitude (Chen: the largest
-//! value), the enhancement weights are not orthonormalized (Chen: `orth`),
-//! and every group draws from its own seeded stream.
+//! value), the enhancement weights are uniform as the paper states and
+//! orthonormalized as Chen's code does (`orth`) only on request
+//! ([`EnhancementWeights`]), and every group draws from its own seeded
+//! stream.
 //!
 //! Notation: samples are rows (`X` K×d, `Y` K×M, `A` K×n, `W` n×M).
 
@@ -47,6 +49,7 @@ mod incremental;
 pub mod io;
 mod model;
 mod nodes;
+mod orth;
 mod params;
 mod sparse;
 mod stream;
@@ -54,6 +57,7 @@ mod stream;
 pub use incremental::{Increment, IncrementalBls, UpdateReport};
 pub use model::Bls;
 pub use nodes::{Block, EnhancementGroup, Expansion, FeatureGroup, BIAS_INPUT};
+pub use orth::EnhancementWeights;
 pub use params::{BlsParams, BlsValidParams};
 pub use sparse::{lasso_admm, soft_threshold};
 pub use stream::Chunk;

@@ -9,6 +9,7 @@ use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut1, ArrayViewMu
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use super::orth::{enhancement_weights, EnhancementWeights};
 use super::sparse::{autoencoder_sums, lasso_admm_gram};
 use crate::activation::PARALLEL_THRESHOLD;
 use crate::error::{ModelError, Result};
@@ -355,9 +356,10 @@ impl FeatureGroup {
 /// eq. (15)); feature nodes are numbered in creation order, so `F` is a range.
 /// The max is over the training samples and stored (Chen's
 /// `l2 = s/max(max(T2))`, here of the absolute value; a zero max gives
-/// `s = shrink`). Chen's code also orthonormalizes `W_h` (`orth`); the BLS
-/// paper describes the weights as uniform on [−1, 1], which is what is drawn
-/// here.
+/// `s = shrink`). The BLS paper describes the weights as uniform on
+/// [−1, 1], which is what is drawn by default; Chen's code also
+/// orthonormalizes `W_h` (`orth`), which [`EnhancementWeights::Orthonormal`]
+/// does.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EnhancementGroup {
     /// First feature node feeding the group.
@@ -371,19 +373,20 @@ pub struct EnhancementGroup {
 }
 
 impl EnhancementGroup {
-    /// Draw `W_h` from `rng` for `p` nodes fed by the feature nodes `inputs`
-    /// whose training outputs are `z` (K×|inputs|), set the scale from the
-    /// training samples and write the group's outputs `H` (K×p) into `out`.
+    /// Draw `W_h` from `rng` as `kind` says for `p` nodes fed by the feature
+    /// nodes `inputs` whose training outputs are `z` (K×|inputs|), set the
+    /// scale from the training samples and write the group's outputs `H`
+    /// (K×p) into `out`.
     pub(crate) fn train(
         z: ArrayView2<'_, f64>,
         inputs: Range<usize>,
         p: usize,
         mut rng: SplitMix64,
-        shrink: f64,
+        (shrink, kind): (f64, EnhancementWeights),
         mut out: ArrayViewMut2<'_, f64>,
     ) -> Self {
         debug_assert_eq!(z.ncols(), inputs.len());
-        let weights = draw_uniform(z.ncols() + 1, p, &mut rng);
+        let weights = enhancement_weights(z.ncols() + 1, p, &mut rng, kind);
         let max = Self::input_max(z, weights.view(), out.view_mut());
         let group = Self::from_stats(inputs, weights, shrink, max);
         let scale = group.scale;

@@ -6,6 +6,7 @@
 
 use linalg_core::ridge::Strategy;
 
+use super::orth::EnhancementWeights;
 use crate::error::{ModelError, Result};
 use crate::readout::{Readout, ReadoutSolver};
 use crate::traits::ParamGuard;
@@ -26,6 +27,7 @@ pub struct BlsValidParams {
     readout: Readout,
     seed: u64,
     shrink: f64,
+    enhancement_weights: EnhancementWeights,
     sparse_mu: f64,
     admm_iterations: usize,
 }
@@ -74,6 +76,18 @@ impl BlsValidParams {
     /// so that its largest magnitude on the training data is `s`.
     pub fn shrink(&self) -> f64 {
         self.shrink
+    }
+
+    /// How the enhancement weights `W_h` are drawn (uniform, or
+    /// orthonormalized as Chen's code does).
+    pub fn enhancement_weights(&self) -> EnhancementWeights {
+        self.enhancement_weights
+    }
+
+    /// The shrink scale and the kind of draw, as the enhancement groups take
+    /// them.
+    pub(crate) fn enhancement_draw(&self) -> (f64, EnhancementWeights) {
+        (self.shrink, self.enhancement_weights)
     }
 
     /// Weight `μ ≥ 0` of the ℓ₁ penalty of the sparse autoencoder that
@@ -146,6 +160,7 @@ impl BlsParams {
             readout: Readout::new(ReadoutSolver::Strategy(Self::DEFAULT_STRATEGY), Self::DEFAULT_LAMBDA),
             seed: Self::DEFAULT_SEED,
             shrink: Self::DEFAULT_SHRINK,
+            enhancement_weights: EnhancementWeights::Uniform,
             sparse_mu: Self::DEFAULT_SPARSE_MU,
             admm_iterations: Self::DEFAULT_ADMM_ITERATIONS,
         })
@@ -166,6 +181,10 @@ impl BlsParams {
         with_seed(seed: u64),
         /// With enhancement shrink scale `shrink`.
         with_shrink(shrink: f64),
+        /// With the enhancement weights drawn as `enhancement_weights` says
+        /// (default [`EnhancementWeights::Uniform`], the paper's text;
+        /// [`EnhancementWeights::Orthonormal`] is Chen's code).
+        with_enhancement_weights(enhancement_weights: EnhancementWeights),
         /// With sparse-autoencoder ℓ₁ weight `sparse_mu`.
         with_sparse_mu(sparse_mu: f64),
         /// With `admm_iterations` ADMM iterations of the sparse autoencoder.

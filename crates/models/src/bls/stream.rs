@@ -27,9 +27,8 @@ use linalg_core::ridge::GramAccumulator;
 use ndarray::{Array2, ShapeBuilder};
 
 use super::model::Bls;
-use super::nodes::{
-    biased_extremes, draw_uniform, enhancement_stream, EnhancementGroup, Expansion, Extremes, FeatureGroup,
-};
+use super::nodes::{biased_extremes, enhancement_stream, EnhancementGroup, Expansion, Extremes, FeatureGroup};
+use super::orth::enhancement_weights;
 use super::params::BlsValidParams;
 use super::sparse::autoencoder_sums;
 use crate::error::Result;
@@ -186,7 +185,12 @@ impl BlsValidParams {
         // Pass 4: the largest magnitude of the enhancement group's input.
         if e > 0 {
             let features = expansion.feature_nodes();
-            let weights = draw_uniform(features + 1, e, &mut enhancement_stream(self.seed(), 0));
+            let weights = enhancement_weights(
+                features + 1,
+                e,
+                &mut enhancement_stream(self.seed(), 0),
+                self.enhancement_weights(),
+            );
             let mut max = [0.0f64];
             shard.pass(|x, _| {
                 let z = expansion.feature_outputs(x)?;

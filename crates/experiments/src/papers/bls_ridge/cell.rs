@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
+use models::bls::EnhancementWeights;
 use serde::{Deserialize, Serialize};
 
 use super::protocol::Schedule;
@@ -64,6 +65,16 @@ pub struct Cell {
     /// `EARLIER_MACHINE`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<String>,
+    /// How the enhancement weights were drawn: uniform (the paper's text;
+    /// every cell before 2026-11-28, and the protocol's) or orthonormalized
+    /// as Chen & Liu's code does (`--orthonormal-enhancement`; file name
+    /// `…-orth.json`).
+    #[serde(default, skip_serializing_if = "is_uniform")]
+    pub enhancement_weights: EnhancementWeights,
+}
+
+fn is_uniform(w: &EnhancementWeights) -> bool {
+    *w == EnhancementWeights::Uniform
 }
 
 /// The machine of every cell written before cells recorded theirs (the
@@ -106,7 +117,8 @@ impl Cell {
         self.orig_pinv_cut == Some(PinvCut::GramEigenvalues)
     }
 
-    /// An Orig. cell with MATLAB's cut on f32-stored `A`. At full size it
+    /// An Orig. cell with MATLAB's cut on f32-stored `A`, or any cell with
+    /// Chen's orthonormal enhancement weights. At full size the first
     /// collapses (seed 0, λ = 2^-30: 98.66% at update 3, 9.70% at update
     /// 11; in f64 the same up to update 6, the last one run), where the
     /// paper's Orig. does not. Until every Orig. cell has been rerun with
@@ -114,7 +126,12 @@ impl Cell {
     /// the same seed and leaves them out of the means, the timing and the
     /// findings, which then compare like with like over all λ and seeds.
     pub fn is_set_aside_orig(&self) -> bool {
-        self.orig_pinv_cut == Some(PinvCut::MatlabSvd) && self.precision == Precision::F32
+        (self.orig_pinv_cut == Some(PinvCut::MatlabSvd) && self.precision == Precision::F32) || self.is_orthonormal()
+    }
+
+    /// A cell whose enhancement weights were orthonormalized (Chen's `orth`).
+    pub fn is_orthonormal(&self) -> bool {
+        self.enhancement_weights == EnhancementWeights::Orthonormal
     }
 
     /// The file this cell is kept in under `dir`.
@@ -125,7 +142,7 @@ impl Cell {
             self.seed,
             self.lambda_exp,
             self.strategy,
-            self.precision,
+            (self.precision, self.enhancement_weights),
         );
         if self.uses_eigen_cut() {
             let name = f.file_name().and_then(|n| n.to_str()).unwrap_or_default();
@@ -144,10 +161,17 @@ impl Cell {
 }
 
 /// The file a finished cell of the current code is kept in:
-/// `{quick|full}-seed{s}-lambda2^{e}-{strategy}[-f32].json`, or
+/// `{quick|full}-seed{s}-lambda2^{e}-{strategy}[-f32][-orth].json`, or
 /// `k{K}-u{U}-…` for any other schedule (eigen-cut Orig. cells:
 /// `…-orig-eigcut[-f32].json`, see [`Cell::file`]).
-pub(super) fn cell_file(dir: &Path, schedule: &Schedule, seed: u64, e: i32, s: Strategy, p: Precision) -> PathBuf {
+pub(super) fn cell_file(
+    dir: &Path,
+    schedule: &Schedule,
+    seed: u64,
+    e: i32,
+    s: Strategy,
+    (p, w): (Precision, EnhancementWeights),
+) -> PathBuf {
     let size = if *schedule == Schedule::FULL {
         "full".to_string()
     } else if *schedule == Schedule::QUICK {
@@ -159,7 +183,14 @@ pub(super) fn cell_file(dir: &Path, schedule: &Schedule, seed: u64, e: i32, s: S
         Precision::F64 => "",
         Precision::F32 => "-f32",
     };
-    dir.join(format!("{size}-seed{seed}-lambda2^{e}-{}{prec}.json", s.cli_name()))
+    let orth = match w {
+        EnhancementWeights::Uniform => "",
+        EnhancementWeights::Orthonormal => "-orth",
+    };
+    dir.join(format!(
+        "{size}-seed{seed}-lambda2^{e}-{}{prec}{orth}.json",
+        s.cli_name()
+    ))
 }
 
 /// Every cell of `schedule` in `dir`, sorted by λ, strategy name and seed.
@@ -250,6 +281,7 @@ pub(super) mod fixtures {
             initial_a_taken: false,
             orig_pinv_cut: None,
             cpu: None,
+            enhancement_weights: Default::default(),
         }
     }
 }
@@ -284,10 +316,39 @@ mod tests {
             updates: 6,
             ..Schedule::FULL
         };
-        let f = cell_file(&dir, &short, 0, -30, Strategy::Orig, Precision::F64);
+        let uniform = EnhancementWeights::Uniform;
+        let f = cell_file(&dir, &short, 0, -30, Strategy::Orig, (Precision::F64, uniform));
         assert!(f.ends_with("k60000-u6-seed0-lambda2^-30-orig.json"), "{}", f.display());
-        let f = cell_file(&dir, &Schedule::QUICK, 1, -5, Strategy::Chol1, Precision::F32);
+        let f = cell_file(
+            &dir,
+            &Schedule::QUICK,
+            1,
+            -5,
+            Strategy::Chol1,
+            (Precision::F32, uniform),
+        );
         assert!(f.ends_with("quick-seed1-lambda2^-5-chol1-f32.json"), "{}", f.display());
+        // Chen's orthonormal enhancement weights: a file of their own, set
+        // aside from the tables' means whatever the strategy.
+        cell.precision = Precision::F32;
+        cell.enhancement_weights = EnhancementWeights::Orthonormal;
+        assert!(cell.file(&dir).ends_with("full-seed0-lambda2^-10-orig-f32-orth.json"));
+        assert!(cell.is_set_aside_orig());
+        cell.strategy = Strategy::Chol2;
+        cell.orig_pinv_cut = None;
+        assert!(cell.is_set_aside_orig() && cell.is_orthonormal());
+        crate::papers::store_cell(&old, &cell).expect("write");
+        assert_eq!(
+            read_cell(&old).expect("read").enhancement_weights,
+            EnhancementWeights::Orthonormal
+        );
+        cell.enhancement_weights = EnhancementWeights::Uniform;
+        assert!(!cell.is_set_aside_orig());
+        let v = serde_json::to_value(&cell).expect("serialize");
+        assert!(
+            v.get("enhancement_weights").is_none(),
+            "uniform cells keep the old file format"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
+use models::bls::EnhancementWeights;
 use serde::{Deserialize, Serialize};
 
 /// The network and its growth.
@@ -87,6 +88,9 @@ pub struct Options {
     pub threads: usize,
     /// Store `A` in f64 for every strategy, also at full size.
     pub all_f64: bool,
+    /// How the enhancement weights are drawn (the protocol: uniform, as the
+    /// paper states; Chen's code orthonormalizes them).
+    pub enhancement_weights: EnhancementWeights,
 }
 
 /// The paper's λ sweep as required by issue 4 (2⁻³⁰ … 2⁻⁵).
@@ -107,6 +111,7 @@ impl Options {
             out_dir,
             time_budget_min: None,
             all_f64: false,
+            enhancement_weights: EnhancementWeights::Uniform,
             quick: false,
             threads: 2,
         }
@@ -155,6 +160,9 @@ pub struct BlsRidgeSettings {
     /// Store `A` in f64 for every strategy (default: f32 at full size for
     /// R-Inv, Orig. and D-Rdg).
     pub f64_storage: bool,
+    /// Orthonormalize the enhancement weights as Chen & Liu's code does
+    /// (default: uniform, as the paper states).
+    pub orthonormal_enhancement: bool,
 }
 
 /// bls-ridge's options: the quick or full protocol with the settings'
@@ -185,5 +193,8 @@ pub fn options_from(s: &crate::papers::Settings, quick: bool) -> Options {
         o.schedule.updates = u.clamp(1, o.schedule.updates);
     }
     o.all_f64 = b.f64_storage;
+    if b.orthonormal_enhancement {
+        o.enhancement_weights = EnhancementWeights::Orthonormal;
+    }
     o
 }

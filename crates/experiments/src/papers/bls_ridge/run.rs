@@ -66,6 +66,7 @@ fn run_cell(opts: &Options, d: &mut Data, (seed, e, s, p): Spec, peak: f64) -> R
         .with_strategy(s)
         .with_seed(seed)
         .with_precision(p)
+        .with_enhancement_weights(opts.enhancement_weights)
         .check()?;
     let mut cell = Cell {
         schedule: sch,
@@ -86,6 +87,7 @@ fn run_cell(opts: &Options, d: &mut Data, (seed, e, s, p): Spec, peak: f64) -> R
         initial_a_taken: true,
         orig_pinv_cut: PinvCut::current(s),
         cpu: Some(machine::cpu_description()),
+        enhancement_weights: opts.enhancement_weights,
     };
     let (x, y) = (std::mem::take(&mut d.x_train), std::mem::take(&mut d.y_train));
     let mut bls = match IncrementalBls::start(&config, x, y) {
@@ -203,7 +205,7 @@ pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
         .into_iter()
         .enumerate()
         .map(|(i, (seed, e, s, p))| {
-            let file = cell_file(Path::new(""), &opts.schedule, seed, e, s, p);
+            let file = cell_file(Path::new(""), &opts.schedule, seed, e, s, (p, opts.enhancement_weights));
             Job::new(file.to_string_lossy(), opts.threads, (i, (seed, e, s, p)))
         })
         .collect();
@@ -217,9 +219,10 @@ pub fn run(opts: &Options, blas: &Blas) -> Result<PathBuf, ReproError> {
         let cell = run_cell(opts, &mut d, (seed, e, s, p), peak)?;
         let last = cell.accuracy.iter().rev().flatten().next().copied();
         eprintln!(
-            "bls-ridge: cell {}/{total}: seed {seed}, λ = 2^{e}, {s}{}: final accuracy {}, solver {:.1} s, {:.0} s ({:.0} s so far)",
+            "bls-ridge: cell {}/{total}: seed {seed}, λ = 2^{e}, {s}{}{}: final accuracy {}, solver {:.1} s, {:.0} s ({:.0} s so far)",
             i + 1,
             if p == Precision::F32 { " (f32 A)" } else { "" },
+            if cell.is_orthonormal() { ", orthonormal W_h" } else { "" },
             last.map_or("NA".into(), |a| format!("{a:.2}%")),
             cell.solver_seconds.iter().sum::<f64>(),
             t.elapsed().as_secs_f64(),

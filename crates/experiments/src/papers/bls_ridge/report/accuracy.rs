@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::super::analysis::fmt_acc;
-use super::super::cell::Cell;
+use super::super::cell::{Cell, PinvCut};
 use super::super::protocol::Schedule;
 use super::{blocks, precision_name, Summary};
 use crate::report::Table;
@@ -111,14 +111,16 @@ fn lambda_table(s: &Summary<'_>, e: i32, header: &[String], csv: &mut Table) -> 
     t
 }
 
-/// Orig. with MATLAB's pseudo-inverse cut on f32-stored `A`, per seed at
-/// λ = 2^e, beside the eigen-cut Orig. of the same seed that the tables use
-/// (empty when no such cell exists).
+/// The set-aside cells per seed at λ = 2^e — Orig. with MATLAB's
+/// pseudo-inverse cut on f32-stored `A`, and any cell with Chen's
+/// orthonormal enhancement weights — each seed's eigen-cut Orig. (what the
+/// tables use) first (empty when no such cell exists).
 fn set_aside_orig_rows(s: &Summary<'_>, e: i32, header: &[String]) -> String {
-    let matlab: Vec<&Cell> = s.set_aside.iter().filter(|c| c.lambda_exp == e).copied().collect();
-    if matlab.is_empty() {
+    let mut aside: Vec<&Cell> = s.set_aside.iter().filter(|c| c.lambda_exp == e).copied().collect();
+    if aside.is_empty() {
         return String::new();
     }
+    aside.sort_by_key(|c| (c.seed, c.is_orthonormal(), c.strategy.cli_name()));
     let mut t = Table {
         header: header.to_vec(),
         rows: vec![],
@@ -129,23 +131,39 @@ fn set_aside_orig_rows(s: &Summary<'_>, e: i32, header: &[String]) -> String {
         r.extend(c.accuracy.iter().map(|v| v.map_or("NA".into(), |x| format!("{x:.2}"))));
         r
     };
-    for c in &matlab {
-        if let Some(eig) = s
-            .cells
-            .iter()
-            .find(|n| n.uses_eigen_cut() && n.seed == c.seed && n.lambda_exp == e && n.precision == c.precision)
-        {
-            t.push(row("Orig., eigenvalue cut (in the table above)", eig));
+    let mut seeds_shown = vec![];
+    for c in &aside {
+        if !seeds_shown.contains(&c.seed) {
+            seeds_shown.push(c.seed);
+            if let Some(eig) = s
+                .cells
+                .iter()
+                .find(|n| n.uses_eigen_cut() && n.seed == c.seed && n.lambda_exp == e && n.precision == c.precision)
+            {
+                t.push(row("Orig., eigenvalue cut (in the table above)", eig));
+            }
         }
-        t.push(row("Orig., MATLAB's cut", c));
+        t.push(row(&set_aside_label(c), c));
     }
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "Orig. per seed with the two pseudo-inverse cuts, both on f32-stored `A`: the eigenvalue cut (eigenvalues of CᵀC above max(K, q)·ε·μ_max, about √(Kε)·σ₁ ≈ 3.6e-6·σ₁ on the singular values), which the table above uses, and MATLAB's `pinv` cut (singular values above max(K, q)·eps(σ₁) ≈ 1.3e-11·σ₁), which the original BLS code applies in f64:\n"
+        "Cells set aside from the table above, per seed: Orig. with the two pseudo-inverse cuts, both on f32-stored `A` — the eigenvalue cut (eigenvalues of CᵀC above max(K, q)·ε·μ_max, about √(Kε)·σ₁ ≈ 3.6e-6·σ₁ on the singular values), which the table above uses, and MATLAB's `pinv` cut (singular values above max(K, q)·eps(σ₁) ≈ 1.3e-11·σ₁), which the original BLS code applies in f64 — and cells whose enhancement weights were orthonormalized as the original code does (`orth`; the paper and the table above: uniform on [−1, 1]):\n"
     );
     let _ = writeln!(md, "{}", t.markdown());
     md
+}
+
+/// The row label of a set-aside cell: strategy, Orig.'s cut, the weights.
+fn set_aside_label(c: &Cell) -> String {
+    let mut label = c.strategy.to_string();
+    if c.orig_pinv_cut == Some(PinvCut::MatlabSvd) {
+        label.push_str(", MATLAB's cut");
+    }
+    if c.is_orthonormal() {
+        label.push_str(", orthonormal W_h (Chen's code)");
+    }
+    label
 }
 
 /// The failures with their typed errors (empty when none failed).
