@@ -35,11 +35,11 @@
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use experiments::papers::tomic_bpls::mnist::{self, Images, Reading, RunCell};
 use experiments::papers::tomic_bpls::published;
+use experiments::run_log::{self, RunLog};
 use models::mlp::Loss;
 use models::optim::first_order::FirstOrderKind;
 use models::Activation;
@@ -195,12 +195,6 @@ fn args() -> Result<Args, Box<dyn Error>> {
     Ok(a)
 }
 
-fn read_lines(path: &Path) -> Vec<Line> {
-    std::fs::read_to_string(path)
-        .map(|s| s.lines().filter_map(|l| serde_json::from_str(l).ok()).collect())
-        .unwrap_or_default()
-}
-
 fn line(part: &str, reading: &str, c: &RunCell) -> Line {
     let (best_train, best_test) = c.best();
     Line {
@@ -218,17 +212,9 @@ fn line(part: &str, reading: &str, c: &RunCell) -> Line {
 }
 
 fn main() -> Result<(), Box<dyn Error>> {
-    // OpenBLAS's kernel for this CPU when the library fell back to a
-    // generic one, as the `reproduce` binary does (issue 37).
-    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
-        eprintln!("bpls_readings: warning: could not start again with a kernel for this CPU ({e})");
-    }
+    run_log::start_single_threaded("bpls_readings");
     let a = args()?;
-    linalg_core::threads::set_blas_threads(1);
-    std::fs::create_dir_all(&a.out)?;
-    let path = a.out.join("runs.jsonl");
-    let done = read_lines(&path);
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&path)?;
+    let mut log = RunLog::<Line>::open(&a.out, "bpls_readings")?;
     let dir = experiments::datasets::data_dir().join("mnist");
     let img = mnist::load(&dir, "MNIST", None, None)?;
     for key in &a.readings {
@@ -242,9 +228,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         for seed in 0..a.runs as u64 {
             for kind in &methods {
                 let label = kind.map_or("BPLS", |k| k.label());
-                let seen = done
-                    .iter()
-                    .any(|l| l.part == a.part && &l.reading == key && l.method == label && l.seed == seed);
+                let seen = log.has(|l| l.part == a.part && &l.reading == key && l.method == label && l.seed == seed);
                 if seen {
                     continue;
                 }
@@ -262,7 +246,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                     l.epochs,
                     t.elapsed().as_secs_f64()
                 );
-                writeln!(file, "{}", serde_json::to_string(&l)?)?;
+                log.append(l)?;
             }
         }
     }
@@ -272,7 +256,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 /// Means per (part, reading, method) beside Table I, and per part the
 /// reading nearest the paper.
 fn summary(out: &Path) -> Result<(), Box<dyn Error>> {
-    let lines = read_lines(&out.join("runs.jsonl"));
+    let lines: Vec<Line> = run_log::read(out)?.runs;
     let mut groups: BTreeMap<(String, String, String), Vec<&Line>> = BTreeMap::new();
     for l in &lines {
         groups
@@ -364,8 +348,6 @@ fn summary(out: &Path) -> Result<(), Box<dyn Error>> {
             list.join(", then ")
         );
     }
-    std::fs::write(out.join("summary.md"), md)?;
-    std::fs::write(out.join("summary.csv"), csv)?;
-    eprintln!("bpls_readings: summary in {}", out.join("summary.md").display());
+    run_log::write_summary(out, "bpls_readings", &md, &csv)?;
     Ok(())
 }

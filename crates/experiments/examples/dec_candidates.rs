@@ -29,11 +29,11 @@
 use std::collections::BTreeMap;
 use std::error::Error;
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::PathBuf;
 
 use experiments::papers::grippo_dec::protocol::{self, Options, SOURCES};
 use experiments::papers::grippo_dec::published::{self, Task, TABLE_I};
+use experiments::run_log::{self, RunLog};
 use models::slfn::{DecSettings, SlfnParams, SlfnTrainer};
 use models::{Dataset, ParamGuard};
 use serde::{Deserialize, Serialize};
@@ -112,24 +112,10 @@ fn args() -> Result<Args, Box<dyn Error>> {
     Ok(a)
 }
 
-fn read_lines(path: &std::path::Path) -> Vec<Line> {
-    std::fs::read_to_string(path)
-        .map(|s| s.lines().filter_map(|l| serde_json::from_str(l).ok()).collect())
-        .unwrap_or_default()
-}
-
 fn main() -> Result<(), Box<dyn Error>> {
-    // OpenBLAS's kernel for this CPU when the library fell back to a
-    // generic one, as the `reproduce` binary does (issue 37).
-    if let Err(e) = linalg_core::blas_kernel::reexec_with_chosen_kernel() {
-        eprintln!("dec_candidates: warning: could not start again with a kernel for this CPU ({e})");
-    }
+    run_log::start_single_threaded("dec_candidates");
     let a = args()?;
-    linalg_core::threads::set_blas_threads(1);
-    std::fs::create_dir_all(&a.out)?;
-    let path = a.out.join("runs.jsonl");
-    let done = read_lines(&path);
-    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&path)?;
+    let mut log = RunLog::<Line>::open(&a.out, "dec_candidates")?;
     let opts = Options::full(a.out.clone());
     for name in &a.sets {
         let index = SOURCES
@@ -144,9 +130,8 @@ fn main() -> Result<(), Box<dyn Error>> {
         for candidate in &a.candidates {
             let s = settings(candidate)?;
             for run in 0..a.runs {
-                let seen = done
-                    .iter()
-                    .any(|l| l.tag == a.tag && &l.dataset == name && &l.candidate == candidate && l.run == run);
+                let seen =
+                    log.has(|l| l.tag == a.tag && &l.dataset == name && &l.candidate == candidate && l.run == run);
                 if seen {
                     continue;
                 }
@@ -174,7 +159,7 @@ fn main() -> Result<(), Box<dyn Error>> {
                     "dec_candidates: {} {name} {candidate} run {run}: {seconds:.2} s, E = {:.5e}, train {:.4}, test {:.4}",
                     a.tag, line.objective, line.train_metric, line.test_metric
                 );
-                writeln!(file, "{}", serde_json::to_string(&line)?)?;
+                log.append(line)?;
             }
         }
     }
@@ -183,7 +168,7 @@ fn main() -> Result<(), Box<dyn Error>> {
 
 /// Means per (tag, set, candidate) beside the paper's DEC(10) row.
 fn summary(out: &std::path::Path) -> Result<(), Box<dyn Error>> {
-    let lines = read_lines(&out.join("runs.jsonl"));
+    let lines: Vec<Line> = run_log::read(out)?.runs;
     let mut groups: BTreeMap<(String, String, String), Vec<&Line>> = BTreeMap::new();
     for l in &lines {
         groups
@@ -238,8 +223,6 @@ fn summary(out: &std::path::Path) -> Result<(), Box<dyn Error>> {
             get(|l| l.seconds)
         );
     }
-    std::fs::write(out.join("summary.md"), md)?;
-    std::fs::write(out.join("summary.csv"), csv)?;
-    eprintln!("dec_candidates: summary in {}", out.join("summary.md").display());
+    run_log::write_summary(out, "dec_candidates", &md, &csv)?;
     Ok(())
 }

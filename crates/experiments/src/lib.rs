@@ -26,3 +26,4 @@ pub mod machine;
 pub use nn_data::metrics;
 pub mod papers;
 pub mod report;
+pub mod run_log;
