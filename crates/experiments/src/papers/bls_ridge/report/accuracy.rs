@@ -151,7 +151,74 @@ fn set_aside_orig_rows(s: &Summary<'_>, e: i32, header: &[String]) -> String {
         "Cells set aside from the table above, per seed: Orig. with the two pseudo-inverse cuts, both on f32-stored `A` — the eigenvalue cut (eigenvalues of CᵀC above max(K, q)·ε·μ_max, about √(Kε)·σ₁ ≈ 3.6e-6·σ₁ on the singular values), which the table above uses, and MATLAB's `pinv` cut (singular values above max(K, q)·eps(σ₁) ≈ 1.3e-11·σ₁), which the original BLS code applies in f64 — and cells whose enhancement weights were orthonormalized as the original code does (`orth`; the paper and the table above: uniform on [−1, 1]):\n"
     );
     let _ = writeln!(md, "{}", t.markdown());
+    for c in aside.iter().filter(|c| c.is_orthonormal()) {
+        if let Some(twin) = s.cells.iter().find(|n| is_uniform_twin(n, c)) {
+            md.push_str(&orthonormal_against_uniform(c, twin));
+        }
+    }
     md
+}
+
+/// The same cell as `c` with uniform enhancement weights: seed, λ,
+/// strategy, precision, Orig.'s cut and schedule.
+fn is_uniform_twin(n: &Cell, c: &Cell) -> bool {
+    !n.is_orthonormal()
+        && (
+            n.seed,
+            n.lambda_exp,
+            n.strategy,
+            n.precision,
+            n.orig_pinv_cut,
+            n.schedule,
+        ) == (
+            c.seed,
+            c.lambda_exp,
+            c.strategy,
+            c.precision,
+            c.orig_pinv_cut,
+            c.schedule,
+        )
+}
+
+/// The best accuracy, its update and the last accuracy of a cell.
+fn best_and_last(c: &Cell) -> Option<(f64, usize, f64)> {
+    let (u, best) = c
+        .accuracy
+        .iter()
+        .enumerate()
+        .filter_map(|(u, a)| a.map(|a| (u, a)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    let last = c.accuracy.last().copied().flatten()?;
+    Some((best, u, last))
+}
+
+/// What orthonormalizing the enhancement weights changed, computed from the
+/// orthonormal cell `orth` and its uniform twin: best and last accuracy,
+/// and whether the fall after the best (more than 5 points) happens in
+/// both, in one, or in neither.
+pub(super) fn orthonormal_against_uniform(orth: &Cell, uniform: &Cell) -> String {
+    let (Some((bo, uo, lo)), Some((bu, uu, lu))) = (best_and_last(orth), best_and_last(uniform)) else {
+        return String::new();
+    };
+    let falls = |best: f64, last: f64| best - last > 5.0;
+    let verdict = match (falls(bo, lo), falls(bu, lu)) {
+        (true, true) => {
+            "falls with both draws: the orthonormal weights of the original code do **not** prevent the fall"
+        }
+        (false, true) => {
+            "falls with the uniform draw only: the orthonormal weights of the original code prevent the fall"
+        }
+        (true, false) => "falls with the orthonormal draw only",
+        (false, false) => "falls with neither draw",
+    };
+    format!(
+        "{} with Chen's orthonormal enhancement weights (seed {}, λ = 2^{}): best {bo:.2}% at update {uo}, \
+         {lo:.2}% after the last; with the paper's uniform weights best {bu:.2}% at update {uu}, {lu:.2}% after \
+         the last. The accuracy {verdict} (a fall: more than 5 points below the best).\n\n",
+        set_aside_label(uniform),
+        orth.seed,
+        orth.lambda_exp
+    )
 }
 
 /// The row label of a set-aside cell: strategy, Orig.'s cut, the weights.
@@ -236,4 +303,51 @@ pub(super) fn f32_against_f64(cells: &[Cell]) -> String {
     }
     let _ = writeln!(md, "{}", t.markdown());
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use linalg_core::ridge::Strategy;
+    use linalg_core::Precision;
+    use models::bls::EnhancementWeights;
+
+    use super::super::super::cell::fixtures::timed_cell;
+    use super::*;
+
+    fn cell(accuracy: &[f64], orth: bool) -> Cell {
+        let mut c = timed_cell(1, 1.0, None);
+        c.strategy = Strategy::Orig;
+        c.precision = Precision::F32;
+        c.orig_pinv_cut = Some(PinvCut::MatlabSvd);
+        c.lambda_exp = -30;
+        c.accuracy = accuracy.iter().map(|&a| Some(a)).collect();
+        if orth {
+            c.enhancement_weights = EnhancementWeights::Orthonormal;
+        }
+        c
+    }
+
+    /// The verdict follows the accuracies: a fall of more than 5 points
+    /// after the best in one draw or both, and the figures quoted are the
+    /// cells'.
+    #[test]
+    fn orthonormal_cell_is_judged_against_its_uniform_twin() {
+        let uniform = cell(&[98.1, 98.6, 95.9, 9.7], false);
+        let kept = cell(&[98.0, 98.7, 98.5, 98.2], true);
+        assert!(is_uniform_twin(&uniform, &kept));
+        assert!(!is_uniform_twin(&kept, &kept));
+        let mut other_seed = uniform.clone();
+        other_seed.seed = 1;
+        assert!(!is_uniform_twin(&other_seed, &kept));
+        let md = orthonormal_against_uniform(&kept, &uniform);
+        assert!(md.contains("best 98.70% at update 1, 98.20% after the last"), "{md}");
+        assert!(md.contains("best 98.60% at update 1, 9.70% after"), "{md}");
+        assert!(md.contains("uniform draw only"), "{md}");
+        assert!(md.starts_with("Orig., MATLAB's cut with Chen's"), "{md}");
+        let falls_too = cell(&[98.0, 98.7, 90.0, 12.0], true);
+        let md = orthonormal_against_uniform(&falls_too, &uniform);
+        assert!(md.contains("do **not** prevent the fall"), "{md}");
+        let md = orthonormal_against_uniform(&kept, &cell(&[98.0, 98.1, 97.9, 97.0], false));
+        assert!(md.contains("falls with neither draw"), "{md}");
+    }
 }

@@ -214,7 +214,9 @@ const DIFFERENCES: &str = "## Differences from the paper\n\n\
          - Construction details the paper leaves to Chen's BLS code, as we implement them (`models::bls`): \
          the sparse autoencoder's input map is min–max scaled per column (Chen's MATLAB scales per row); the \
          enhancement shrink divides by the largest |value| (Chen: the largest value); enhancement weights are \
-         U[−1, 1] as the paper states, not orthonormalized as in Chen's code; pixels are divided by 255.\n\
+         U[−1, 1] as the paper states (Chen's code orthonormalizes them with `orth`: `--orthonormal-enhancement` \
+         runs such cells, shown per seed beside the others and compared in a computed sentence under their λ); \
+         pixels are divided by 255.\n\
          - Exg-E keeps the inverse Cholesky factor of CᵀC with λ dropped and, like the paper's MATLAB `chol`, \
          stops only when that factorization breaks down (a non-positive pivot; see the failure table). The \
          enhancement nodes fed by one new 10-node group are nearly collinear (hundreds of tanh nodes of 11 \
@@ -233,7 +235,8 @@ const DIFFERENCES: &str = "## Differences from the paper\n\n\
          where f32 gave 98.12, 98.43, 98.53, 98.66, 98.58, 97.94, 95.93: **storage precision is not the cause**. With \
          MATLAB's cut our Orig. keeps the nearly collinear directions of the new enhancement nodes, as our Exg-E does \
          (which also degrades: 95.50 at 2^-30 against the paper's 98.16), so the gap to the paper is in our networks, \
-         not in the solver. The tables above still use Orig.'s cells with the earlier, coarser cut (eigenvalues of CᵀC \
+         not in the solver. Whether it is the enhancement weights' draw (uniform here, orthonormal in Chen's code) \
+         is tested by the orthonormal cell at 2^-30 (its computed comparison under λ = 2^-30). The tables above still use Orig.'s cells with the earlier, coarser cut (eigenvalues of CᵀC \
          above max(K, q)·ε·μ_max, ≈ 3.6e-6·σ₁ on the singular values), because they are the only complete set over λ and \
          seeds; that cut is **not** what the paper ran. Rerunning every Orig. cell with MATLAB's cut (about 30 min each, \
          nine cells; 2^-30 seeds 0–1, 2^-25 and 2^-10 seed 0 done) is left to a later run.\n\

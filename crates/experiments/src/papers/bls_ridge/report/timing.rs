@@ -19,7 +19,8 @@ pub(super) fn time_per_update(s: &Summary<'_>, peak: f64) -> (String, Table) {
     let kept: Vec<Cell> = s.cells.iter().filter(|c| !c.is_set_aside_orig()).cloned().collect();
     let (machine, owned) = timed_on_one_machine(&kept);
     let cells = &owned[..];
-    let means = mean_times(cells, nu, peak);
+    let fallback = fallback_peak(cells, &machine, &crate::machine::cpu_description(), peak);
+    let means = mean_times(cells, nu, fallback.value);
     let mut md = String::new();
     let _ = writeln!(md, "## Training time per update (analogue of Table VI)\n");
     let _ = writeln!(
@@ -50,13 +51,60 @@ pub(super) fn time_per_update(s: &Summary<'_>, peak: f64) -> (String, Table) {
     let _ = writeln!(md, "{}", accumulated_by_version(cells, nu).markdown());
     let _ = writeln!(md, "### Flops and achieved rate per update\n");
     let timed: Vec<Cell> = cells.iter().filter(|c| c.solver_seconds.len() == nu).cloned().collect();
-    let _ = writeln!(md, "{}\n", peak_note(&timed, peak));
+    let _ = writeln!(md, "{}\n", peak_note(&timed, &fallback));
     let _ = writeln!(md, "{}", flops_table(s.opts.schedule, &means).markdown());
-    (md, times_csv(s, peak))
+    (md, times_csv(s, &machine, fallback.value))
+}
+
+/// The DGEMM peak a cell that stored none is divided by, and where it
+/// comes from (for the report's note).
+pub(super) struct FallbackPeak {
+    /// GFLOP/s; NaN when no peak of the cells' machine is known.
+    pub value: f64,
+    /// Where the value comes from, as the note says it.
+    pub source: String,
+}
+
+/// The peak for the cells of `machine` that stored none: the median of the
+/// peaks the other cells of that machine stored (their invocations'
+/// measurements), else this invocation's `peak` when it runs on that
+/// machine (`here`); else none (NaN), since another CPU's peak says
+/// nothing about it.
+pub(super) fn fallback_peak(cells: &[Cell], machine: &str, here: &str, peak: f64) -> FallbackPeak {
+    let mut stored: Vec<f64> = cells
+        .iter()
+        .filter(|c| c.machine() == machine)
+        .filter_map(|c| c.dgemm_peak_gflops)
+        .collect();
+    stored.sort_by(f64::total_cmp);
+    if let Some(&median) = stored.get(stored.len() / 2) {
+        let median = if stored.len().is_multiple_of(2) {
+            0.5 * (stored[stored.len() / 2 - 1] + median)
+        } else {
+            median
+        };
+        return FallbackPeak {
+            value: median,
+            source: format!(
+                "the median of the peaks stored by the {} other cells of that machine, {median:.1} GFLOP/s",
+                stored.len()
+            ),
+        };
+    }
+    if machine == here {
+        return FallbackPeak {
+            value: peak,
+            source: format!("this invocation's peak on the same machine, {peak:.1} GFLOP/s"),
+        };
+    }
+    FallbackPeak {
+        value: f64::NAN,
+        source: format!("no peak: they ran on {machine}, this invocation on {here}, so their percentages are NaN"),
+    }
 }
 
 /// Every timed update of every cell, in long form (`times.csv`).
-fn times_csv(s: &Summary<'_>, peak: f64) -> Table {
+fn times_csv(s: &Summary<'_>, machine: &str, peak: f64) -> Table {
     let mut t = Table::new(&[
         "lambda_exp",
         "strategy",
@@ -83,7 +131,10 @@ fn times_csv(s: &Summary<'_>, peak: f64) -> Table {
                 format!("{:.4}", c.columns_seconds[u]),
                 c.flops[u].to_string(),
                 format!("{g:.2}"),
-                format!("{:.3}", c.fraction_of_peak(u, peak)),
+                format!(
+                    "{:.3}",
+                    c.fraction_of_peak(u, if c.machine() == machine { peak } else { f64::NAN })
+                ),
             ]);
         }
     }
@@ -290,9 +341,9 @@ pub(super) fn initial_copy_note(cells: &[Cell]) -> String {
 }
 
 /// Which DGEMM peak the "of DGEMM peak" figures are relative to: each
-/// cell's own run's, or this run's for cells that did not store one
+/// cell's own run's, or `fallback` for cells that did not store one
 /// (`cells`: those the flops table averages, the complete ones).
-pub(super) fn peak_note(cells: &[Cell], peak: f64) -> String {
+pub(super) fn peak_note(cells: &[Cell], fallback: &FallbackPeak) -> String {
     let own: Vec<f64> = cells.iter().filter_map(|c| c.dgemm_peak_gflops).collect();
     let old = cells.len() - own.len();
     let mut note = String::from("GFLOP/s and seconds are means over the same cells as the table above. ");
@@ -310,7 +361,8 @@ pub(super) fn peak_note(cells: &[Cell], peak: f64) -> String {
     if old > 0 {
         let _ = write!(
             note,
-            " {old} cells were written before cells stored their run's peak; they are divided by this invocation's peak, {peak:.1} GFLOP/s, which is not the peak of the machine state they ran in (n = 2048 best-of-3 peaks varied 90.7–104.5 GFLOP/s between invocations), so their percentages carry that ±7% uncertainty."
+            " {old} cells were written before cells stored their run's peak; they are divided by {}, which is not the peak of the machine state they ran in (n = 2048 best-of-3 peaks varied 90.7–104.5 GFLOP/s between invocations), so their percentages carry that ±7% uncertainty.",
+            fallback.source
         );
     }
     note
@@ -332,10 +384,33 @@ mod tests {
         let old = timed_cell(90_000_000_000, 1.0, None);
         assert!((own.fraction_of_peak(0, 80.0) - 0.9).abs() < 1e-12);
         assert!((old.fraction_of_peak(0, 80.0) - 1.125).abs() < 1e-12);
-        let note = peak_note(&[own.clone(), old], 80.0);
+        let here = old.machine().to_string();
+        let fallback = fallback_peak(std::slice::from_ref(&old), &here, &here, 80.0);
+        assert_eq!(fallback.value, 80.0);
+        let note = peak_note(&[own.clone(), old.clone()], &fallback);
         assert!(note.contains("(1 cells; their peaks 100.0–100.0 GFLOP/s)"), "{note}");
         assert!(note.contains("1 cells were written before"), "{note}");
-        assert!(!peak_note(&[own], 80.0).contains("written before"));
+        assert!(
+            note.contains("this invocation's peak on the same machine, 80.0"),
+            "{note}"
+        );
+        assert!(!peak_note(std::slice::from_ref(&own), &fallback).contains("written before"));
+        // Cells of the same machine that stored peaks give the fallback
+        // (their median), whatever machine this invocation runs on.
+        let mut other = own.clone();
+        other.dgemm_peak_gflops = Some(110.0);
+        let third = timed_cell(1, 1.0, Some(90.0));
+        let f = fallback_peak(&[own.clone(), old.clone(), other, third], &here, "another CPU", 140.0);
+        assert_eq!(f.value, 100.0);
+        assert!(
+            f.source.contains("median of the peaks stored by the 3 other cells"),
+            "{}",
+            f.source
+        );
+        // No stored peak and another machine: none, not this run's.
+        let f = fallback_peak(&[old], &here, "another CPU", 140.0);
+        assert!(f.value.is_nan(), "{}", f.value);
+        assert!(f.source.contains("no peak"), "{}", f.source);
     }
 
     /// The report says whether update 0 includes the copy of `A`, by what
