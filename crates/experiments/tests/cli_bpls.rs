@@ -60,7 +60,11 @@ fn forward_by_hand(model: &Path, file: &str) -> (Mlp, FittedPipeline, Array2<f64
         let n = w.nrows() - 1;
         let mut z = a.dot(&w.slice(ndarray::s![..n, ..])) + w.row(n);
         if l < last {
-            z.mapv_inplace(|v| net.hidden_activation().value(v));
+            let f = net
+                .hidden_activation()
+                .elementwise()
+                .expect("an element-wise hidden layer");
+            z.mapv_inplace(|v| f.value(v));
         } else {
             match net.output_activation() {
                 OutputActivation::Linear => {}
@@ -155,7 +159,7 @@ fn bpls_classifies_pima_and_predict_reproduces_the_fit() {
     let (net, _, out) = forward_by_hand(&model, &pima);
     assert_eq!(
         (net.hidden_widths(), net.hidden_activation()),
-        (vec![20], Activation::Sigmoid)
+        (vec![20], Activation::Sigmoid.into())
     );
     let table = experiments::datasets::load_any(Path::new(&pima)).unwrap();
     let by_hand: Vec<String> = out.rows().into_iter().map(|r| argmax(r).to_string()).collect();

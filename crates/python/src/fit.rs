@@ -697,7 +697,7 @@ pub fn fit_bpls<'py>(
         }
     };
     let params = BplsParams::new(hidden_layer_sizes)
-        .with_hidden_activation(parse(activation)?)
+        .with_hidden_activation(parse::<models::mlp::HiddenActivation>(activation)?)
         .with_output(parse::<OutputActivation>(output)?)
         .with_algorithm(algorithm)
         .with_lambda(alpha)

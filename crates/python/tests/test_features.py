@@ -306,3 +306,19 @@ def test_float64_samples_are_not_copied_on_the_way_to_rust(layout):
     finally:
         tracemalloc.stop()
     assert peak >= x.nbytes
+
+
+def test_bpls_takes_a_softmax_hidden_layer():
+    """Tomic et al.'s "softmax activation functions" read for the hidden
+    layer: accepted by name, fitted on three separated blobs, and an
+    activation BPLS cannot invert is refused with the admissible names."""
+    rng = np.random.default_rng(4)
+    centers = np.array([[3.0, 0.0], [-1.5, 2.6], [-1.5, -2.6]])
+    labels = np.repeat(np.arange(3), 60)
+    x = centers[labels] + 0.7 * rng.normal(size=(180, 2))
+    est = d.BPLSClassifier(hidden_layer_sizes=(8,), activation="softmax").fit(x, labels)
+    assert est.score(x, labels) > 0.9
+    proba = est.predict_proba(x)
+    assert np.allclose(proba.sum(axis=1), 1.0, rtol=0, atol=10 * EPS)
+    with pytest.raises(ValueError, match="softmax"):
+        d.BPLSClassifier(activation="relu").fit(x, labels)

@@ -15,7 +15,7 @@ use optim::first_order::FirstOrderKind;
 use optim::incremental::StepRuleError;
 
 use super::loss::{check_loss, output_loss, Loss};
-use super::network::{apply_hidden, Mlp, OutputActivation};
+use super::network::{apply_hidden, HiddenActivation, Mlp, OutputActivation};
 use crate::activation::Activation;
 use crate::error::{ModelError, Result};
 use crate::rng::node_stream;
@@ -534,15 +534,15 @@ enum Slope {
 }
 
 impl Slope {
-    fn of(activation: Activation) -> Result<Self> {
+    fn of(activation: HiddenActivation) -> Result<Self> {
         match activation {
-            Activation::Sigmoid => Ok(Self::Sigmoid),
-            Activation::Tanh => Ok(Self::Tanh),
-            Activation::Linear => Ok(Self::Linear),
+            HiddenActivation::Elementwise(Activation::Sigmoid) => Ok(Self::Sigmoid),
+            HiddenActivation::Elementwise(Activation::Tanh) => Ok(Self::Tanh),
+            HiddenActivation::Elementwise(Activation::Linear) => Ok(Self::Linear),
             other => Err(ModelError::InvalidParameter {
                 name: "hidden activation",
                 value: other.name().to_string(),
-                reason: "the network's hidden layers are sigmoid, tanh or linear",
+                reason: "backpropagation trains sigmoid, tanh or linear hidden layers (a softmax hidden layer is trained by BPLS only)",
             }),
         }
     }

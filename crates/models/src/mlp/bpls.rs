@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array2, ArrayView2, Axis, Slice, Zip};
 
-use super::network::{affine, check_hidden, Mlp, OutputActivation};
+use super::network::{affine, check_hidden, HiddenActivation, Mlp, OutputActivation};
 use super::solve::{neuron_map, ridge_with_intercept};
 use crate::activation::Activation;
 use crate::error::{ModelError, Result};
@@ -46,7 +46,7 @@ impl fmt::Display for BplsAlgorithm {
 #[derive(Clone, Debug, PartialEq)]
 pub struct BplsValidParams {
     hidden: Vec<usize>,
-    hidden_activation: Activation,
+    hidden_activation: HiddenActivation,
     output: OutputActivation,
     algorithm: BplsAlgorithm,
     lambda: f64,
@@ -99,7 +99,7 @@ impl BplsParams {
     pub fn new(hidden: Vec<usize>) -> Self {
         Self(BplsValidParams {
             hidden,
-            hidden_activation: Activation::Sigmoid,
+            hidden_activation: HiddenActivation::Elementwise(Activation::Sigmoid),
             output: OutputActivation::Linear,
             algorithm: BplsAlgorithm::Injective,
             lambda: DEFAULT_LAMBDA,
@@ -110,9 +110,10 @@ impl BplsParams {
         })
     }
 
-    /// The hidden layers' activation (sigmoid, tanh or linear).
-    pub fn with_hidden_activation(mut self, activation: Activation) -> Self {
-        self.0.hidden_activation = activation;
+    /// The hidden layers' activation (sigmoid, tanh, linear, or
+    /// [`HiddenActivation::Softmax`]).
+    pub fn with_hidden_activation(mut self, activation: impl Into<HiddenActivation>) -> Self {
+        self.0.hidden_activation = activation.into();
         self
     }
 
@@ -141,8 +142,8 @@ impl BplsParams {
         self
     }
 
-    /// δ ∈ (0, ½): targets are clipped into `[δ, 1 − δ]` (sigmoid, softmax)
-    /// or `[−1 + δ, 1 − δ]` (tanh) before the inverse activation.
+    /// δ ∈ (0, ½): targets are clipped into `[δ, 1 − δ]` (sigmoid, softmax
+    /// outputs and hidden layers) or `[−1 + δ, 1 − δ]` (tanh) before the inverse activation.
     pub fn with_clip(mut self, clip: f64) -> Self {
         self.0.clip = clip;
         self
@@ -252,7 +253,7 @@ impl BplsValidParams {
     }
 
     /// The hidden activation.
-    pub fn hidden_activation(&self) -> Activation {
+    pub fn hidden_activation(&self) -> HiddenActivation {
         self.hidden_activation
     }
 
@@ -442,11 +443,8 @@ impl BplsValidParams {
             OutputActivation::Linear => y.to_owned(),
             OutputActivation::Sigmoid => y.mapv(|v| logit(v.clamp(d, 1.0 - d))),
             OutputActivation::Softmax => {
-                let mut t = y.mapv(|v| v.clamp(d, 1.0 - d).ln());
-                for mut row in t.rows_mut() {
-                    let mean = row.sum() / row.len() as f64;
-                    row -= mean;
-                }
+                let mut t = y.mapv(|v| v.clamp(d, 1.0 - d));
+                centred_log_rows(&mut t);
                 t
             }
         }
@@ -559,21 +557,35 @@ impl BplsValidParams {
     fn range(&self) -> (f64, f64) {
         let d = self.clip;
         match self.hidden_activation {
-            Activation::Sigmoid => (d, 1.0 - d),
-            Activation::Tanh => (-1.0 + d, 1.0 - d),
-            _ => (f64::NEG_INFINITY, f64::INFINITY),
+            HiddenActivation::Elementwise(Activation::Sigmoid) | HiddenActivation::Softmax => (d, 1.0 - d),
+            HiddenActivation::Elementwise(Activation::Tanh) => (-1.0 + d, 1.0 - d),
+            HiddenActivation::Elementwise(_) => (f64::NEG_INFINITY, f64::INFINITY),
         }
     }
 
     /// The pre-activation targets of the neuron values `n_hat` (already
-    /// clipped into the range): the inverse activation.
+    /// clipped into the range): the inverse activation; for the softmax the
+    /// centred logarithm of every row, `ln n̂_i − mean_k ln n̂_k`, whose
+    /// softmax is the row divided by its sum.
     fn hidden_targets(&self, mut n_hat: Array2<f64>) -> Array2<f64> {
         match self.hidden_activation {
-            Activation::Sigmoid => n_hat.mapv_inplace(logit),
-            Activation::Tanh => n_hat.mapv_inplace(f64::atanh),
-            _ => {}
+            HiddenActivation::Elementwise(Activation::Sigmoid) => n_hat.mapv_inplace(logit),
+            HiddenActivation::Elementwise(Activation::Tanh) => n_hat.mapv_inplace(f64::atanh),
+            HiddenActivation::Elementwise(_) => {}
+            HiddenActivation::Softmax => centred_log_rows(&mut n_hat),
         }
         n_hat
+    }
+}
+
+/// `p_ij ← ln p_ij − mean_k ln p_ik`, row by row (every `p_ij > 0`): the
+/// pre-activations whose softmax is each row of `p` divided by its sum,
+/// the constant softmax leaves free fixed by the centring.
+fn centred_log_rows(p: &mut Array2<f64>) {
+    p.mapv_inplace(f64::ln);
+    for mut row in p.rows_mut() {
+        let mean = row.sum() / row.len() as f64;
+        row -= mean;
     }
 }
 

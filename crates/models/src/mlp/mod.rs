@@ -4,7 +4,8 @@
 //! trained by **BPLS** (back-propagating least squares) — and, for the
 //! paper's comparison, by backpropagation with a first-order rule.
 //!
-//! - [`Mlp`]: injective hidden activations (sigmoid, tanh, linear), an
+//! - [`Mlp`]: injective hidden activations (sigmoid, tanh, linear) or a
+//!   softmax over each hidden layer ([`HiddenActivation`]), an
 //!   [`OutputActivation`] (linear, sigmoid, softmax), a bias in every layer
 //!   (the weight of a constant input 1), one weight column per neuron;
 //! - [`BplsParams`] → [`BplsValidParams`]: Algorithm 1 and Algorithm 2
@@ -53,11 +54,17 @@
 //!    has full column rank). μ is relative to the mean diagonal of `VVᵀ`
 //!    (default 10⁻⁶).
 //! 5. **Through the activation**: `N̂` is clipped into the activation's
-//!    open range (`[δ, 1 − δ]` for the sigmoid, `[−1 + δ, 1 − δ]` for tanh)
-//!    and mapped through its inverse to the pre-activation targets
-//!    `T_{l−1}` of the layer below (the paper: "the updates of the neurons
-//!    are obtained by calculating the inverse of the activation function
-//!    whose argument is given on the right-hand side in (5)").
+//!    open range (`[δ, 1 − δ]` for the sigmoid and the softmax, `[−1 + δ,
+//!    1 − δ]` for tanh) and mapped through its inverse to the pre-activation
+//!    targets `T_{l−1}` of the layer below (the paper: "the updates of the
+//!    neurons are obtained by calculating the inverse of the activation
+//!    function whose argument is given on the right-hand side in (5)"). A
+//!    softmax hidden layer is inverted as a softmax output is (step 2): the
+//!    centred logarithm `ln n̂_i − mean_k ln n̂_k` of each sample's clipped
+//!    values, whose softmax is those values renormalized to sum to 1 (the
+//!    paper names no normalization of a hidden layer's targets; this is the
+//!    one the inverse implies, and the constant it leaves free is fixed by
+//!    the centring).
 //! 6. **Algorithm 2**, lines 5–9: after computing `N̂` the layer's weights
 //!    are solved again on `Â_l = [N̂, 1]` (the clipped values, the ones the
 //!    layer below can produce); line 19 repeats lines 3–14 on the
@@ -86,7 +93,7 @@ pub use bpls::{
     DEFAULT_MAX_ITERATIONS, DEFAULT_TARGET_RIDGE, INIT_SCALE,
 };
 pub use loss::Loss;
-pub use network::{Mlp, OutputActivation, MAGIC};
+pub use network::{HiddenActivation, Mlp, OutputActivation, MAGIC};
 
 #[cfg(test)]
 mod tests;

@@ -38,18 +38,7 @@ impl OutputActivation {
         match self {
             Self::Linear => {}
             Self::Sigmoid => sigmoid_all(z.view_mut()),
-            Self::Softmax => {
-                for mut row in z.rows_mut() {
-                    let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    let mut sum = 0.0;
-                    row.mapv_inplace(|v| {
-                        let e = (v - max).exp();
-                        sum += e;
-                        e
-                    });
-                    row.mapv_inplace(|v| v / sum);
-                }
-            }
+            Self::Softmax => softmax_rows(z.view_mut()),
         }
     }
 }
@@ -70,22 +59,146 @@ impl std::str::FromStr for OutputActivation {
     }
 }
 
+/// The hidden layers' non-linearity: an element-wise [`Activation`], or the
+/// softmax over a layer's neurons, `n_i = e^{z_i} / Σ_k e^{z_k}` per sample
+/// (Tomic et al.'s MNIST network has "softmax activation functions", read
+/// by their Fig. 6 as the hidden layer's too).
+///
+/// Softmax is injective only up to a constant added to a sample's
+/// pre-activations; BPLS inverts it as it inverts a softmax output (the
+/// centred logarithm, see [`BplsValidParams`](super::BplsValidParams)).
+/// `From<Activation>` lets every place that takes one take an
+/// [`Activation`].
+///
+/// ```
+/// use models::mlp::HiddenActivation;
+/// use models::Activation;
+/// let h: HiddenActivation = Activation::Tanh.into();
+/// assert_eq!(h.name(), "tanh");
+/// assert_eq!("softmax".parse::<HiddenActivation>()?, HiddenActivation::Softmax);
+/// # Ok::<(), models::ModelError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(from = "HiddenWire", into = "HiddenWire")]
+pub enum HiddenActivation {
+    /// One activation per neuron (sigmoid, tanh or linear: the injective
+    /// ones).
+    Elementwise(Activation),
+    /// The softmax over the layer's neurons, per sample.
+    Softmax,
+}
+
+impl HiddenActivation {
+    /// The name as the command line spells it (`sigmoid`, …, `softmax`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Elementwise(a) => a.name(),
+            Self::Softmax => "softmax",
+        }
+    }
+
+    /// The element-wise activation, if this is one.
+    pub fn elementwise(self) -> Option<Activation> {
+        match self {
+            Self::Elementwise(a) => Some(a),
+            Self::Softmax => None,
+        }
+    }
+}
+
+impl From<Activation> for HiddenActivation {
+    fn from(a: Activation) -> Self {
+        Self::Elementwise(a)
+    }
+}
+
+impl std::fmt::Display for HiddenActivation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for HiddenActivation {
+    type Err = ModelError;
+    /// `softmax`, or any name [`Activation`] parses.
+    fn from_str(s: &str) -> Result<Self> {
+        if s.trim().eq_ignore_ascii_case("softmax") {
+            Ok(Self::Softmax)
+        } else {
+            s.parse::<Activation>().map(Self::Elementwise)
+        }
+    }
+}
+
+/// How a [`HiddenActivation`] is saved: [`Activation`]'s variants in its
+/// order, then `softmax`, so that a network saved before the softmax
+/// existed (a bare `Activation`, encoded by bincode as its variant index,
+/// by JSON as its name) loads unchanged.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(rename = "Activation", rename_all = "lowercase")]
+enum HiddenWire {
+    Sigmoid,
+    Gaussian,
+    Hardlim,
+    Triangular,
+    Sine,
+    Tanh,
+    Relu,
+    Linear,
+    Softmax,
+}
+
+impl From<HiddenWire> for HiddenActivation {
+    fn from(w: HiddenWire) -> Self {
+        let a = match w {
+            HiddenWire::Sigmoid => Activation::Sigmoid,
+            HiddenWire::Gaussian => Activation::Gaussian,
+            HiddenWire::Hardlim => Activation::Hardlim,
+            HiddenWire::Triangular => Activation::Triangular,
+            HiddenWire::Sine => Activation::Sine,
+            HiddenWire::Tanh => Activation::Tanh,
+            HiddenWire::Relu => Activation::Relu,
+            HiddenWire::Linear => Activation::Linear,
+            HiddenWire::Softmax => return Self::Softmax,
+        };
+        Self::Elementwise(a)
+    }
+}
+
+impl From<HiddenActivation> for HiddenWire {
+    fn from(h: HiddenActivation) -> Self {
+        match h {
+            HiddenActivation::Softmax => Self::Softmax,
+            HiddenActivation::Elementwise(a) => match a {
+                Activation::Sigmoid => Self::Sigmoid,
+                Activation::Gaussian => Self::Gaussian,
+                Activation::Hardlim => Self::Hardlim,
+                Activation::Triangular => Self::Triangular,
+                Activation::Sine => Self::Sine,
+                Activation::Tanh => Self::Tanh,
+                Activation::Relu => Self::Relu,
+                Activation::Linear => Self::Linear,
+            },
+        }
+    }
+}
+
 /// The hidden activations a network of this module may use: the injective
-/// ones, whose inverse BPLS needs (sigmoid, tanh, linear).
-pub(crate) fn check_hidden(activation: Activation) -> Result<()> {
-    if activation.is_invertible() {
-        Ok(())
-    } else {
-        Err(ModelError::InvalidParameter {
+/// ones, whose inverse BPLS needs (sigmoid, tanh, linear), and the softmax.
+pub(crate) fn check_hidden(activation: HiddenActivation) -> Result<()> {
+    match activation {
+        HiddenActivation::Softmax => Ok(()),
+        HiddenActivation::Elementwise(a) if a.is_invertible() => Ok(()),
+        HiddenActivation::Elementwise(a) => Err(ModelError::InvalidParameter {
             name: "hidden activation",
-            value: activation.name().to_string(),
-            reason: "the hidden layers need an injective activation with an inverse (sigmoid, tanh or linear)",
-        })
+            value: a.name().to_string(),
+            reason: "the hidden layers need an injective activation with an inverse (sigmoid, tanh, linear or softmax)",
+        }),
     }
 }
 
 /// A fully connected feedforward network (Tomic et al., Fig. 1): `L` hidden
-/// layers of an injective activation and an output layer of
+/// layers of an injective activation or the softmax ([`HiddenActivation`]) and an output layer of
 /// [`OutputActivation`]. Layer `l` (1-based, `l = 1, …, L+1`) computes
 /// `Z_l = [N_{l−1}, 1] W_l` and `N_l = f(Z_l)` with `N_0 = X`.
 ///
@@ -96,7 +209,7 @@ pub(crate) fn check_hidden(activation: Activation) -> Result<()> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Mlp {
     weights: Vec<Array2<f64>>,
-    hidden: Activation,
+    hidden: HiddenActivation,
     output: OutputActivation,
 }
 
@@ -114,11 +227,12 @@ impl Mlp {
         inputs: usize,
         hidden_widths: &[usize],
         outputs: usize,
-        hidden: Activation,
+        hidden: impl Into<HiddenActivation>,
         output: OutputActivation,
         seed: u64,
         scale: f64,
     ) -> Result<Self> {
+        let hidden = hidden.into();
         validate::at_least_one("inputs", inputs, "the network needs at least one input")?;
         validate::at_least_one("outputs", outputs, "the network needs at least one output")?;
         for &w in hidden_widths {
@@ -155,10 +269,14 @@ impl Mlp {
     /// [`ModelError::InvalidParameter`] for no layer, a layer whose rows do
     /// not match the previous layer's columns plus the bias row, non-finite
     /// weights, or a hidden activation without an inverse.
-    pub fn from_weights(weights: Vec<Array2<f64>>, hidden: Activation, output: OutputActivation) -> Result<Self> {
+    pub fn from_weights(
+        weights: Vec<Array2<f64>>,
+        hidden: impl Into<HiddenActivation>,
+        output: OutputActivation,
+    ) -> Result<Self> {
         let net = Self {
             weights,
-            hidden,
+            hidden: hidden.into(),
             output,
         };
         net.check()?;
@@ -203,7 +321,7 @@ impl Mlp {
     }
 
     /// The hidden layers' activation.
-    pub fn hidden_activation(&self) -> Activation {
+    pub fn hidden_activation(&self) -> HiddenActivation {
         self.hidden
     }
 
@@ -264,15 +382,31 @@ pub(crate) fn affine(a: ArrayView2<'_, f64>, w: ArrayView2<'_, f64>) -> Array2<f
     z
 }
 
-/// The hidden activation of every entry of `z`, in place.
-pub(crate) fn apply_hidden(activation: Activation, z: ArrayViewMut2<'_, f64>) {
+/// The hidden activation of every entry of `z` (the softmax: of every row),
+/// in place.
+pub(crate) fn apply_hidden(activation: HiddenActivation, z: ArrayViewMut2<'_, f64>) {
     match activation {
-        Activation::Sigmoid => sigmoid_all(z),
-        Activation::Linear => {}
-        other => {
+        HiddenActivation::Elementwise(Activation::Sigmoid) => sigmoid_all(z),
+        HiddenActivation::Elementwise(Activation::Linear) => {}
+        HiddenActivation::Elementwise(other) => {
             let mut z = z;
             z.mapv_inplace(|v| other.value(v));
         }
+        HiddenActivation::Softmax => softmax_rows(z),
+    }
+}
+
+/// `z_ij ← e^{z_ij − max_k z_ik} / Σ_k e^{z_ik − max_k z_ik}`, row by row.
+fn softmax_rows(mut z: ArrayViewMut2<'_, f64>) {
+    for mut row in z.rows_mut() {
+        let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let mut sum = 0.0;
+        row.mapv_inplace(|v| {
+            let e = (v - max).exp();
+            sum += e;
+            e
+        });
+        row.mapv_inplace(|v| v / sum);
     }
 }
 
@@ -318,5 +452,30 @@ impl Persist for Mlp {
 
     fn check_invariants(&self) -> Result<()> {
         self.check()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A network saved while the hidden activation was a bare
+    /// [`Activation`] loads unchanged: every element-wise hidden activation
+    /// encodes (bincode, the envelope's) to the same bytes as the
+    /// `Activation` it wraps, and the softmax to a new variant index.
+    #[test]
+    fn hidden_activations_encode_as_the_activation_they_wrap() {
+        let config = bincode::config::standard();
+        for a in Activation::ALL {
+            let old = bincode::serde::encode_to_vec(a, config).expect("encode");
+            let new = bincode::serde::encode_to_vec(HiddenActivation::from(a), config).expect("encode");
+            assert_eq!(old, new, "{a}");
+            let (back, _): (HiddenActivation, usize) = bincode::serde::decode_from_slice(&old, config).expect("decode");
+            assert_eq!(back, HiddenActivation::Elementwise(a));
+        }
+        let soft = bincode::serde::encode_to_vec(HiddenActivation::Softmax, config).expect("encode");
+        assert_eq!(soft, vec![Activation::ALL.len() as u8]);
+        let (back, _): (HiddenActivation, usize) = bincode::serde::decode_from_slice(&soft, config).expect("decode");
+        assert_eq!(back, HiddenActivation::Softmax);
     }
 }

@@ -437,7 +437,8 @@ _BPLS_DOC = """Tomic et al.'s network{what} trained by BPLS: every layer's weigh
     ----------
     hidden_layer_sizes : tuple of int, default {hidden_layer_sizes}
     activation : str, default "{activation}"
-        The hidden layers' activation: sigmoid, tanh or linear (BPLS inverts it).
+        The hidden layers' activation: sigmoid, tanh, linear, or softmax
+        (over each hidden layer's neurons, per sample); BPLS inverts it.
     alpha : float, default {alpha}
         λ of every layer's ridge solve.
     target_ridge : float, default {target_ridge}

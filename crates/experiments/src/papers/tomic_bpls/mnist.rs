@@ -9,7 +9,7 @@
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use models::mlp::{Backprop, BplsAlgorithm, BplsParams, Loss, Mlp, OutputActivation};
+use models::mlp::{Backprop, BplsAlgorithm, BplsParams, HiddenActivation, Loss, Mlp, OutputActivation};
 use models::optim::first_order::FirstOrderKind;
 use models::prelude::*;
 use models::Activation;
@@ -156,7 +156,7 @@ impl RunCell {
 
 /// The starting network of run `seed` with `hidden` neurons (shared by
 /// every method of a reading; the reproduction's: sigmoid).
-fn start_with(img: &Images, seed: u64, hidden: Activation) -> Result<Mlp, ReproError> {
+fn start_with(img: &Images, seed: u64, hidden: HiddenActivation) -> Result<Mlp, ReproError> {
     Ok(Mlp::random(
         img.x_train.ncols(),
         &[HIDDEN],
@@ -173,8 +173,10 @@ fn start_with(img: &Images, seed: u64, hidden: Activation) -> Result<Mlp, ReproE
 /// the loss backprop minimizes (issue 40, item 4).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Reading {
-    /// The hidden neurons' activation (the reproduction: sigmoid).
-    pub hidden: Activation,
+    /// The hidden neurons' activation (the reproduction: sigmoid; the
+    /// softmax is the other reading of the paper's "softmax activation
+    /// functions").
+    pub hidden: HiddenActivation,
     /// BPLS's λ of the weight solves.
     pub lambda: f64,
     /// BPLS's μ of the neuron-target solves.
@@ -189,7 +191,7 @@ impl Reading {
     /// The reproduction's reading: sigmoid hidden neurons, the library's
     /// λ, μ, δ, cross-entropy.
     pub const PAPER: Reading = Reading {
-        hidden: Activation::Sigmoid,
+        hidden: HiddenActivation::Elementwise(Activation::Sigmoid),
         lambda: models::mlp::DEFAULT_LAMBDA,
         mu: models::mlp::DEFAULT_TARGET_RIDGE,
         clip: models::mlp::DEFAULT_CLIP,

@@ -20,6 +20,7 @@
 mod claims;
 pub mod mnist;
 pub mod published;
+pub mod readings;
 mod report;
 pub mod timing;
 pub mod toy;

@@ -89,6 +89,7 @@ pub(super) fn write(
     table_i(&mut md, opts, cells)?;
     table_ii(&mut md, opts, cells, timing)?;
     figures_7_9(&mut md, opts, cells)?;
+    md.push_str(&super::readings::section(&opts.out_dir)?);
     every_epoch(&mut md, opts, toy, cells)?;
     let path = opts.out_dir.join("report.md");
     report::write(&opts.out_dir, "report.md", &md)?;
