@@ -93,7 +93,41 @@ pub enum PinvCut {
     MatlabSvd,
 }
 
+/// The cut of the Orig. cells the report's tables use: MATLAB's (what the
+/// paper's code runs) once every eigen-cut Orig. cell has a MATLAB-cut twin
+/// on the same network ([`Cell::same_network`]), so that the switch never
+/// leaves a (λ, seed) without its Orig.; the eigenvalue cut until then.
+pub fn tables_cut(cells: &[Cell]) -> PinvCut {
+    let complete = cells.iter().filter(|c| c.uses_eigen_cut()).all(|eig| {
+        cells
+            .iter()
+            .any(|m| m.orig_pinv_cut == Some(PinvCut::MatlabSvd) && m.same_network(eig))
+    });
+    if complete {
+        PinvCut::MatlabSvd
+    } else {
+        PinvCut::GramEigenvalues
+    }
+}
+
 impl PinvCut {
+    /// How the report names the cut.
+    pub fn label(self) -> &'static str {
+        match self {
+            PinvCut::GramEigenvalues => "eigenvalue cut",
+            PinvCut::MatlabSvd => "MATLAB's cut",
+        }
+    }
+
+    /// The cut in a sentence ("uses MATLAB's cut", "uses the eigenvalue
+    /// cut").
+    pub fn phrase(self) -> &'static str {
+        match self {
+            PinvCut::GramEigenvalues => "the eigenvalue cut",
+            PinvCut::MatlabSvd => "MATLAB's cut",
+        }
+    }
+
     /// The cut the current code makes for strategy `s`.
     pub fn current(s: Strategy) -> Option<Self> {
         (s == Strategy::Orig).then_some(PinvCut::MatlabSvd)
@@ -117,16 +151,31 @@ impl Cell {
         self.orig_pinv_cut == Some(PinvCut::GramEigenvalues)
     }
 
-    /// An Orig. cell with MATLAB's cut on f32-stored `A`, or any cell with
-    /// Chen's orthonormal enhancement weights. At full size the first
-    /// collapses (seed 0, λ = 2^-30: 98.66% at update 3, 9.70% at update
-    /// 11; in f64 the same up to update 6, the last one run), where the
-    /// paper's Orig. does not. Until every Orig. cell has been rerun with
-    /// that cut, the report shows such cells beside the eigen-cut cells of
-    /// the same seed and leaves them out of the means, the timing and the
-    /// findings, which then compare like with like over all λ and seeds.
-    pub fn is_set_aside_orig(&self) -> bool {
-        (self.orig_pinv_cut == Some(PinvCut::MatlabSvd) && self.precision == Precision::F32) || self.is_orthonormal()
+    /// Whether the report sets this cell aside from its tables' means, the
+    /// timing and the findings (showing it per seed beside the cells used):
+    /// any cell with Chen's orthonormal enhancement weights, and an Orig.
+    /// cell cut otherwise than the tables' `tables_cut` ([`tables_cut`]).
+    /// The means then compare like with like over all λ and seeds.
+    pub fn is_set_aside(&self, tables_cut: PinvCut) -> bool {
+        self.is_orthonormal() || self.orig_pinv_cut.is_some_and(|c| c != tables_cut)
+    }
+
+    /// The same network as `other` (seed, λ, precision, schedule, weights'
+    /// draw) with any strategy or cut.
+    pub fn same_network(&self, other: &Cell) -> bool {
+        (
+            self.seed,
+            self.lambda_exp,
+            self.precision,
+            self.schedule,
+            self.enhancement_weights,
+        ) == (
+            other.seed,
+            other.lambda_exp,
+            other.precision,
+            other.schedule,
+            other.enhancement_weights,
+        )
     }
 
     /// A cell whose enhancement weights were orthonormalized (Chen's `orth`).
@@ -333,23 +382,68 @@ mod tests {
         cell.precision = Precision::F32;
         cell.enhancement_weights = EnhancementWeights::Orthonormal;
         assert!(cell.file(&dir).ends_with("full-seed0-lambda2^-10-orig-f32-orth.json"));
-        assert!(cell.is_set_aside_orig());
+        assert!(cell.is_set_aside(PinvCut::MatlabSvd) && cell.is_set_aside(PinvCut::GramEigenvalues));
         cell.strategy = Strategy::Chol2;
         cell.orig_pinv_cut = None;
-        assert!(cell.is_set_aside_orig() && cell.is_orthonormal());
+        assert!(cell.is_set_aside(PinvCut::MatlabSvd) && cell.is_orthonormal());
         crate::papers::store_cell(&old, &cell).expect("write");
         assert_eq!(
             read_cell(&old).expect("read").enhancement_weights,
             EnhancementWeights::Orthonormal
         );
         cell.enhancement_weights = EnhancementWeights::Uniform;
-        assert!(!cell.is_set_aside_orig());
+        assert!(!cell.is_set_aside(PinvCut::MatlabSvd) && !cell.is_set_aside(PinvCut::GramEigenvalues));
         let v = serde_json::to_value(&cell).expect("serialize");
         assert!(
             v.get("enhancement_weights").is_none(),
             "uniform cells keep the old file format"
         );
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The tables switch to MATLAB's cut only when every eigen-cut Orig.
+    /// cell has a MATLAB-cut twin on the same network; until then they keep
+    /// the eigenvalue cut, and each cell not of the tables' cut is set aside.
+    #[test]
+    fn tables_switch_to_matlabs_cut_when_every_eigen_cut_cell_has_a_twin() {
+        let orig = |seed: u64, e: i32, cut: PinvCut| Cell {
+            seed,
+            lambda_exp: e,
+            strategy: Strategy::Orig,
+            precision: Precision::F32,
+            orig_pinv_cut: Some(cut),
+            ..fixtures::timed_cell(1, 1.0, None)
+        };
+        let chol = Cell {
+            strategy: Strategy::Chol2,
+            ..fixtures::timed_cell(1, 1.0, None)
+        };
+        let mut cells = vec![
+            orig(0, -30, PinvCut::GramEigenvalues),
+            orig(1, -30, PinvCut::GramEigenvalues),
+            orig(0, -30, PinvCut::MatlabSvd),
+            chol.clone(),
+        ];
+        assert_eq!(tables_cut(&cells), PinvCut::GramEigenvalues);
+        assert!(cells[2].is_set_aside(PinvCut::GramEigenvalues) && !cells[0].is_set_aside(PinvCut::GramEigenvalues));
+        // A twin at another λ, or with orthonormal weights, does not count.
+        cells.push(orig(1, -25, PinvCut::MatlabSvd));
+        let mut orth = orig(1, -30, PinvCut::MatlabSvd);
+        orth.enhancement_weights = EnhancementWeights::Orthonormal;
+        cells.push(orth);
+        assert_eq!(tables_cut(&cells), PinvCut::GramEigenvalues);
+        cells.push(orig(1, -30, PinvCut::MatlabSvd));
+        assert_eq!(tables_cut(&cells), PinvCut::MatlabSvd);
+        let cut = tables_cut(&cells);
+        let aside: Vec<(u64, i32, bool)> = cells
+            .iter()
+            .filter(|c| c.is_set_aside(cut))
+            .map(|c| (c.seed, c.lambda_exp, c.uses_eigen_cut()))
+            .collect();
+        assert_eq!(aside, vec![(0, -30, true), (1, -30, true), (1, -30, false)]);
+        assert!(!chol.is_set_aside(cut));
+        // Nothing eigen-cut (a fresh run): MATLAB's cut.
+        assert_eq!(tables_cut(&[chol]), PinvCut::MatlabSvd);
     }
 
     /// A cell JSON written before the peak was stored still loads.
@@ -375,7 +469,8 @@ mod tests {
             assert_eq!(c.orig_pinv_cut.is_some(), c.strategy == Strategy::Orig);
         }
         assert!(cells.iter().any(|c| c.uses_eigen_cut()));
-        assert!(cells.iter().any(|c| c.is_set_aside_orig()));
+        let cut = tables_cut(&cells);
+        assert!(cells.iter().any(|c| c.is_set_aside(cut)));
         assert!(cells
             .iter()
             .any(|c| c.strategy == Strategy::DRdg && c.precision == Precision::F32));

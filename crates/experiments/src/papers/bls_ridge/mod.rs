@@ -35,7 +35,7 @@ mod published;
 mod report;
 mod run;
 
-pub use cell::{load_cells, read_cell, Cell, CellError, PinvCut};
+pub use cell::{load_cells, read_cell, tables_cut, Cell, CellError, PinvCut};
 pub use protocol::{options_from, BlsRidgeSettings, Options, Schedule, LAMBDA_EXPS, STRATEGIES};
 pub use published::{PAPER_BLOCKS, PAPER_TABLE6, TABLE6};
 pub use run::run;

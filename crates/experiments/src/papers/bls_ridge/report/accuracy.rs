@@ -111,10 +111,10 @@ fn lambda_table(s: &Summary<'_>, e: i32, header: &[String], csv: &mut Table) -> 
     t
 }
 
-/// The set-aside cells per seed at λ = 2^e — Orig. with MATLAB's
-/// pseudo-inverse cut on f32-stored `A`, and any cell with Chen's
-/// orthonormal enhancement weights — each seed's eigen-cut Orig. (what the
-/// tables use) first (empty when no such cell exists).
+/// The set-aside cells per seed at λ = 2^e — Orig. with the cut the
+/// tables do not use, and any cell with Chen's orthonormal enhancement
+/// weights — each seed's Orig. of the tables' cut first (empty when no
+/// such cell exists).
 fn set_aside_orig_rows(s: &Summary<'_>, e: i32, header: &[String]) -> String {
     let mut aside: Vec<&Cell> = s.set_aside.iter().filter(|c| c.lambda_exp == e).copied().collect();
     if aside.is_empty() {
@@ -135,20 +135,28 @@ fn set_aside_orig_rows(s: &Summary<'_>, e: i32, header: &[String]) -> String {
     for c in &aside {
         if !seeds_shown.contains(&c.seed) {
             seeds_shown.push(c.seed);
-            if let Some(eig) = s
-                .cells
-                .iter()
-                .find(|n| n.uses_eigen_cut() && n.seed == c.seed && n.lambda_exp == e && n.precision == c.precision)
-            {
-                t.push(row("Orig., eigenvalue cut (in the table above)", eig));
+            if let Some(used) = s.cells.iter().find(|n| {
+                n.orig_pinv_cut == Some(s.cut)
+                    && !n.is_orthonormal()
+                    && n.seed == c.seed
+                    && n.lambda_exp == e
+                    && n.precision == c.precision
+            }) {
+                t.push(row(&format!("Orig., {} (in the table above)", s.cut.label()), used));
             }
         }
         t.push(row(&set_aside_label(c), c));
     }
+    let other = match s.cut {
+        PinvCut::GramEigenvalues => PinvCut::MatlabSvd,
+        PinvCut::MatlabSvd => PinvCut::GramEigenvalues,
+    };
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "Cells set aside from the table above, per seed: Orig. with the two pseudo-inverse cuts, both on f32-stored `A` — the eigenvalue cut (eigenvalues of CᵀC above max(K, q)·ε·μ_max, about √(Kε)·σ₁ ≈ 3.6e-6·σ₁ on the singular values), which the table above uses, and MATLAB's `pinv` cut (singular values above max(K, q)·eps(σ₁) ≈ 1.3e-11·σ₁), which the original BLS code applies in f64 — and cells whose enhancement weights were orthonormalized as the original code does (`orth`; the paper and the table above: uniform on [−1, 1]):\n"
+        "Cells set aside from the table above, per seed: Orig. with the two pseudo-inverse cuts, both on f32-stored `A` — MATLAB's `pinv` cut (singular values above max(K, q)·eps(σ₁) ≈ 1.3e-11·σ₁), which the original BLS code applies in f64, and the eigenvalue cut (eigenvalues of CᵀC above max(K, q)·ε·μ_max, about √(Kε)·σ₁ ≈ 3.6e-6·σ₁ on the singular values), which our Orig. made before 2026-11-24; the table above uses {} and lists {} here — and cells whose enhancement weights were orthonormalized as the original code does (`orth`; the paper and the table above: uniform on [−1, 1]):\n",
+        s.cut.phrase(),
+        other.phrase()
     );
     let _ = writeln!(md, "{}", t.markdown());
     for c in aside.iter().filter(|c| c.is_orthonormal()) {
@@ -181,7 +189,7 @@ fn is_uniform_twin(n: &Cell, c: &Cell) -> bool {
 }
 
 /// The best accuracy, its update and the last accuracy of a cell.
-fn best_and_last(c: &Cell) -> Option<(f64, usize, f64)> {
+pub(super) fn best_and_last(c: &Cell) -> Option<(f64, usize, f64)> {
     let (u, best) = c
         .accuracy
         .iter()
@@ -224,8 +232,9 @@ pub(super) fn orthonormal_against_uniform(orth: &Cell, uniform: &Cell) -> String
 /// The row label of a set-aside cell: strategy, Orig.'s cut, the weights.
 fn set_aside_label(c: &Cell) -> String {
     let mut label = c.strategy.to_string();
-    if c.orig_pinv_cut == Some(PinvCut::MatlabSvd) {
-        label.push_str(", MATLAB's cut");
+    if let Some(cut) = c.orig_pinv_cut {
+        label.push_str(", ");
+        label.push_str(cut.label());
     }
     if c.is_orthonormal() {
         label.push_str(", orthonormal W_h (Chen's code)");

@@ -87,7 +87,7 @@ pub(super) fn figure1(s: &Summary<'_>, dir: &Path) -> Result<String, ReproError>
     let _ = writeln!(
         md,
         "![max accuracy vs λ](fig1_max_accuracy.svg)\n\nThe paper's finding: the generalized-inverse solutions (Orig., Exg-E) reach their maximum early and then degrade as nodes are added, while the ridge solutions keep improving and reach a higher maximum — at every λ of its Fig. 1a (in all eight blocks of its Tables II–III the ridge maximum is the higher). {} {}\n",
-        finding_against_ours(&s.lambdas, &s.cells.iter().filter(|c| s.is_default(c) && !c.is_set_aside_orig()).collect::<Vec<_>>()),
+        finding_against_ours(&s.lambdas, &s.cells.iter().filter(|c| s.is_default(c) && !s.is_set_aside(c)).collect::<Vec<_>>()),
         where_ours_differ(s, &pairs).unwrap_or_default()
     );
     if !pairs.is_empty() {
@@ -103,7 +103,7 @@ pub(super) fn figure1(s: &Summary<'_>, dir: &Path) -> Result<String, ReproError>
     let default_cells: Vec<&Cell> = s
         .cells
         .iter()
-        .filter(|c| s.is_default(c) && !c.is_set_aside_orig())
+        .filter(|c| s.is_default(c) && !s.is_set_aside(c))
         .collect();
     let _ = writeln!(
         md,
@@ -262,7 +262,7 @@ fn where_ours_differ(s: &Summary<'_>, pairs: &[blocks::Pairing]) -> Option<Strin
     let cells: Vec<&Cell> = s
         .cells
         .iter()
-        .filter(|c| s.is_default(c) && !c.is_set_aside_orig())
+        .filter(|c| s.is_default(c) && !s.is_set_aside(c))
         .collect();
     let diffs = paired_differences(&s.lambdas, &cells);
     let all = |per: &[(String, f64)], f: fn(f64) -> bool| !per.is_empty() && per.iter().all(|d| f(d.1));

@@ -3,6 +3,7 @@
 
 mod accuracy;
 mod blocks;
+mod cuts;
 mod figures;
 mod memory;
 mod timing;
@@ -15,7 +16,7 @@ use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
 
 use super::analysis::{mean_std, MeanStd};
-use super::cell::Cell;
+use super::cell::{tables_cut, Cell, PinvCut};
 use super::protocol::{Options, Schedule};
 use crate::machine;
 use crate::papers::ReproError;
@@ -43,16 +44,18 @@ struct Summary<'a> {
     /// The λ exponents run, ascending.
     lambdas: Vec<i32>,
     groups: Groups<'a>,
-    /// Orig. cells with MATLAB's cut on f32 `A` ([`Cell::is_set_aside_orig`]):
-    /// shown beside the eigen-cut Orig. of the same seed, never mixed into
-    /// its means.
+    /// The cut of the Orig. cells in the tables ([`tables_cut`]).
+    cut: PinvCut,
+    /// The cells [`Cell::is_set_aside`] under that cut: shown per seed
+    /// beside the Orig. cell the tables use, never mixed into the means.
     set_aside: Vec<&'a Cell>,
 }
 
 impl<'a> Summary<'a> {
     fn new(opts: &'a Options, cells: &'a [Cell]) -> Self {
+        let cut = tables_cut(cells);
         let mut groups = Groups::new();
-        for c in cells.iter().filter(|c| !c.is_set_aside_orig()) {
+        for c in cells.iter().filter(|c| !c.is_set_aside(cut)) {
             groups
                 .entry((c.lambda_exp, c.strategy.cli_name(), precision_name(c.precision)))
                 .or_default()
@@ -66,8 +69,14 @@ impl<'a> Summary<'a> {
             nu: opts.schedule.updates + 1,
             lambdas,
             groups,
-            set_aside: cells.iter().filter(|c| c.is_set_aside_orig()).collect(),
+            cut,
+            set_aside: cells.iter().filter(|c| c.is_set_aside(cut)).collect(),
         }
+    }
+
+    /// Whether `c` is set aside from the tables ([`Cell::is_set_aside`]).
+    fn is_set_aside(&self, c: &Cell) -> bool {
+        c.is_set_aside(self.cut)
     }
 
     /// Seeds and per-update mean (std) accuracy of the cells at `(e, s, p)`.
@@ -104,10 +113,7 @@ pub(super) fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f
     std::fs::create_dir_all(dir)?;
     let s = Summary::new(opts, cells);
     let mut md = header(&s, peak, seconds);
-    let protocol_cells: Vec<&Cell> = cells
-        .iter()
-        .filter(|c| s.is_default(c) && !c.is_set_aside_orig())
-        .collect();
+    let protocol_cells: Vec<&Cell> = cells.iter().filter(|c| s.is_default(c) && !s.is_set_aside(c)).collect();
     md.push_str(&crate::report::claims::section(&super::claims::judge(
         &s.lambdas,
         &protocol_cells,
@@ -122,6 +128,7 @@ pub(super) fn write_report(opts: &Options, cells: &[Cell], peak: f64, seconds: f
     md.push_str(&memory::memory(cells));
     md.push_str(&figures::figure1(&s, dir)?);
     md.push_str(&figures::accuracy_vs_nodes(&s, dir)?);
+    md.push_str(&cuts::section(&s));
     md.push_str(DIFFERENCES);
     md.push_str(NOT_REPRODUCED);
     report::write(dir, "report.md", &md)?;
@@ -173,7 +180,7 @@ fn header(s: &Summary<'_>, peak: f64, seconds: f64) -> String {
         md,
         "Seeds (random networks) per cell: up to {} (the paper: 100). Cells present: {} of the {} planned (seeds × λ × strategies){}.{}\n",
         seeds_run.len(),
-        cells.iter().filter(|c| s.is_default(c) && !c.is_set_aside_orig()).count(),
+        cells.iter().filter(|c| s.is_default(c) && !s.is_set_aside(c)).count(),
         opts.seeds * opts.lambda_exps.len() * opts.strategies.len(),
         if opts.quick { ", plus the f32-storage comparison cells" } else { "" },
         seed_counts_note(&s.groups)
@@ -225,21 +232,20 @@ const DIFFERENCES: &str = "## Differences from the paper\n\n\
          drops those directions, so the two generalized-inverse solutions can differ more than in the paper. \
          (Until 2026-11-22 06:00 our Exg-E also refused pivots below K·ε·‖h‖²; with that rule it stopped at \
          update 1 of the MNIST schedule.)\n\
-         - **Orig.'s rank tolerance.** The library's Orig. (`linalg_core::ridge`) now cuts C⁺ as MATLAB's `pinv` \
-         does, at max(K, q)·eps(σ₁) on the singular values (≈ 1.3e-11·σ₁ here), as the original BLS code does. Rerun \
-         with that cut at λ = 2^-30 and 2^-25 (seed 0, `A` in f32 as every full-size Orig. cell), our Orig. climbs as the \
-         paper's through update 3–4 and then falls to near chance (the per-seed tables above). At 2^-10 (seed 0) the two \
-         cuts give nearly the same curve (its per-seed table above): the cut matters at the small λ. The same cell in f64 \
-         (`cargo xtask reproduce bls-ridge -- --strategies orig --lambdas=-30 --seeds 1 --updates 6 --f64`, \
-         2026-11-25, `orig-matlab-cut-f64/`) gives 98.12, 98.41, 98.52, 98.69, 98.55, 97.49, 95.20 at updates 0–6, \
-         where f32 gave 98.12, 98.43, 98.53, 98.66, 98.58, 97.94, 95.93: **storage precision is not the cause**. With \
-         MATLAB's cut our Orig. keeps the nearly collinear directions of the new enhancement nodes, as our Exg-E does \
-         (which also degrades: 95.50 at 2^-30 against the paper's 98.16), so the gap to the paper is in our networks, \
-         not in the solver. Whether it is the enhancement weights' draw (uniform here, orthonormal in Chen's code) \
-         is tested by the orthonormal cell at 2^-30 (its computed comparison under λ = 2^-30). The tables above still use Orig.'s cells with the earlier, coarser cut (eigenvalues of CᵀC \
-         above max(K, q)·ε·μ_max, ≈ 3.6e-6·σ₁ on the singular values), because they are the only complete set over λ and \
-         seeds; that cut is **not** what the paper ran. Rerunning every Orig. cell with MATLAB's cut (about 30 min each, \
-         nine cells; 2^-30 seeds 0–1, 2^-25, 2^-20, 2^-15 and 2^-10 seed 0 done, each shown per seed under its λ) is left to a later run.\n\
+         - **Orig.'s rank tolerance.** The library's Orig. (`linalg_core::ridge`) cuts C⁺ as MATLAB's `pinv` \
+         does, at max(K, q)·eps(σ₁) on the singular values (≈ 1.3e-11·σ₁ here), as the original BLS code does; \
+         before 2026-11-24 it cut the eigenvalues of CᵀC at max(K, q)·ε·μ_max (≈ 3.6e-6·σ₁), which is **not** what \
+         the paper ran. Each Orig. cell run with the earlier cut is rerun with MATLAB's; the section \
+         \"Orig.'s two pseudo-inverse cuts\" counts and compares the pairs per λ and seed and says which cut the \
+         tables use. With MATLAB's cut our Orig. climbs as the paper's through update 3–4 at the smallest λ and then \
+         falls (that section's table), where the paper's does not. The same cell in f64 (`cargo xtask reproduce bls-ridge -- --strategies orig --lambdas=-30 \
+         --seeds 1 --updates 6 --f64`, 2026-11-25, `orig-matlab-cut-f64/`) gives 98.12, 98.41, 98.52, 98.69, 98.55, \
+         97.49, 95.20 at updates 0–6, where f32 gave 98.12, 98.43, 98.53, 98.66, 98.58, 97.94, 95.93: **storage \
+         precision is not the cause**. With MATLAB's cut our Orig. keeps the nearly collinear directions of the new \
+         enhancement nodes, as our Exg-E does (which also degrades: 95.50 at 2^-30 against the paper's 98.16), so the \
+         gap to the paper is in our networks, not in the solver; the enhancement weights' draw (uniform here, \
+         orthonormal in Chen's code) is tested by the orthonormal cell at 2^-30 (its computed comparison under \
+         λ = 2^-30).\n\
          - Times: the paper's are MATLAB on a Windows server; ours are this 2-core machine. Solver time \
          excludes computing the new columns (listed separately in `times.csv`).\n\
          - One or a few random networks per λ instead of 100 (see the seed counts above).\n\n";

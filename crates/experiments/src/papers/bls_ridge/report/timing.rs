@@ -16,7 +16,7 @@ use crate::report::Table;
 /// The timing section (Markdown) and `times.csv`.
 pub(super) fn time_per_update(s: &Summary<'_>, peak: f64) -> (String, Table) {
     let nu = s.nu;
-    let kept: Vec<Cell> = s.cells.iter().filter(|c| !c.is_set_aside_orig()).cloned().collect();
+    let kept: Vec<Cell> = s.cells.iter().filter(|c| !s.is_set_aside(c)).cloned().collect();
     let (machine, owned) = timed_on_one_machine(&kept);
     let cells = &owned[..];
     let fallback = fallback_peak(cells, &machine, &crate::machine::cpu_description(), peak);
