@@ -93,6 +93,20 @@ pub enum PinvCut {
     MatlabSvd,
 }
 
+/// The machine most of `cells` ran on ([`Cell::machine`]; ties go to the
+/// last in name order), empty for no cell: the one whose times the report
+/// compares, since a time measured on one CPU says nothing about another.
+pub fn most_common_machine<'a>(cells: impl IntoIterator<Item = &'a Cell>) -> String {
+    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for c in cells {
+        *count.entry(c.machine()).or_default() += 1;
+    }
+    count
+        .iter()
+        .max_by_key(|(_, &n)| n)
+        .map_or(String::new(), |(m, _)| m.to_string())
+}
+
 /// The cut of the Orig. cells the report's tables use: MATLAB's (what the
 /// paper's code runs) once every eigen-cut Orig. cell has a MATLAB-cut twin
 /// on the same network ([`Cell::same_network`]), so that the switch never

@@ -7,7 +7,7 @@
 use linalg_core::ridge::Strategy;
 
 use super::analysis::paired_differences;
-use super::cell::Cell;
+use super::cell::{most_common_machine, Cell};
 use super::published::{PAPER_BLOCKS, PAPER_TABLE6_ACCUMULATED, PAPER_TABLE6_ACCUMULATED_SPEEDUPS};
 use crate::report::claims::{all_of, share, single, Claim, Verdict};
 
@@ -133,8 +133,12 @@ fn same_time_claim(cells: &[&Cell], nu: usize) -> Claim {
             last[3] / last[2]
         ),
         caveat: format!(
-            "\"nearly the same\" read as within {:.0}% either way; Orig. from its eigen-cut cells",
-            100.0 * (SAME_TIME - 1.0)
+            "\"nearly the same\" read as within {:.0}% either way; Orig. from its cells with {}",
+            100.0 * (SAME_TIME - 1.0),
+            cells
+                .iter()
+                .find_map(|c| c.orig_pinv_cut)
+                .map_or("no cut recorded", |cut| cut.phrase())
         ),
     }
 }
@@ -184,10 +188,18 @@ fn stability_claim(lambdas: &[i32], cells: &[&Cell]) -> Claim {
 /// The claims of the paper judged on the cells in their protocol precision
 /// (`cells`), with `nu` = updates + 1 and the λ exponents run, ascending.
 pub(super) fn judge(lambdas: &[i32], cells: &[&Cell], nu: usize) -> Vec<Claim> {
+    // Times are compared on one machine only: the one most cells ran on.
+    let machine = most_common_machine(cells.iter().copied());
+    let timed: Vec<&Cell> = cells.iter().copied().filter(|c| c.machine() == machine).collect();
+    let mut speed = speed_claim(&timed, nu);
+    let mut same = same_time_claim(&timed, nu);
+    for c in [&mut speed, &mut same] {
+        c.caveat.push_str(&format!("; cells timed on {machine}"));
+    }
     vec![
         accuracy_claim(lambdas, cells),
-        speed_claim(cells, nu),
-        same_time_claim(cells, nu),
+        speed,
+        same,
         stability_claim(lambdas, cells),
     ]
 }
@@ -246,6 +258,37 @@ mod tests {
         let claims = judge(&[-30], &refs, 2);
         assert!(claims[0].ours.starts_with("higher on 1 of 2"), "{:?}", claims[0]);
         assert_eq!(claims[3].verdict, Verdict::Confirmed, "{:?}", claims[3]);
+    }
+
+    /// Times are compared on the machine most cells ran on: Orig. cells
+    /// timed elsewhere (here 10× slower) leave the speed claims untouched,
+    /// and the caveat names the machine.
+    #[test]
+    fn times_are_compared_on_one_machine() {
+        let mut cells = vec![
+            cell(Strategy::Orig, -30, 0, &[97.0, 97.5], 2.0),
+            cell(Strategy::RInv, -30, 0, &[97.0, 97.5], 2.1),
+            cell(Strategy::ExgE, -30, 0, &[97.0, 97.2], 1.5),
+            cell(Strategy::Chol2, -30, 0, &[97.0, 98.0], 1.45),
+            cell(Strategy::Chol1, -30, 0, &[97.0, 98.0], 1.0),
+        ];
+        let mut elsewhere = cell(Strategy::Orig, -25, 0, &[97.0, 97.5], 20.0);
+        elsewhere.cpu = Some("Another CPU, 2 cores".into());
+        cells.push(elsewhere);
+        let refs: Vec<&Cell> = cells.iter().collect();
+        let claims = judge(&[-30, -25], &refs, 2);
+        assert!(
+            claims[1].ours.starts_with("2.00× Orig., 1.50× Exg-E"),
+            "{:?}",
+            claims[1]
+        );
+        assert!(claims[2].ours.starts_with("R-Inv / Orig. 1.050"), "{:?}", claims[2]);
+        let machine = cells[0].machine().to_string();
+        assert!(
+            claims[2].caveat.ends_with(&format!("cells timed on {machine}")),
+            "{:?}",
+            claims[2]
+        );
     }
 
     /// R-Inv at Orig.'s time and Chol-2 at Exg-E's: confirmed; Chol-2 made

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::super::analysis::{accumulated_by_version, mean_times, MeanTime};
-use super::super::cell::Cell;
+use super::super::cell::{most_common_machine, Cell};
 use super::super::protocol::Schedule;
 use super::super::published::{
     PAPER_TABLE6, PAPER_TABLE6_ACCUMULATED, PAPER_TABLE6_ACCUMULATED_SPEEDUPS, PAPER_TABLE6_SPEEDUPS, TABLE6,
@@ -246,14 +246,7 @@ fn paper_table6(sch: Schedule) -> Table {
 /// The cells timed on the machine that ran most of them (timings of
 /// different machines are never averaged together), and that machine.
 fn timed_on_one_machine(cells: &[Cell]) -> (String, Vec<Cell>) {
-    let mut count: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
-    for c in cells {
-        *count.entry(c.machine()).or_default() += 1;
-    }
-    let machine = count
-        .iter()
-        .max_by_key(|(_, &n)| n)
-        .map_or(String::new(), |(m, _)| m.to_string());
+    let machine = most_common_machine(cells);
     let kept = cells.iter().filter(|c| c.machine() == machine).cloned().collect();
     (machine, kept)
 }
