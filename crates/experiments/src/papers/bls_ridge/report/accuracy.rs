@@ -188,6 +188,16 @@ fn is_uniform_twin(n: &Cell, c: &Cell) -> bool {
         )
 }
 
+/// The largest |difference| of two cells' accuracies over the updates both
+/// have (points).
+pub(super) fn largest_difference(a: &Cell, b: &Cell) -> f64 {
+    a.accuracy
+        .iter()
+        .zip(&b.accuracy)
+        .filter_map(|(x, y)| Some((x.as_ref()? - y.as_ref()?).abs()))
+        .fold(0.0f64, f64::max)
+}
+
 /// The best accuracy, its update and the last accuracy of a cell.
 pub(super) fn best_and_last(c: &Cell) -> Option<(f64, usize, f64)> {
     let (u, best) = c
@@ -295,12 +305,7 @@ pub(super) fn f32_against_f64(cells: &[Cell]) -> String {
         "state bytes f32",
     ]);
     for (a, b) in pairs {
-        let d = a
-            .accuracy
-            .iter()
-            .zip(&b.accuracy)
-            .filter_map(|(x, y)| Some((x.as_ref()? - y.as_ref()?).abs()))
-            .fold(0.0f64, f64::max);
+        let d = largest_difference(a, b);
         t.push(vec![
             a.strategy.cli_name().into(),
             format!("2^{}", a.lambda_exp),

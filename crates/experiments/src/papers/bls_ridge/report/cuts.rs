@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 
 use linalg_core::ridge::Strategy;
 
-use super::accuracy::best_and_last;
+use super::accuracy::{best_and_last, largest_difference};
 use super::Summary;
 use crate::papers::bls_ridge::cell::{Cell, PinvCut};
 use crate::report::Table;
@@ -65,12 +65,7 @@ pub(super) fn section(s: &Summary<'_>) -> String {
         let (Some((bm, um, lm)), Some((be, ue, le))) = (best_and_last(m), best_and_last(e)) else {
             continue;
         };
-        let d = m
-            .accuracy
-            .iter()
-            .zip(&e.accuracy)
-            .filter_map(|(x, y)| Some((x.as_ref()? - y.as_ref()?).abs()))
-            .fold(0.0f64, f64::max);
+        let d = largest_difference(m, e);
         lasts.push((m.lambda_exp, lm - le));
         t.push(vec![
             format!("2^{}", m.lambda_exp),
