@@ -72,6 +72,14 @@ pub struct Summary {
     /// Per (part, reading, method): the mean and the standard deviation of
     /// the best test accuracy, and the runs.
     pub test: BTreeMap<(String, String, String), (f64, f64, usize)>,
+    /// Per (part, reading): a bound on the standard error of its mean
+    /// absolute gap `G = (1/K) Σₖ |mₖ − pₖ|` over K metrics (train and test
+    /// per method). `|·|` is 1-Lipschitz, so G's spread is at most that of
+    /// `(1/K) Σₖ mₖ`; a method's train and test means come from the same
+    /// runs and may be correlated, which `(s_train + s_test)²/n` bounds; the
+    /// methods' runs are independent: `SE(G) ≤ √(Σ_methods (s_train +
+    /// s_test)²/n) / K`. NaN when a method has one run (no spread measured).
+    pub gap_se: BTreeMap<(String, String), f64>,
 }
 
 /// Summarize `lines`.
@@ -93,16 +101,20 @@ pub fn summarize(lines: &[Line]) -> Summary {
     let mut test = BTreeMap::new();
     // Per (part, reading): the absolute train and test gaps to the paper.
     let mut gaps: BTreeMap<(String, String), (Vec<f64>, usize)> = BTreeMap::new();
+    // Per (part, reading): Σ over methods of (s_train + s_test)² / n.
+    let mut gap_var: BTreeMap<(String, String), f64> = BTreeMap::new();
     for ((part, reading, method), ls) in &groups {
         let (ptr, pts) = published::table_i("MNIST", method).unwrap_or((f64::NAN, f64::NAN));
         let get = |g: fn(&Line) -> f64| ls.iter().map(|l| g(l)).collect::<Vec<_>>();
         let (tr, te) = (mean(&get(|l| l.best_train)), mean(&get(|l| l.best_test)));
         let te_sd = sd(&get(|l| l.best_test));
+        let tr_sd = sd(&get(|l| l.best_train));
         test.insert((part.clone(), reading.clone(), method.clone()), (te, te_sd, ls.len()));
         if pts.is_finite() {
             let e = gaps.entry((part.clone(), reading.clone())).or_default();
             e.0.extend([(tr - ptr).abs(), (te - pts).abs()]);
             e.1 += 1;
+            *gap_var.entry((part.clone(), reading.clone())).or_default() += (tr_sd + te_sd).powi(2) / ls.len() as f64;
         }
         let _ = writeln!(
             table,
@@ -128,8 +140,14 @@ pub fn summarize(lines: &[Line]) -> Summary {
     }
     let mut gap_md = String::from("| part | reading | rules | mean abs. gap, points |\n|---|---|---|---|\n");
     let mut ranked: BTreeMap<String, Vec<(f64, String)>> = BTreeMap::new();
+    let mut gap_se = BTreeMap::new();
     for ((part, reading), (g, rules)) in &gaps {
         let m = mean(g);
+        let var = gap_var
+            .get(&(part.clone(), reading.clone()))
+            .copied()
+            .unwrap_or(f64::NAN);
+        gap_se.insert((part.clone(), reading.clone()), var.sqrt() / g.len() as f64);
         let _ = writeln!(gap_md, "| {part} | {reading} | {rules} | {m:.2} |");
         let full = if part == "bpls" { 1 } else { BASELINE_RULES };
         if *rules == full {
@@ -145,14 +163,16 @@ pub fn summarize(lines: &[Line]) -> Summary {
         gaps: gap_md,
         ranked,
         test,
+        gap_se,
     }
 }
 
-/// Per part, the verdict: the readings nearest Table I, and for BPLS
-/// whether the nearest reading is nearer than `as-run` by more than the
-/// runs resolve: its gap against two standard errors of the difference of
-/// the two readings' test means (`√(s₁²/n₁ + s₂²/n₂)`), and how far it
-/// moves the test mean in those standard errors.
+/// Per part, the verdict: the readings nearest Table I, and whether the
+/// nearest is nearer than `as-run` by more than the runs resolve: the
+/// difference of the two gaps against two standard errors of it
+/// (`√(SE₁² + SE₂²)`, each from [`Summary::gap_se`]). For BPLS also how far
+/// the nearest reading moves the test mean, in standard errors of the
+/// difference of the two test means (`√(s₁²/n₁ + s₂²/n₂)`).
 pub fn verdicts(s: &Summary) -> String {
     let mut md = String::new();
     for (part, ranked) in &s.ranked {
@@ -170,28 +190,49 @@ pub fn verdicts(s: &Summary) -> String {
             "- **{part}**: nearest the paper's Table I: {} (mean absolute gap, points)",
             list.join(", then ")
         );
-        let as_run = ranked.iter().find(|r| r.1 == "as-run");
-        if let (true, Some((g_run, _))) = (part == "bpls", as_run) {
-            let (g_best, best) = &ranked[0];
-            let key = |r: &str| (part.clone(), r.to_string(), "BPLS".to_string());
-            if let (true, Some(&(t_best, sd_best, n_best)), Some(&(t_run, sd_run, n_run))) =
-                (best != "as-run", s.test.get(&key(best)), s.test.get(&key("as-run")))
-            {
-                let se = (sd_best * sd_best / n_best as f64 + sd_run * sd_run / n_run as f64).sqrt();
-                let closer = g_run - g_best;
+        let (g_best, best) = &ranked[0];
+        if let (true, Some((g_run, _))) = (best != "as-run", ranked.iter().find(|r| r.1 == "as-run")) {
+            let se_of = |r: &str| {
+                s.gap_se
+                    .get(&(part.clone(), r.to_string()))
+                    .copied()
+                    .unwrap_or(f64::NAN)
+            };
+            let se = (se_of(best).powi(2) + se_of("as-run").powi(2)).sqrt();
+            let closer = g_run - g_best;
+            let _ = write!(
+                md,
+                "; `as-run` is at {g_run:.2}. `{best}` is nearer by {closer:.2} points"
+            );
+            if se.is_finite() {
                 let _ = write!(
                     md,
-                    "; `as-run` is at {g_run:.2}. `{best}` is nearer by {closer:.2} points, against two standard errors of the difference of the two readings' test means, {:.2}: {}. `{best}` moves the test mean by {:+.2} points ({:.1} standard errors) from `as-run`'s",
+                    ", against two standard errors of the difference of the two gaps, {:.2}: {}",
                     2.0 * se,
                     if closer > 2.0 * se {
                         "a difference the runs resolve"
                     } else {
                         "within them, so the runs do not single out one reading as the paper's"
-                    },
-                    t_best - t_run,
-                    (t_best - t_run).abs() / se
+                    }
                 );
+            } else {
+                md.push_str(" (a rule with one run: no spread measured, so no standard error)");
             }
+        }
+        let key = |r: &str| (part.clone(), r.to_string(), "BPLS".to_string());
+        if let (true, true, Some(&(t_best, sd_best, n_best)), Some(&(t_run, sd_run, n_run))) = (
+            part == "bpls",
+            best != "as-run",
+            s.test.get(&key(best)),
+            s.test.get(&key("as-run")),
+        ) {
+            let se = (sd_best * sd_best / n_best as f64 + sd_run * sd_run / n_run as f64).sqrt();
+            let _ = write!(
+                md,
+                ". `{best}` moves the test mean by {:+.2} points ({:.1} standard errors of the difference) from `as-run`'s",
+                t_best - t_run,
+                (t_best - t_run).abs() / se
+            );
         }
         md.push_str(".\n");
     }
@@ -278,10 +319,45 @@ mod tests {
         );
         let v = verdicts(&s);
         assert!(v.contains("`train-40k` (0.00), then `as-run` (0.91)"), "{v}");
-        // Nearer by 0.905; the standard error √(0.5/2 + 0/2) = 0.5, so two
-        // are 1.00; the test mean moves by 87.73 − 88.50 = −0.77, 1.5 of them.
-        assert!(v.contains("nearer by 0.91 points, against two standard errors"), "{v}");
-        assert!(v.contains("test means, 1.00: within them"), "{v}");
-        assert!(v.contains("by -0.77 points (1.5 standard errors)"), "{v}");
+        // Nearer by 0.905. as-run's gap: train sd 0, test sd √0.5 over 2 runs,
+        // K = 2 metrics: SE ≤ √((0 + √0.5)²/2) / 2 = 0.25; train-40k's is 0,
+        // so two standard errors of the difference are 0.50.
+        assert!(v.contains("nearer by 0.91 points, against two standard errors of the difference of the two gaps, 0.50: a difference the runs resolve"), "{v}");
+        // The test mean moves by 87.73 − 88.50 = −0.77; its standard error
+        // √(0.5/2 + 0/2) = 0.5.
+        assert!(
+            v.contains("by -0.77 points (1.5 standard errors of the difference)"),
+            "{v}"
+        );
+    }
+
+    /// The baselines' verdict weighs the difference of two readings' gaps
+    /// (eight metrics: train and test of four rules) against its standard
+    /// error, from every rule's spread.
+    #[test]
+    fn baseline_readings_are_judged_by_the_spread_of_their_gaps() {
+        let mut lines = vec![];
+        for rule in ["Adam", "NAG", "SGD", "AdaGrad"] {
+            let (tr, te) = published::table_i("MNIST", rule).expect("Table I prints the rule");
+            for seed in 0..2 {
+                lines.push(line("baselines", "mse", rule, seed, tr, te));
+            }
+            // One point above on both metrics, the train runs 1 point from
+            // their mean (sd √2), the test runs 3 (sd √18).
+            lines.push(line("baselines", "as-run", rule, 0, tr, te - 2.0));
+            lines.push(line("baselines", "as-run", rule, 1, tr + 2.0, te + 4.0));
+        }
+        let s = summarize(&lines);
+        let ranked = &s.ranked["baselines"];
+        assert_eq!(ranked[0].1, "mse");
+        assert!(ranked[0].0.abs() < 1e-12);
+        assert!((ranked[1].0 - 1.0).abs() < 1e-12);
+        // Per rule (√2 + √18)²/2 = 16 (the correlated bound: the squares
+        // summed would give 10); four rules: √64 / 8 metrics = 1.
+        let se = s.gap_se[&("baselines".to_string(), "as-run".to_string())];
+        assert!((se - 1.0).abs() < 1e-12, "{se}");
+        let v = verdicts(&s);
+        assert!(v.contains("`mse` is nearer by 1.00 points, against two standard errors of the difference of the two gaps, 2.00: within them"), "{v}");
+        assert!(!v.contains("moves the test mean"), "{v}");
     }
 }
