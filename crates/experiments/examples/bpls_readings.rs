@@ -26,7 +26,8 @@
 //! probabilities), `train-40k`, `inputs-zscore`.
 //!
 //! Usage: `cargo run --release -p experiments --example bpls_readings --
-//! [--part bpls|baselines] [--readings a,b] [--runs R] [--out DIR]`
+//! [--part bpls|baselines] [--readings a,b] [--runs R] [--seeds 0,2]
+//! [--rules Adam,NAG] [--out DIR]`
 //! (default `results/tomic-bpls/readings`). Every finished run is a line of
 //! `DIR/runs.jsonl` (a rerun skips the lines there, so an interrupted run
 //! resumes); `DIR/summary.md` and `DIR/summary.csv` give the means per
@@ -143,6 +144,11 @@ struct Args {
     part: String,
     readings: Vec<String>,
     runs: usize,
+    /// Only these seeds (default `0..runs`): two processes can share a
+    /// reading without running the same seed.
+    seeds: Option<Vec<u64>>,
+    /// Only these rules (labels, e.g. `Adam,NAG`; default all four).
+    rules: Option<Vec<String>>,
     out: PathBuf,
 }
 
@@ -151,6 +157,8 @@ fn args() -> Result<Args, Box<dyn Error>> {
         part: "bpls".into(),
         readings: vec![],
         runs: 0,
+        seeds: None,
+        rules: None,
         out: PathBuf::from("results/tomic-bpls/readings"),
     };
     let mut it = std::env::args().skip(1);
@@ -160,6 +168,14 @@ fn args() -> Result<Args, Box<dyn Error>> {
             "--part" => a.part = value()?,
             "--readings" => a.readings = value()?.split(',').map(|s| s.trim().to_string()).collect(),
             "--runs" => a.runs = value()?.parse()?,
+            "--seeds" => {
+                let seeds = value()?
+                    .split(',')
+                    .map(|s| s.trim().parse())
+                    .collect::<Result<Vec<u64>, _>>()?;
+                a.seeds = Some(seeds);
+            }
+            "--rules" => a.rules = Some(value()?.split(',').map(|s| s.trim().to_string()).collect()),
             "--out" => a.out = value()?.into(),
             other => return Err(format!("unknown flag {other:?}").into()),
         }
@@ -177,6 +193,10 @@ fn args() -> Result<Args, Box<dyn Error>> {
     }
     if a.runs == 0 {
         a.runs = runs;
+    }
+    let labels: Vec<&str> = RULES.iter().map(|k| k.label()).collect();
+    if let Some(bad) = a.rules.iter().flatten().find(|r| !labels.contains(&r.as_str())) {
+        return Err(format!("unknown rule {bad:?}; known: {}", labels.join(", ")).into());
     }
     Ok(a)
 }
@@ -209,9 +229,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         let methods: Vec<Option<FirstOrderKind>> = if a.part == "bpls" {
             vec![None]
         } else {
-            RULES.iter().copied().map(Some).collect()
+            RULES
+                .iter()
+                .copied()
+                .filter(|k| a.rules.as_ref().is_none_or(|rs| rs.iter().any(|r| r == k.label())))
+                .map(Some)
+                .collect()
         };
-        for seed in 0..a.runs as u64 {
+        let seeds = a.seeds.clone().unwrap_or_else(|| (0..a.runs as u64).collect());
+        for &seed in &seeds {
             for kind in &methods {
                 let label = kind.map_or("BPLS", |k| k.label());
                 let seen = log.has(|l| l.part == a.part && &l.reading == key && l.method == label && l.seed == seed);
