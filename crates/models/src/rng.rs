@@ -9,6 +9,14 @@
 //! is written out here (not taken from `rand`) so the stream of a seed can
 //! never change with a dependency's version — saved experiments stay
 //! reproducible.
+//!
+//! It still speaks `rand`'s language: [`SplitMix64`] implements
+//! [`rand_core::TryRng`] (hence [`rand_core::Rng`]) and
+//! [`rand_core::SeedableRng`], so any of `rand`'s distributions can draw from
+//! a node's stream. The traits add no second stream: `Rng::next_u64` is
+//! [`SplitMix64::next_u64`], and `SeedableRng::seed_from_u64(s)` is
+//! [`SplitMix64::new`]`(s)` (not `rand_core`'s default PCG32 expansion of the
+//! seed, whose values `rand_core` may change).
 
 /// The SplitMix64 generator: a 64-bit counter advanced by the golden-ratio
 /// increment and passed through a bijective 64-bit mixer.
@@ -55,6 +63,44 @@ impl SplitMix64 {
     }
 }
 
+impl rand_core::TryRng for SplitMix64 {
+    type Error = core::convert::Infallible;
+
+    /// The upper 32 bits of the next 64 (SplitMix64's best-mixed bits).
+    #[inline]
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        Ok((SplitMix64::next_u64(self) >> 32) as u32)
+    }
+
+    /// [`SplitMix64::next_u64`].
+    #[inline]
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        Ok(SplitMix64::next_u64(self))
+    }
+
+    /// Successive outputs of [`SplitMix64::next_u64`] as little-endian bytes;
+    /// the last output's unused bytes are dropped.
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        rand_core::utils::fill_bytes_via_next_word(dst, || Ok(SplitMix64::next_u64(self)))
+    }
+}
+
+impl rand_core::SeedableRng for SplitMix64 {
+    /// The state, little-endian.
+    type Seed = [u8; 8];
+
+    /// The generator whose state is `seed` read as a little-endian `u64`.
+    fn from_seed(seed: Self::Seed) -> Self {
+        Self::new(u64::from_le_bytes(seed))
+    }
+
+    /// [`SplitMix64::new`]`(state)`: the same stream as the project's own
+    /// constructor, fixed whatever `rand_core`'s default expansion becomes.
+    fn seed_from_u64(state: u64) -> Self {
+        Self::new(state)
+    }
+}
+
 /// The stream of node `index` of a layer drawn from `seed`: a generator seeded
 /// by mixing the seed and the index, so that streams of different nodes (and
 /// of different seeds) do not overlap in any practical sense.
@@ -85,5 +131,59 @@ pub fn below(rng: &mut SplitMix64, bound: u64) -> u64 {
         if (m as u64) >= threshold {
             return (m >> 64) as u64;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_core::{Rng, SeedableRng};
+
+    /// The reference implementation's outputs for seed 1234567 (Vigna's
+    /// `splitmix64.c`, the test vector its ports check against).
+    const REFERENCE: [u64; 5] = [
+        6_457_827_717_110_365_317,
+        3_203_168_211_198_807_973,
+        9_817_491_932_198_370_423,
+        4_593_380_528_125_082_431,
+        16_408_922_859_458_223_821,
+    ];
+
+    #[test]
+    fn the_stream_is_the_reference_splitmix64() {
+        let mut rng = SplitMix64::new(1_234_567);
+        for want in REFERENCE {
+            assert_eq!(SplitMix64::next_u64(&mut rng), want);
+        }
+    }
+
+    #[test]
+    fn rand_core_traits_give_the_same_stream() {
+        let mut own = SplitMix64::new(1_234_567);
+        let mut by_u64 = SplitMix64::seed_from_u64(1_234_567);
+        let mut by_seed = SplitMix64::from_seed(1_234_567u64.to_le_bytes());
+        for want in REFERENCE {
+            assert_eq!(Rng::next_u64(&mut by_u64), want);
+            assert_eq!(Rng::next_u64(&mut by_seed), want);
+            assert_eq!(own.next_u64(), want);
+        }
+        let mut r = SplitMix64::new(1_234_567);
+        assert_eq!(Rng::next_u32(&mut r), (REFERENCE[0] >> 32) as u32);
+        // 13 bytes: the first output whole, then the second's low 5 bytes.
+        let mut bytes = [0u8; 13];
+        SplitMix64::new(1_234_567).fill_bytes(&mut bytes);
+        assert_eq!(bytes[..8], REFERENCE[0].to_le_bytes());
+        assert_eq!(bytes[8..], REFERENCE[1].to_le_bytes()[..5]);
+    }
+
+    #[test]
+    fn rand_distributions_draw_from_a_node_stream() {
+        use rand::RngExt;
+        let mut a = node_stream(7, 3);
+        let mut b = node_stream(7, 3);
+        let x: f64 = a.random();
+        // rand's f64 is the top 53 bits of `next_u64` scaled by 2⁻⁵³, as
+        // `uniform` is: one stream, read the same way by both.
+        assert_eq!(x, b.uniform());
     }
 }
