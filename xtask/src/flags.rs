@@ -91,6 +91,8 @@ COMMANDS:
                                   cargo clippy --workspace --all-targets [F] -- -D warnings
                                   cargo test --workspace --all-targets [F] [-- ARGS…]
                                   cargo test --workspace --doc [F] [-- ARGS…]
+                                  cargo package --allow-dirty -p decomp-nn-linalg
+                                    -p decomp-nn-optim -p decomp-nn-models -p decomp-nn-data
                                   the Python package: a venv in target/python-venv with
                                   maturin, numpy, scikit-learn, pytest (pip); maturin
                                   develop --release; pytest crates/python/tests

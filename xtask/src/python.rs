@@ -85,7 +85,7 @@ fn build_reference(root: &Path) -> Result<PathBuf, String> {
         "build",
         "--release",
         "-p",
-        "models",
+        "decomp-nn-models",
         "--example",
         "reference_predictions",
     ];

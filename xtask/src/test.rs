@@ -2,7 +2,9 @@
 //!
 //! After `setup`, it runs the formatting check, clippy with warnings denied,
 //! the tests of every target, then the doc tests (`--all-targets` leaves them
-//! out), then the Python package's stage ([`crate::python`]: its venv,
+//! out), then `cargo package` of the four libraries ([`LIBRARIES`]: each
+//! packaged and built from its package alone, against the others' packages,
+//! as crates.io would), then the Python package's stage ([`crate::python`]: its venv,
 //! `maturin develop --release`, pytest), then the MPI stage, stopping at the
 //! first failure. At the end it
 //! prints one line with the wall time of each stage. OpenBLAS environment
@@ -47,6 +49,28 @@ use crate::util;
 /// How long one `mpirun` of the MPI stage may take (a run takes about a
 /// second; a process waiting for a failed one would wait forever).
 pub(crate) const MPI_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The packages published to crates.io (issue 41): the four libraries. The
+/// command line and reproductions (`experiments`), the Python extension,
+/// the benches, test-support and xtask are `publish = false`.
+pub(crate) const LIBRARIES: [&str; 4] = [
+    "decomp-nn-linalg",
+    "decomp-nn-optim",
+    "decomp-nn-models",
+    "decomp-nn-data",
+];
+
+/// `cargo package` of every library: packaged together (each verified
+/// against the others' packages in a local registry, so no library needs
+/// another to be on crates.io first); `--allow-dirty` so a contributor's
+/// uncommitted edits are packaged as they are.
+fn package_args() -> Vec<String> {
+    let mut args = strings(&["package", "--allow-dirty"]);
+    for lib in LIBRARIES {
+        args.extend(strings(&["-p", lib]));
+    }
+    args
+}
 
 /// The message when the MPI stage cannot run.
 fn mpi_skipped(missing: &str) -> String {
@@ -104,6 +128,7 @@ pub fn run(root: &Path, test_args: &[String], mpi_only: bool, python_only: bool)
                 "doctests",
                 with_test_args(&with(&["test", "--workspace", "--doc"], features, &[]), test_args),
             ),
+            ("package", package_args()),
         ]
     };
 

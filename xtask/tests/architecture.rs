@@ -37,12 +37,30 @@ fn table<'a>(manifest: &'a str, name: &str) -> &'a str {
         .map_or("", |rest| rest.split("\n[").next().unwrap_or(""))
 }
 
+/// The published package names the root manifest's `[workspace.dependencies]`
+/// renames to a short key (`models = { package = "decomp-nn-models", … }`):
+/// package name → key.
+fn renamed_packages() -> BTreeMap<String, String> {
+    let text = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    table(&text, "workspace.dependencies")
+        .lines()
+        .filter_map(|l| {
+            let (key, rest) = l.split_once('=')?;
+            let package = rest.split("package = \"").nth(1)?.split('"').next()?;
+            Some((package.to_string(), key.trim().to_string()))
+        })
+        .collect()
+}
+
+/// A member's name as the workspace writes it: its dependency key (the
+/// short name of a renamed package), else its package name.
 fn package_name(manifest: &str) -> String {
-    table(&format!("\n{manifest}"), "package")
+    let name = table(&format!("\n{manifest}"), "package")
         .lines()
         .find_map(|l| l.trim().strip_prefix("name = "))
         .map(|n| n.trim_matches('"').to_string())
-        .expect("a package name")
+        .expect("a package name");
+    renamed_packages().remove(&name).unwrap_or(name)
 }
 
 /// Each member's workspace dependencies, as its manifest says.

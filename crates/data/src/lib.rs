@@ -210,3 +210,9 @@ pub fn is_idx_images(path: impl AsRef<Path>) -> bool {
 pub fn read_table(path: impl AsRef<Path>, options: &ReadOptions) -> Result<Table, DataError> {
     chunks::read_whole(path.as_ref(), options)
 }
+
+/// This crate's README example, compiled and run as a doc test so that the
+/// code a user copies from crates.io cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -27,3 +27,12 @@ pub use nn_data::metrics;
 pub mod papers;
 pub mod report;
 pub mod run_log;
+
+/// The workspace README's Rust examples, compiled (and, unless marked
+/// `no_run`, run) as doc tests so that the first code a user copies cannot
+/// drift from the API. They live here, in the one crate that sees every
+/// library, and not in a published crate, whose package holds no README
+/// of the workspace.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

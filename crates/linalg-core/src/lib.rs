@@ -67,8 +67,8 @@ pub use inverse_cholesky::InverseCholesky;
 pub use inverse_ldl::{DivisionFreeLdl, InverseLdl};
 pub use ridge::{IncrementalRidge, Strategy};
 
-/// The README's Rust example, compiled and run as a doc test so that the
-/// first code a user copies cannot drift from the API.
+/// This crate's README example, compiled and run as a doc test so that the
+/// code a user copies from crates.io cannot drift from the API.
 #[cfg(doctest)]
-#[doc = include_str!("../../../README.md")]
+#[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;

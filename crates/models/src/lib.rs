@@ -67,3 +67,9 @@ pub use traits::{Chunk, Dataset, Fit, ParamGuard, Persist, Predict};
 pub mod prelude {
     pub use crate::traits::{Dataset, Fit, ParamGuard, Persist, Predict};
 }
+
+/// This crate's README example, compiled and run as a doc test so that the
+/// code a user copies from crates.io cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -72,3 +72,9 @@ pub use lbfgs::{Iterate, Lbfgs, LbfgsError};
 pub use line_search::{Armijo, LineSearchError, MoreThuente, Step, WolfeStep};
 pub use objective::{Counted, Evaluations, Objective};
 pub use report::{Report, Termination};
+
+/// This crate's README example, compiled and run as a doc test so that the
+/// code a user copies from crates.io cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
