@@ -135,7 +135,7 @@ const PYTHON_PEERS: &[&str] = &["hpelm", "scikit-elm", "dask[dataframe,distribut
 /// `OPENBLAS_NUM_THREADS` removed as a Python user's environment has it.
 fn python_report(root: &Path, quick: bool) -> Result<(), String> {
     let python = crate::python::ensure_venv(root, &[])?;
-    crate::python::install_package(root, &python)?;
+    crate::python::install_package(root)?;
     let mut peers = std::process::Command::new(&python);
     peers
         .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])

@@ -62,6 +62,13 @@ pub enum Command {
         /// Everything after `update`.
         args: Vec<String>,
     },
+    /// `cargo xtask wheel [--check]`: the Python package as a manylinux
+    /// wheel with OpenBLAS bundled; `--check` installs it into a fresh venv
+    /// and fits from outside the build tree.
+    Wheel {
+        /// Install and check the wheel after building it.
+        check: bool,
+    },
     /// `cargo xtask fmt [--check]`: format the whole workspace.
     Fmt {
         /// Only check formatting (`cargo fmt --all --check`).
@@ -95,7 +102,8 @@ COMMANDS:
                                     -p decomp-nn-optim -p decomp-nn-models -p decomp-nn-data
                                   the Python package: a venv in target/python-venv with
                                   maturin, numpy, scikit-learn, pytest (pip); maturin
-                                  develop --release; pytest crates/python/tests
+                                  develop --release; pytest crates/python/tests; then
+                                  cargo xtask wheel --check
                                   the mpi_fit example under mpirun -np 1, 2, 4 and its
                                   failure cases (120 s timeout each)
                                 where, when mpirun, mpicc and libclang are there, F is
@@ -123,6 +131,11 @@ COMMANDS:
     update --model-file FILE [--add DATA]… [--forget DATA]… [FLAGS]
                                 setup, then add rows to / remove rows from a model saved by
                                 `fit … --updatable --save FILE` (exact ridge update); prints JSON.
+    wheel [--check]             setup, then build the Python package as a wheel for
+                                CPython >= 3.9 with OpenBLAS bundled (maturin build
+                                --release --auditwheel repair) into target/wheels/;
+                                --check installs it into a fresh venv and fits and
+                                predicts with it from outside the build tree.
     fmt [--check]               cargo fmt --all [--check]
     help                        Print this message (also -h, --help).
 
@@ -134,6 +147,7 @@ EXAMPLES:
     cargo xtask test --python-only
     cargo xtask reproduce bls-ridge --quick
     cargo xtask bench --quick --no-criterion
+    cargo xtask wheel --check
 ",
     )
 }
@@ -228,6 +242,13 @@ where
             let [quick, no_criterion] = switches("bench", &rest, ["--quick", "--no-criterion"])?;
             let criterion = !no_criterion;
             Ok(Command::Bench { quick, criterion })
+        }
+        "wheel" => {
+            if wants_help(&rest) {
+                return Ok(Command::Help);
+            }
+            let [check] = switches("wheel", &rest, ["--check"])?;
+            Ok(Command::Wheel { check })
         }
         "fit" => Ok(Command::Fit { args: rest }),
         "predict" => Ok(Command::Predict { args: rest }),

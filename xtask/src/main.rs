@@ -2,7 +2,7 @@
 //! matklad's xtask convention (<https://github.com/matklad/cargo-xtask>).
 //!
 //! Run it through the alias in `.cargo/config.toml`:
-//! `cargo xtask setup [--mpi] | test | reproduce | bench | fmt`. The commands are
+//! `cargo xtask setup [--mpi] | test | reproduce | bench | wheel | fmt`. The commands are
 //! declared in [`flags`]; each one has its own module. xtask depends on the
 //! standard library only and links no BLAS, so it builds in seconds even on a
 //! machine where OpenBLAS is not installed yet (`cargo xtask setup` installs it).
@@ -16,6 +16,7 @@ mod reproduce;
 mod setup;
 mod test;
 mod util;
+mod wheel;
 
 use std::env;
 use std::process::ExitCode;
@@ -73,6 +74,7 @@ fn run(root: &std::path::Path, command: Command) -> Result<(), String> {
             extra,
         } => reproduce::run(root, paper.as_deref(), quick, list, &extra),
         Command::Bench { quick, criterion } => bench::run(root, quick, criterion),
+        Command::Wheel { check } => wheel::run(root, check),
         Command::Fit { .. } | Command::Predict { .. } | Command::Update { .. } => Ok(()),
         Command::Fmt { check } => {
             let mut args = vec!["fmt", "--all"];

