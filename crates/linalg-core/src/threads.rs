@@ -20,3 +20,14 @@ pub fn blas_threads() -> usize {
     let n = unsafe { ffi::openblas_get_num_threads() };
     n.max(1) as usize
 }
+
+/// The process's one thread budget: OpenBLAS's thread count, which
+/// `--threads` and the Python `n_jobs` set ([`set_blas_threads`]). Every
+/// parallel site of the workspace stays within it: OpenBLAS itself, this
+/// crate's own scoped kernels (`kernels::upper_triangle`, `kernels::blas2`,
+/// the Li et al. sweeps) and the models' rayon work (activations, the BLS's
+/// node columns), which runs in a rayon pool of this many threads when the
+/// budget is below rayon's global pool.
+pub fn budget() -> usize {
+    blas_threads()
+}

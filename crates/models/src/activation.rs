@@ -436,26 +436,28 @@ fn chunk_len(len: usize) -> usize {
     len.div_ceil(tasks).max(MIN_CHUNK)
 }
 
-/// `v ← f(v)` for every entry of `a`.
+/// `v ← f(v)` for every entry of `a` (in parallel within the thread budget
+/// once `a` holds [`PARALLEL_THRESHOLD`] entries).
 fn map_inplace<F>(a: &mut ArrayRef2<f64>, f: F)
 where
     F: Fn(f64) -> f64 + Sync + Send,
 {
     let len = a.len();
-    let parallel = len >= PARALLEL_THRESHOLD;
-    if let Some(s) = a.as_slice_memory_order_mut() {
-        // Contiguous (either order): the order of the entries does not matter.
-        if parallel {
-            s.par_chunks_mut(chunk_len(len))
-                .for_each(|c| c.iter_mut().for_each(|v| *v = f(*v)));
+    crate::parallel::within_budget(len >= PARALLEL_THRESHOLD, |parallel| {
+        if let Some(s) = a.as_slice_memory_order_mut() {
+            // Contiguous (either order): the order of the entries does not matter.
+            if parallel {
+                s.par_chunks_mut(chunk_len(len))
+                    .for_each(|c| c.iter_mut().for_each(|v| *v = f(*v)));
+            } else {
+                s.iter_mut().for_each(|v| *v = f(*v));
+            }
+        } else if parallel {
+            Zip::from(a).par_for_each(|v| *v = f(*v));
         } else {
-            s.iter_mut().for_each(|v| *v = f(*v));
+            a.map_inplace(|v| *v = f(*v));
         }
-    } else if parallel {
-        Zip::from(a).par_for_each(|v| *v = f(*v));
-    } else {
-        a.map_inplace(|v| *v = f(*v));
-    }
+    });
 }
 
 /// `a_{ij} ← f(a_{ij} + b_j)` for every entry of `a`; `bias.len() == a.ncols()`.
@@ -467,7 +469,7 @@ where
     if rows == 0 || cols == 0 {
         return;
     }
-    let parallel = a.len() >= PARALLEL_THRESHOLD;
+    let wanted = a.len() >= PARALLEL_THRESHOLD;
     let b: Cow<'_, [f64]> = match bias.as_slice() {
         Some(s) => Cow::Borrowed(s),
         None => Cow::Owned(bias.to_vec()),
@@ -478,27 +480,29 @@ where
             *v = f(*v + bj);
         }
     };
-    if let Some(s) = a.as_slice_mut() {
-        // Row-major and contiguous: chunks of whole rows.
-        if parallel {
-            let rows_per_task = chunk_len(rows * cols).div_ceil(cols);
-            s.par_chunks_mut(rows_per_task * cols)
-                .for_each(|c| c.chunks_exact_mut(cols).for_each(row));
+    crate::parallel::within_budget(wanted, |parallel| {
+        if let Some(s) = a.as_slice_mut() {
+            // Row-major and contiguous: chunks of whole rows.
+            if parallel {
+                let rows_per_task = chunk_len(rows * cols).div_ceil(cols);
+                s.par_chunks_mut(rows_per_task * cols)
+                    .for_each(|c| c.chunks_exact_mut(cols).for_each(row));
+            } else {
+                s.chunks_exact_mut(cols).for_each(row);
+            }
+        } else if parallel {
+            a.axis_iter_mut(Axis(1))
+                .into_par_iter()
+                .zip(b.par_iter())
+                .for_each(|(mut col, &bj)| {
+                    col.iter_mut().for_each(|v| *v = f(*v + bj));
+                });
         } else {
-            s.chunks_exact_mut(cols).for_each(row);
-        }
-    } else if parallel {
-        a.axis_iter_mut(Axis(1))
-            .into_par_iter()
-            .zip(b.par_iter())
-            .for_each(|(mut col, &bj)| {
+            for (mut col, &bj) in a.axis_iter_mut(Axis(1)).zip(b) {
                 col.iter_mut().for_each(|v| *v = f(*v + bj));
-            });
-    } else {
-        for (mut col, &bj) in a.axis_iter_mut(Axis(1)).zip(b) {
-            col.iter_mut().for_each(|v| *v = f(*v + bj));
+            }
         }
-    }
+    });
 }
 
 impl fmt::Display for Activation {

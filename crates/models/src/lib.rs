@@ -44,6 +44,7 @@ pub mod envelope;
 mod error;
 pub mod mlp;
 pub mod online;
+mod parallel;
 pub mod readout;
 pub mod rng;
 pub mod select;

@@ -30,9 +30,11 @@
 //! computation failed (a factorization that broke down, a trainer that
 //! diverged), with the library's message unchanged ([`errors`]).
 //!
-//! **Threads.** `n_jobs` sets the BLAS threads for the duration of a call
-//! and restores them afterwards ([`threads`]); `None` leaves OpenBLAS's
-//! own choice (every core, or `OPENBLAS_NUM_THREADS`).
+//! **Threads.** `n_jobs` sets the process's one thread budget for the
+//! duration of a call and restores it afterwards ([`threads`]): OpenBLAS's
+//! threads, linalg-core's scoped kernels and the models' rayon loops all
+//! stay within it (`linalg_core::threads::budget`); `None` leaves
+//! OpenBLAS's own choice (every core, or `OPENBLAS_NUM_THREADS`).
 
 use pyo3::prelude::*;
 

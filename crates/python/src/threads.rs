@@ -1,4 +1,5 @@
-//! `n_jobs`: the BLAS threads of one call.
+//! `n_jobs`: the thread budget of one call (OpenBLAS's count, which every
+//! parallel site of the library follows: `linalg_core::threads::budget`).
 //!
 //! `None` leaves OpenBLAS's own count (every core unless
 //! `OPENBLAS_NUM_THREADS` says otherwise), as the command line does without

@@ -80,7 +80,8 @@ pub struct CommonFlags {
     /// Save the fitted model (scaler included) to FILE, for `nn predict`.
     #[arg(long, value_name = "FILE")]
     pub save: Option<PathBuf>,
-    /// BLAS threads (default: every core).
+    /// Threads, all of them: OpenBLAS's, linalg-core's kernels' and the
+    /// models' rayon loops' (default: every core).
     #[arg(long, value_name = "N", value_parser = at_least_one, help = threads_help(), long_help = threads_help())]
     pub threads: Option<usize>,
     /// How the first row of a CSV file is read.
@@ -136,7 +137,10 @@ fn scale_help() -> String {
 }
 
 pub(crate) fn threads_help() -> String {
-    format!("BLAS threads [default: every core, {} here]", threads_or_all(None))
+    format!(
+        "threads: OpenBLAS's, the kernels' and the parallel loops', one budget [default: every core, {} here]",
+        threads_or_all(None)
+    )
 }
 
 /// A whole number ≥ 1.

@@ -108,22 +108,26 @@ impl Extremes {
     }
 }
 
-/// `f(j, column j)` for every column of `a`, in parallel (rayon) once `a`
-/// holds at least [`PARALLEL_THRESHOLD`] entries; the results in column order.
+/// `f(j, column j)` for every column of `a`, in parallel (rayon, within the
+/// thread budget) once `a` holds at least [`PARALLEL_THRESHOLD`] entries;
+/// the results in column order.
 fn map_columns<T, F>(mut a: ArrayViewMut2<'_, f64>, f: F) -> Vec<T>
 where
     T: Send,
     F: Fn(usize, ArrayViewMut1<'_, f64>) -> T + Sync + Send,
 {
-    if a.len() >= PARALLEL_THRESHOLD {
-        a.axis_iter_mut(Axis(1))
-            .into_par_iter()
-            .enumerate()
-            .map(|(j, c)| f(j, c))
-            .collect()
-    } else {
-        a.axis_iter_mut(Axis(1)).enumerate().map(|(j, c)| f(j, c)).collect()
-    }
+    let wanted = a.len() >= PARALLEL_THRESHOLD;
+    crate::parallel::within_budget(wanted, |parallel| {
+        if parallel {
+            a.axis_iter_mut(Axis(1))
+                .into_par_iter()
+                .enumerate()
+                .map(|(j, c)| f(j, c))
+                .collect()
+        } else {
+            a.axis_iter_mut(Axis(1)).enumerate().map(|(j, c)| f(j, c)).collect()
+        }
+    })
 }
 
 /// `out ← Ũ W` for `Ũ = [U, 0.1·1]` (K×(m+1)) and `W` ((m+1)×q), without

@@ -128,8 +128,9 @@ _ELM_DOC = """Extreme learning machine{what}: ``n_hidden`` random hidden nodes o
     grow_step, patience, max_hidden, val_fraction : optional
         Growth's options (defaults: the library's, 10, 5, n_hidden, 0.2).
     n_jobs : int or None
-        BLAS threads during fit and predict (None: OpenBLAS's default, every
-        core; -1: every core).
+        Threads during fit and predict, all of them: OpenBLAS's, the
+        library's own kernels' and its parallel loops' (None: OpenBLAS's
+        default, every core; -1: every core).
 
     Attributes
     ----------
