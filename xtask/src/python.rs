@@ -83,7 +83,19 @@ pub fn maturin(root: &Path) -> Result<Command, String> {
 }
 
 /// Builds the package into the venv with `maturin develop --release`.
+/// Extension files an earlier build left in the package's source folder
+/// are removed first: a `_core.cpython-3XX-….so` from before the package
+/// became abi3 would be imported in preference to the new `_core.abi3.so`.
 pub fn install_package(root: &Path) -> Result<(), String> {
+    let package = root.join("crates/python/python/decomp_nn");
+    if let Ok(entries) = std::fs::read_dir(&package) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with("_core.") && name.ends_with(".so") {
+                std::fs::remove_file(e.path()).map_err(|err| format!("{}: {err}", e.path().display()))?;
+            }
+        }
+    }
     let mut cmd = maturin(root)?;
     cmd.args(["develop", "--release", "--quiet"]);
     util::run(&mut cmd)

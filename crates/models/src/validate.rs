@@ -2,7 +2,7 @@
 //! (`linalg-core`'s checks, whose errors come back as
 //! [`ModelError::Linalg`]), and the admissibility of parameters.
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView1, ArrayView2};
 
 use linalg_core::validate as checks;
 
@@ -62,6 +62,33 @@ pub(crate) fn at_least_one(name: &'static str, value: usize, reason: &'static st
             name,
             value: "0".into(),
             reason,
+        });
+    }
+    Ok(())
+}
+
+/// Sample weights for `samples` samples: one per sample, finite, ≥ 0, not
+/// all 0 (the weighted fits: [`crate::ElmValidParams::fit_weighted`]).
+pub(crate) fn sample_weights(w: ArrayView1<'_, f64>, samples: usize) -> Result<()> {
+    if w.len() != samples {
+        return Err(ModelError::InvalidParameter {
+            name: "sample_weight",
+            value: format!("{} weights", w.len()),
+            reason: "give one weight per sample (as many as the rows of X)",
+        });
+    }
+    if let Some((i, v)) = w.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v >= 0.0)) {
+        return Err(ModelError::InvalidParameter {
+            name: "sample_weight",
+            value: format!("{v} (sample {i})"),
+            reason: "every weight must be finite and >= 0",
+        });
+    }
+    if !w.iter().any(|v| *v > 0.0) {
+        return Err(ModelError::InvalidParameter {
+            name: "sample_weight",
+            value: "all 0".into(),
+            reason: "at least one sample must have a weight > 0",
         });
     }
     Ok(())

@@ -20,7 +20,7 @@ use models::{
     ParamGuard, SlfnParams,
 };
 use ndarray::{Array2, ArrayView2, Axis};
-use numpy::PyReadonlyArray2;
+use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -262,11 +262,15 @@ fn report_dict<'py>(py: Python<'py>, fit: RidgeFit, seconds: f64) -> PyResult<Fi
 /// k-fold or a validation part); with `grow_until_val` the network grows
 /// `grow_step` nodes at a time from `grow_step` up to `max_hidden`
 /// (default `n_hidden`) until the error on a held-out `val_fraction` has
-/// not improved for `patience` steps.
+/// not improved for `patience` steps. With `sample_weight` (one weight ≥ 0
+/// per sample) the output weights are the weighted ridge solution
+/// (`ElmValidParams::fit_weighted`); it is refused beside `growable`,
+/// `select_lambda` and `grow_until_val`, which do not take weights yet.
 #[pyfunction]
 #[pyo3(signature = (x, y, *, n_hidden, activation, alpha, solver, random_state, classification = false,
     growable = false, select_lambda = None, lambda_grid = None, select_sizes = None, grow_until_val = false,
-    grow_step = None, patience = None, max_hidden = None, val_fraction = None, n_jobs = None))]
+    grow_step = None, patience = None, max_hidden = None, val_fraction = None, n_jobs = None,
+    sample_weight = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn fit_elm<'py>(
     py: Python<'py>,
@@ -288,6 +292,7 @@ pub fn fit_elm<'py>(
     max_hidden: Option<usize>,
     val_fraction: Option<f64>,
     n_jobs: Option<i64>,
+    sample_weight: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<Fitted<'py>> {
     let params = |nodes: usize| -> PyResult<ElmValidParams> {
         ElmParams::new(nodes, parse(activation)?)
@@ -317,12 +322,21 @@ pub fn fit_elm<'py>(
         Some((step, ..)) => params(step.min(max_hidden.unwrap_or(n_hidden)))?,
         None => params(n_hidden)?,
     };
+    if sample_weight.is_some() && (growable || sel.method.is_some() || sel.grow.is_some()) {
+        return Err(value_error(
+            "sample_weight is taken by the plain fit only: not with growable, select_lambda or grow_until_val",
+        ));
+    }
     let (x, y) = (x.as_array(), y.as_array());
+    let weights = sample_weight.as_ref().map(|w| w.as_array());
     let _threads = threads::scoped(n_jobs)?;
     let started = Instant::now();
     let fit = py
         .detach(|| -> models::Result<RidgeFit> {
             let data = Dataset::new(x, y);
+            if let Some(w) = weights {
+                return Ok(RidgeFit::Plain(State::Elm(start.fit_weighted(&data, w)?)));
+            }
             if let Some(method) = sel.method {
                 let s = start.select(&data, &sel.options(method, random_state))?;
                 return Ok(sel.selected(method, s, State::Elm));

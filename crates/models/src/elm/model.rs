@@ -1,6 +1,6 @@
 //! The fitted ELM: a random hidden layer and its output weights.
 
-use ndarray::{Array2, ArrayView2};
+use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
 use super::hidden::HiddenLayer;
@@ -183,13 +183,50 @@ impl Fit for ElmValidParams {
     /// `A` (K×l) and solve for the output weights with the
     /// [`Readout`](crate::Readout).
     fn fit(&self, data: &Dataset<'_>) -> Result<Elm> {
+        self.fit_with(data, None)
+    }
+}
+
+impl ElmValidParams {
+    /// Fit with a weight `w_k ≥ 0` per sample (scikit-learn's
+    /// `sample_weight`): the output weights minimize
+    /// `Σ_k w_k ‖y_k − h(x_k)ᵀW‖² + λ‖W‖²`, i.e. the ridge solution
+    /// `W = (AᵀDA + λI)⁻¹ AᵀDY` with `D = diag(w)`, got by solving the
+    /// unweighted problem on the rows of `A` and `Y` scaled by `√w_k`
+    /// (the same [`Readout`](crate::Readout); with the least-squares solver
+    /// the minimum-norm weighted least squares). The input scale of the
+    /// hidden layer is the weighted one ([`InputScale::factor_weighted`](super::InputScale::factor_weighted)). So integer weights fit
+    /// what repeating each row `w_k` times fits, and a weight of 0 what
+    /// leaving the row out fits, up to rounding; all weights equal fit what
+    /// [`Fit::fit`] does.
+    ///
+    /// # Errors
+    /// As [`Fit::fit`], and [`ModelError::InvalidParameter`] for weights that
+    /// are not one per sample, finite and ≥ 0, or are all 0.
+    pub fn fit_weighted(&self, data: &Dataset<'_>, weights: ArrayView1<'_, f64>) -> Result<Elm> {
+        self.fit_with(data, Some(weights))
+    }
+
+    fn fit_with(&self, data: &Dataset<'_>, weights: Option<ArrayView1<'_, f64>>) -> Result<Elm> {
         data.check()?;
         let (x, y) = (data.features(), data.targets());
-        let scale = self.input_scale().factor(x);
+        if let Some(w) = weights {
+            validate::sample_weights(w, x.nrows())?;
+        }
+        let scale = self.input_scale().factor_weighted(x, weights);
         let hidden = HiddenLayer::random_scaled(x.ncols(), self.nodes(), self.activation(), self.seed(), scale);
-        let a = hidden.outputs(x)?;
+        let mut a = hidden.outputs(x)?;
         let readout = self.readout();
-        let output_weights = readout.solve(a, y)?;
+        let output_weights = match weights {
+            None => readout.solve(a, y)?,
+            Some(w) => {
+                let root = w.mapv(f64::sqrt);
+                let root = root.view().insert_axis(Axis(1));
+                a *= &root;
+                let y = &y * &root;
+                readout.solve(a, y.view())?
+            }
+        };
         Ok(Elm::from_raw(
             hidden,
             output_weights,

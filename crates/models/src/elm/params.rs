@@ -2,7 +2,7 @@
 //! ([`Readout`]: solver and λ), unchecked ([`ElmParams`]) and validated
 //! ([`ElmValidParams`]).
 
-use ndarray::ArrayView2;
+use ndarray::{ArrayView1, ArrayView2};
 
 use crate::activation::Activation;
 use crate::error::Result;
@@ -44,15 +44,39 @@ impl InputScale {
     /// The factor `s` for the training samples `x` (K×N, one row each).
     /// Computed without overflow for finite `x` of any magnitude.
     pub fn factor(self, x: ArrayView2<'_, f64>) -> f64 {
+        self.factor_weighted(x, None)
+    }
+
+    /// The factor `s` for samples `x` weighted by `weights` (`None`: all 1):
+    /// the weighted mean `Σ w_k‖x_k‖² / Σ w_k`, so that integer weights give
+    /// the factor of the rows repeated and a 0 weight that of the row left
+    /// out (the maximum that keeps the sums in range is taken over the
+    /// rows of positive weight). `weights` has one entry per row, finite,
+    /// ≥ 0, not all 0 (checked by the weighted fits).
+    pub fn factor_weighted(self, x: ArrayView2<'_, f64>, weights: Option<ArrayView1<'_, f64>>) -> f64 {
         let inverse_sqrt = 1.0 / (x.ncols().max(1) as f64).sqrt();
         match self {
             InputScale::UnitVariance => {
-                // mean ‖x_k‖² = m² · mean ‖x_k/m‖² with m = max |x|.
-                let m = x.fold(0.0f64, |m, v| m.max(v.abs()));
+                let weight = |k: usize| weights.map_or(1.0, |w| w[k]);
+                // mean ‖x_k‖² = m² · mean ‖x_k/m‖² with m = max |x| (rows of weight > 0).
+                let m = x
+                    .rows()
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(k, _)| weight(*k) > 0.0)
+                    .fold(0.0f64, |m, (_, r)| r.fold(m, |m, v| m.max(v.abs())));
                 if !(m > 0.0 && m.is_finite()) {
                     return inverse_sqrt;
                 }
-                let mean_sq = x.fold(0.0, |acc, v| acc + (v / m) * (v / m)) / x.nrows().max(1) as f64;
+                let (mut sum, mut total) = (0.0, 0.0);
+                for (k, r) in x.rows().into_iter().enumerate() {
+                    let w = weight(k);
+                    if w > 0.0 {
+                        sum += w * r.fold(0.0, |acc, v| acc + (v / m) * (v / m));
+                        total += w;
+                    }
+                }
+                let mean_sq = sum / total;
                 (3.0 / mean_sq).sqrt() / m
             }
             InputScale::InverseSqrtInputs => inverse_sqrt,

@@ -13,7 +13,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from . import _core
 
@@ -38,6 +38,15 @@ def _one_hot(indices, n_classes):
     y = np.zeros((indices.shape[0], n_classes), dtype=np.float64)
     y[np.arange(indices.shape[0]), indices] = 1.0
     return y
+
+
+def _weights(sample_weight, X):
+    """``{"sample_weight": float64 array}`` for the Rust fit, or ``{}`` when
+    no weights are given (scikit-learn's checks of their shape and values;
+    the library checks them again)."""
+    if sample_weight is None:
+        return {}
+    return {"sample_weight": _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)}
 
 
 class _Base(BaseEstimator):
@@ -77,10 +86,13 @@ class _Regressor(RegressorMixin, _Base):
     def fit(self, X, y):
         """Fit the model to samples ``X`` (K x N) and targets ``y`` (K,) or
         (K, M). Returns ``self``."""
+        return self._fit(X, y, None)
+
+    def _fit(self, X, y, sample_weight):
         X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
         self._y_ndim = y.ndim
         Y = np.asarray(y, dtype=np.float64).reshape(y.shape[0], -1)
-        self._after_fit(*self._fit_model(X, Y, False))
+        self._after_fit(*self._fit_model(X, Y, False, **_weights(sample_weight, X)))
         return self
 
     def predict(self, X):
@@ -103,11 +115,14 @@ class _Classifier(ClassifierMixin, _Base):
     def fit(self, X, y):
         """Fit the model to samples ``X`` (K x N) and class labels ``y``
         (K,). Returns ``self``."""
+        return self._fit(X, y, None)
+
+    def _fit(self, X, y, sample_weight):
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, indices = np.unique(y, return_inverse=True)
         Y = _one_hot(indices, len(self.classes_))
-        self._after_fit(*self._fit_model(X, Y, True))
+        self._after_fit(*self._fit_model(X, Y, True, **_weights(sample_weight, X)))
         return self
 
     def predict(self, X):

@@ -67,7 +67,17 @@ class _ELM(_Updatable, _Growable):
         self.val_fraction = val_fraction
         self.n_jobs = n_jobs
 
-    def _fit_model(self, X, Y, classification):
+    def fit(self, X, y, sample_weight=None):
+        """Fit to samples ``X`` (K x N) and targets or class labels ``y``,
+        each sample's squared error weighted by ``sample_weight`` (K,
+        >= 0; None: all 1): the output weights minimize
+        ``sum_k w_k ||y_k - h(x_k) W||^2 + alpha ||W||^2``, so integer weights
+        fit what repeating the rows fits and a 0 weight what leaving the row
+        out fits. Weights are taken by the plain fit, not with ``growable``,
+        ``select_lambda`` or ``grow_until_val``. Returns ``self``."""
+        return self._fit(X, y, sample_weight)
+
+    def _fit_model(self, X, Y, classification, sample_weight=None):
         return _core.fit_elm(
             X,
             Y,
@@ -75,6 +85,7 @@ class _ELM(_Updatable, _Growable):
             activation=self.activation,
             alpha=self.alpha,
             solver=self.solver,
+            sample_weight=sample_weight,
             **_ridge_options(self, classification),
         )
 
