@@ -275,8 +275,8 @@ def test_defaults_are_the_librarys():
     assert d.BLSClassifier().alpha == 2.0**-30
     assert d.BLSClassifier().strategy == "chol2"
     assert d.SLFNRegressor().trainer == "dec:10"
-    assert d.SLFNRegressor().tau_lambda == 1e-3
-    assert d.BPLSClassifier().max_iterations == 39
+    assert d.SLFNRegressor().alpha == d.DEFAULTS["slfn"]["tau_lambda"] == 1e-3
+    assert d.BPLSClassifier().max_iter == d.DEFAULTS["bpls"]["max_iterations"] == 39
 
 
 @pytest.mark.parametrize("layout", ["C", "F"])

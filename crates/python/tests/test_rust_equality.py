@@ -102,13 +102,13 @@ CASES = [
     (d.SLFNRegressor(10, trainer="dec:2", random_state=1), AIRFOIL, "slfn", dict(n_hidden=10, trainer="dec:2", seed=1)),
     (d.SLFNClassifier(8, trainer="lbfgs:50", random_state=2), PIMA, "slfn", dict(n_hidden=8, trainer="lbfgs:50", seed=2)),
     (
-        d.DFNNRegressor((10, 10), max_cycles=5, random_state=3),
+        d.DFNNRegressor((10, 10), max_iter=5, random_state=3),
         AIRFOIL,
         "dfnn",
         dict(layers="10-10", trainer="b2ld", max_cycles=5, seed=3),
     ),
     (
-        d.DFNNClassifier((8,), trainer="bling", batch_size=32, max_epochs=5, random_state=4),
+        d.DFNNClassifier((8,), trainer="bling", batch_size=32, max_iter=5, random_state=4),
         PIMA,
         "dfnn",
         dict(layers="8", trainer="bling", batch_size=32, max_epochs=5, seed=4),

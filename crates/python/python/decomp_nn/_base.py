@@ -11,7 +11,7 @@ import warnings
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
-from sklearn.utils import check_random_state
+from sklearn.utils import TransformerTags, check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
@@ -62,9 +62,19 @@ class _Base(BaseEstimator):
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.model_.predict(X, n_jobs=self.n_jobs)
 
+    def _seed(self):
+        """The seed of this fit, from ``random_state`` (None: a fresh one
+        from numpy's global generator, as scikit-learn draws it), recorded
+        as ``random_state_`` so that a fit can be repeated exactly."""
+        self.random_state_ = seed_of(self.random_state)
+        return self.random_state_
+
     def _after_fit(self, model, info):
         self.model_ = model
         self.fit_info_ = dict(info)
+        for key in ("iterations", "epochs"):
+            if key in self.fit_info_:
+                self.n_iter_ = int(self.fit_info_[key])
         nodes = model.nodes
         if nodes is not None:
             self.n_hidden_ = nodes
@@ -78,6 +88,46 @@ class _Base(BaseEstimator):
         tags.input_tags.allow_nan = False
         tags.non_deterministic = False
         return tags
+
+
+class _RidgeReadout:
+    """What the ELM and the BLS add: the hidden layer as ``transform`` (as
+    scikit-elm and hpelm's ``project`` offer) and the output weights as
+    ``coef_``, so that ``predict(X) == transform(X) @ coef_.T``."""
+
+    def transform(self, X):
+        """The hidden layer's outputs for samples ``X`` (K x l; the BLS's
+        feature then enhancement nodes): what the ridge readout fits."""
+        check_is_fitted(self, "model_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self.model_.hidden_outputs(X, n_jobs=self.n_jobs)
+
+    @property
+    def coef_(self):
+        """The output weights, one row per output (M x l; a regressor fitted
+        on a 1-D ``y``: shape (l,)), as scikit-learn's linear models lay
+        them out; there is no intercept (``intercept_`` is 0)."""
+        check_is_fitted(self, "model_")
+        w = self.model_.output_weights().T
+        return w[0] if getattr(self, "_y_ndim", 2) == 1 else w
+
+    def fit_transform(self, X, y, **fit_params):
+        """``fit(X, y, **fit_params).transform(X)``."""
+        return self.fit(X, y, **fit_params).transform(X)
+
+    def __sklearn_tags__(self):
+        # transform makes these transformers too (the hidden layer), so
+        # scikit-learn's transformer checks run on them as well.
+        tags = super().__sklearn_tags__()
+        tags.transformer_tags = TransformerTags(preserves_dtype=["float64"])
+        return tags
+
+    @property
+    def intercept_(self):
+        """0 for every output: the readout has no bias term."""
+        check_is_fitted(self, "model_")
+        m = self.model_.output_weights().shape[1]
+        return 0.0 if getattr(self, "_y_ndim", 2) == 1 else np.zeros(m)
 
 
 class _Regressor(RegressorMixin, _Base):

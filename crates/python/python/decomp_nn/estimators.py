@@ -2,7 +2,7 @@
 shell over one ``decomp_nn._core.fit_*`` function. Every default value is
 the Rust library's (``DEFAULTS``, read from ``_core.defaults()``)."""
 
-from ._base import DEFAULTS, _Classifier, _Growable, _Regressor, _Updatable, seed_of
+from ._base import DEFAULTS, _Classifier, _Growable, _Regressor, _RidgeReadout, _Updatable
 from . import _core
 
 _ELM_D = DEFAULTS["elm"]
@@ -16,7 +16,7 @@ def _ridge_options(est, classification):
     """What the ELM's and the BLS's fits share: the seed, the task, growth,
     the λ and size selection, the threads."""
     return dict(
-        random_state=seed_of(est.random_state),
+        random_state=est._seed(),
         classification=classification,
         growable=est.growable,
         select_lambda=est.select_lambda,
@@ -31,7 +31,7 @@ def _ridge_options(est, classification):
     )
 
 
-class _ELM(_Updatable, _Growable):
+class _ELM(_RidgeReadout, _Updatable, _Growable):
     def __init__(
         self,
         n_hidden=_ELM_D["n_hidden"],
@@ -95,7 +95,7 @@ class _ELM(_Updatable, _Growable):
             n_hidden=self.n_hidden,
             activation=self.activation,
             alpha=self.alpha,
-            random_state=seed_of(self.random_state),
+            random_state=self._seed(),
         )
 
 
@@ -163,7 +163,7 @@ class ELMClassifier(_ELM, _Classifier):
     __doc__ = _ELM_DOC.format(what=" for classification (one-hot targets)", **_ELM_D)
 
 
-class _BLS(_Updatable, _Growable):
+class _BLS(_RidgeReadout, _Updatable, _Growable):
     def __init__(
         self,
         feature_groups=_BLS_D["feature_groups"],
@@ -220,7 +220,7 @@ class _BLS(_Updatable, _Growable):
             feature_nodes=self.feature_nodes,
             enhancement_nodes=self.enhancement_nodes,
             alpha=self.alpha,
-            random_state=seed_of(self.random_state),
+            random_state=self._seed(),
         )
 
 
@@ -265,15 +265,15 @@ class _SLFN:
         n_hidden=_SLFN_D["n_hidden"],
         *,
         trainer=_SLFN_D["trainer"],
-        tau_lambda=_SLFN_D["tau_lambda"],
-        tau_w=None,
+        alpha=_SLFN_D["tau_lambda"],
+        alpha_hidden=None,
         random_state=_SLFN_D["random_state"],
         n_jobs=None,
     ):
         self.n_hidden = n_hidden
         self.trainer = trainer
-        self.tau_lambda = tau_lambda
-        self.tau_w = tau_w
+        self.alpha = alpha
+        self.alpha_hidden = alpha_hidden
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -283,9 +283,9 @@ class _SLFN:
             Y,
             n_hidden=self.n_hidden,
             trainer=self.trainer,
-            tau_lambda=self.tau_lambda,
-            tau_w=self.tau_w,
-            random_state=seed_of(self.random_state),
+            tau_lambda=self.alpha,
+            tau_w=self.alpha_hidden,
+            random_state=self._seed(),
             n_jobs=self.n_jobs,
         )
 
@@ -300,9 +300,9 @@ _SLFN_DOC = """Single-hidden-layer network{what} of Grippo, Manno & Sciandrone:
         ``dec`` (DEC(10): exact output weights, then each neuron by Armijo
         and L-BFGS), ``dec:K``, ``lbfgs`` (lbfgs(1000) on all weights),
         ``lbfgs:K``, or ``elm`` (random neurons, least-squares output).
-    tau_lambda : float, default {tau_lambda}
-        τ_λ, the output weights' regularization.
-    tau_w : float or None
+    alpha : float, default {tau_lambda}
+        τ_λ, the output weights' regularization (the paper's name).
+    alpha_hidden : float or None
         τ_w, the neurons' regularization (None: the paper's rule).
     random_state : int, RandomState or None, default {random_state}
     n_jobs : int or None
@@ -323,24 +323,22 @@ class _DFNN:
         hidden_layer_sizes=tuple(_DFNN_D["hidden_layer_sizes"]),
         *,
         trainer=_DFNN_D["trainer"],
-        rho=None,
+        alpha=None,
         bias=True,
         time_limit=None,
         batch_size=_DFNN_D["batch_size"],
-        max_epochs=_DFNN_D["max_epochs"],
-        max_cycles=_DFNN_D["max_cycles"],
+        max_iter=None,
         init_scale=_DFNN_D["init_scale"],
         random_state=_DFNN_D["random_state"],
         n_jobs=None,
     ):
         self.hidden_layer_sizes = hidden_layer_sizes
         self.trainer = trainer
-        self.rho = rho
+        self.alpha = alpha
         self.bias = bias
         self.time_limit = time_limit
         self.batch_size = batch_size
-        self.max_epochs = max_epochs
-        self.max_cycles = max_cycles
+        self.max_iter = max_iter
         self.init_scale = init_scale
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -351,14 +349,14 @@ class _DFNN:
             Y,
             hidden_layer_sizes=[int(w) for w in self.hidden_layer_sizes],
             trainer=self.trainer,
-            rho=self.rho,
+            rho=self.alpha,
             bias=self.bias,
             time_limit=self.time_limit,
             batch_size=self.batch_size,
-            max_epochs=self.max_epochs,
-            max_cycles=self.max_cycles,
+            max_epochs=_DFNN_D["max_epochs"] if self.max_iter is None else self.max_iter,
+            max_cycles=_DFNN_D["max_cycles"] if self.max_iter is None else self.max_iter,
             init_scale=self.init_scale,
-            random_state=seed_of(self.random_state),
+            random_state=self._seed(),
             n_jobs=self.n_jobs,
         )
 
@@ -373,15 +371,19 @@ _DFNN_DOC = """Deep feedforward network{what} of Palagi & Seccia: sigmoid hidden
         ``b2ld`` (batch, one layer's block at a time by L-BFGS), ``lbfgs``
         (all weights), ``bling`` (minibatch, by layer) or ``ig`` (minibatch,
         all weights).
-    rho : float or None
-        ρ of objective (3) (None: the paper's 10⁻³ / number of weights).
+    alpha : float or None
+        ρ of objective (3), the weights' penalty (None: the paper's 10⁻³ /
+        number of weights).
     bias : bool, default True
     time_limit : float or None
         Seconds after which training stops.
-    batch_size, max_epochs : int, default {batch_size}, {max_epochs}
+    batch_size : int, default {batch_size}
         bling and ig only.
-    max_cycles : int, default {max_cycles}
-        b2ld only: the most cycles over the layers.
+    max_iter : int or None
+        The most cycles over the layers (b2ld, default {max_cycles}) or
+        epochs (bling and ig, default {max_epochs}); lbfgs stops by its
+        tolerances and ``time_limit`` only. ``n_iter_`` is the count the
+        fit ran.
     init_scale : float, default {init_scale}
         Starting weights uniform on [-init_scale, init_scale].
     random_state : int, RandomState or None, default {random_state}
@@ -409,7 +411,7 @@ class _BPLS:
         alpha=_BPLS_D["alpha"],
         target_ridge=_BPLS_D["target_ridge"],
         clip=_BPLS_D["clip"],
-        max_iterations=_BPLS_D["max_iterations"],
+        max_iter=_BPLS_D["max_iterations"],
         init_scale=_BPLS_D["init_scale"],
         random_state=_BPLS_D["random_state"],
         n_jobs=None,
@@ -419,7 +421,7 @@ class _BPLS:
         self.alpha = alpha
         self.target_ridge = target_ridge
         self.clip = clip
-        self.max_iterations = max_iterations
+        self.max_iter = max_iter
         self.init_scale = init_scale
         self.random_state = random_state
         self.n_jobs = n_jobs
@@ -432,12 +434,12 @@ class _BPLS:
             activation=self.activation,
             output=self._output,
             algorithm=self._algorithm,
-            max_iterations=self.max_iterations,
+            max_iterations=self.max_iter,
             alpha=self.alpha,
             target_ridge=self.target_ridge,
             clip=self.clip,
             init_scale=self.init_scale,
-            random_state=seed_of(self.random_state),
+            random_state=self._seed(),
             n_jobs=self.n_jobs,
         )
 
@@ -457,9 +459,9 @@ _BPLS_DOC = """Tomic et al.'s network{what} trained by BPLS: every layer's weigh
         μ, the relative regularization of the neuron-target solves.
     clip : float, default {clip}
         δ, the clipping margin of the inverse activations.
-    max_iterations : int, default {max_iterations}
+    max_iter : int, default {max_iterations}
         τ_max of Algorithm 2 (classification: passes on the misclassified
-        samples after the first).
+        samples after the first); ``n_iter_`` is the epochs the fit ran.
     init_scale : float, default {init_scale}
     random_state : int, RandomState or None, default {random_state}
     n_jobs : int or None
