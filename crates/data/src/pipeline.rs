@@ -183,6 +183,26 @@ impl InputScaler {
         })
     }
 
+    /// Fit the scaling `scale` on the training features `x` with a weight
+    /// per row ([`StandardScaler::fit_weighted`],
+    /// [`MinMaxScaler::fit_weighted`]): the statistics of the rows repeated
+    /// as often as their integer weights say.
+    ///
+    /// # Errors
+    /// [`DataError::InvalidArgument`] for weights that are not one per row,
+    /// finite and ≥ 0, or are all 0.
+    pub fn fit_weighted(
+        scale: Scale,
+        x: &Array2<f64>,
+        weights: ndarray::ArrayView1<'_, f64>,
+    ) -> Result<Self, DataError> {
+        Ok(match scale {
+            Scale::Zscore => InputScaler::Zscore(StandardScaler::fit_weighted(x, weights)?),
+            Scale::Minmax => InputScaler::Minmax(MinMaxScaler::fit_weighted(x, weights)?),
+            Scale::None => InputScaler::None,
+        })
+    }
+
     /// Which scaling this is.
     pub fn scale(&self) -> Scale {
         match self {

@@ -17,21 +17,53 @@ use super::Dataset;
 /// columns below about 1e-154 (whose squared deviations underflow to 0, which would make a
 /// varying column look constant) at their true statistics. [`ColumnStats`] scales the same way.
 fn column_mean_std(col: ArrayView1<'_, f64>) -> (f64, f64) {
-    let first = col[0];
-    if col.iter().all(|&v| v == first) {
+    column_mean_std_weighted(col, None)
+}
+
+/// [`column_mean_std`] with a weight per row (`None`: all 1): the weighted
+/// mean and the population standard deviation `√(Σ w (x − m)² / Σ w)` over
+/// the rows of weight > 0 (integer weights give the statistics of the rows
+/// repeated). At least one weight must be > 0.
+fn column_mean_std_weighted(col: ArrayView1<'_, f64>, weights: Option<ArrayView1<'_, f64>>) -> (f64, f64) {
+    let weight = |i: usize| weights.map_or(1.0, |w| w[i]);
+    let rows = || col.iter().enumerate().filter(move |(i, _)| weight(*i) > 0.0);
+    let Some((_, &first)) = rows().next() else {
+        return (0.0, 1.0);
+    };
+    if rows().all(|(_, &v)| v == first) {
         return (first, 1.0);
     }
-    let n = col.len() as f64;
-    let largest = col.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+    let n: f64 = rows().map(|(i, _)| weight(i)).sum();
+    let largest = rows().fold(0.0_f64, |a, (_, v)| a.max(v.abs()));
     let c = if largest.is_finite() && largest > 0.0 {
         power_of_two_below(largest)
     } else {
         1.0
     };
-    let m = col.iter().map(|&v| v / c).sum::<f64>() / n;
-    let var = col.iter().map(|&v| (v / c - m) * (v / c - m)).sum::<f64>() / n;
+    let m = rows().map(|(i, &v)| weight(i) * (v / c)).sum::<f64>() / n;
+    let var = rows().map(|(i, &v)| weight(i) * (v / c - m) * (v / c - m)).sum::<f64>() / n;
     let (mean, std) = (m * c, var.sqrt() * c);
     (mean, if std > 0.0 && std.is_finite() { std } else { 1.0 })
+}
+
+/// Sample weights for the rows of `x`: one per row, finite, ≥ 0, not all 0.
+fn check_weights(x: &Array2<f64>, weights: ArrayView1<'_, f64>) -> Result<(), DataError> {
+    if weights.len() != x.nrows() {
+        return Err(DataError::invalid(format!(
+            "{} sample weights for {} rows",
+            weights.len(),
+            x.nrows()
+        )));
+    }
+    if let Some((i, v)) = weights.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v >= 0.0)) {
+        return Err(DataError::invalid(format!(
+            "sample weight {v} (row {i}): weights must be finite and >= 0"
+        )));
+    }
+    if !weights.iter().any(|v| *v > 0.0) {
+        return Err(DataError::invalid("every sample weight is 0"));
+    }
+    Ok(())
 }
 
 /// Checks that `x` has the `expected` number of columns and the fitted parameters agree with it.
@@ -67,6 +99,22 @@ impl StandardScaler {
             return Err(DataError::invalid("StandardScaler fitted on 0 rows"));
         }
         let (mean, std): (Vec<f64>, Vec<f64>) = x.axis_iter(Axis(1)).map(column_mean_std).unzip();
+        Ok(Self {
+            mean: Array1::from(mean),
+            std: Array1::from(std),
+        })
+    }
+
+    /// Fits the column means and standard deviations of `x` with a weight
+    /// per row (`weights`: one per row, finite, ≥ 0, not all 0): the
+    /// weighted mean and population deviation, so that integer weights fit
+    /// the rows repeated and a 0 weight leaves its row out.
+    pub fn fit_weighted(x: &Array2<f64>, weights: ArrayView1<'_, f64>) -> Result<Self, DataError> {
+        check_weights(x, weights)?;
+        let (mean, std): (Vec<f64>, Vec<f64>) = x
+            .axis_iter(Axis(1))
+            .map(|c| column_mean_std_weighted(c, Some(weights)))
+            .unzip();
         Ok(Self {
             mean: Array1::from(mean),
             std: Array1::from(std),
@@ -114,6 +162,14 @@ impl MinMaxScaler {
         let min = x.fold_axis(Axis(0), f64::INFINITY, |&a, &b| a.min(b));
         let max = x.fold_axis(Axis(0), f64::NEG_INFINITY, |&a, &b| a.max(b));
         Ok(Self { min, max })
+    }
+
+    /// Fits the column minima and maxima over the rows of `x` whose weight
+    /// is > 0 (`weights`: one per row, finite, ≥ 0, not all 0).
+    pub fn fit_weighted(x: &Array2<f64>, weights: ArrayView1<'_, f64>) -> Result<Self, DataError> {
+        check_weights(x, weights)?;
+        let kept: Vec<usize> = (0..x.nrows()).filter(|&i| weights[i] > 0.0).collect();
+        Self::fit(&x.select(Axis(0), &kept))
     }
 
     /// The fitted column minima.
@@ -597,5 +653,54 @@ mod tests {
         assert!(train_test_split(&d, 1.0, 1).is_err());
         assert!(train_test_split(&d, f64::NAN, 1).is_err());
         Ok(())
+    }
+
+    /// Integer weights give the statistics of the rows repeated: the means
+    /// and deviations are sums of K positive-weight terms on either side,
+    /// each within `γ_K`-relative rounding (here `K ≤ 30`: bound `64·K·u`
+    /// relative to the column's magnitude); the extremes exactly.
+    #[test]
+    fn weighted_scalers_fit_the_rows_repeated() {
+        let x = Array2::from_shape_fn((12, 3), |(i, j)| ((i * 7 + j * 3) % 11) as f64 - 4.0 + 0.25 * j as f64);
+        let counts = [0usize, 1, 2, 3, 1, 0, 2, 1, 3, 1, 2, 1];
+        let w = Array1::from_iter(counts.iter().map(|&c| c as f64));
+        let rows: Vec<usize> = (0..12).flat_map(|i| std::iter::repeat_n(i, counts[i])).collect();
+        let repeated = x.select(Axis(0), &rows);
+        let (a, b) = (
+            StandardScaler::fit_weighted(&x, w.view()).unwrap(),
+            StandardScaler::fit(&repeated).unwrap(),
+        );
+        let bound = 64.0 * rows.len() as f64 * f64::EPSILON / 2.0 * 8.0;
+        for j in 0..3 {
+            assert!(
+                (a.mean()[j] - b.mean()[j]).abs() <= bound,
+                "{} {}",
+                a.mean()[j],
+                b.mean()[j]
+            );
+            assert!(
+                (a.std()[j] - b.std()[j]).abs() <= bound,
+                "{} {}",
+                a.std()[j],
+                b.std()[j]
+            );
+        }
+        // Not the unweighted statistics: the weights matter.
+        let plain = StandardScaler::fit(&x).unwrap();
+        assert!((plain.mean() - b.mean()).iter().any(|d| d.abs() > 1e6 * bound));
+        let (a, b) = (
+            MinMaxScaler::fit_weighted(&x, w.view()).unwrap(),
+            MinMaxScaler::fit(&repeated).unwrap(),
+        );
+        assert_eq!((a.min(), a.max()), (b.min(), b.max()));
+        // The refusals.
+        for (bad, what) in [
+            (Array1::ones(11), "11 sample weights for 12 rows"),
+            (Array1::from_elem(12, -1.0), "sample weight -1 (row 0)"),
+            (Array1::zeros(12), "every sample weight is 0"),
+        ] {
+            let e = StandardScaler::fit_weighted(&x, bad.view()).unwrap_err().to_string();
+            assert!(e.contains(what), "{e}");
+        }
     }
 }

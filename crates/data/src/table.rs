@@ -70,6 +70,39 @@ pub struct Table {
 }
 
 impl Table {
+    /// Remove the feature column named `name` (a CSV header's) and return
+    /// it: how a column of sample weights leaves the features.
+    ///
+    /// # Errors
+    /// [`DataError::InvalidArgument`] when the table has no header or no
+    /// feature column of that name (the target column is not one).
+    pub fn take_feature(&mut self, name: &str) -> Result<ndarray::Array1<f64>, DataError> {
+        let Some(names) = &mut self.feature_names else {
+            return Err(DataError::invalid(format!(
+                "{}: a column named {name:?} needs a CSV file with a header row",
+                self.source.display()
+            )));
+        };
+        let Some(j) = names.iter().position(|n| n == name) else {
+            let target = self.target_name.as_deref().unwrap_or("");
+            let why = if target == name {
+                " (it is the target, the last column)"
+            } else {
+                ""
+            };
+            return Err(DataError::invalid(format!(
+                "{}: no feature column named {name:?}{why}; the columns are {}",
+                self.source.display(),
+                names.join(", ")
+            )));
+        };
+        names.remove(j);
+        let column = self.x.column(j).to_owned();
+        let keep: Vec<usize> = (0..self.x.ncols()).filter(|&c| c != j).collect();
+        self.x = self.x.select(ndarray::Axis(1), &keep);
+        Ok(column)
+    }
+
     /// The number of samples.
     pub fn n_samples(&self) -> usize {
         self.x.nrows()

@@ -45,6 +45,12 @@ pub struct ElmFlags {
     /// First size of a network grown by an incremental --solver.
     #[arg(long, value_name = "N0", value_parser = at_least_one, default_value_t = defaults::INITIAL_NODES, help_heading = HEADING)]
     pub initial_nodes: usize,
+    /// The training file's column (CSV header name) of sample weights, ≥ 0:
+    /// each row's squared error weighted (integer weights fit what
+    /// repeating rows fits). Not a feature: a test file's column of that
+    /// name is dropped too. The batch ridge or lstsq fit only.
+    #[arg(long, value_name = "NAME", help_heading = HEADING)]
+    pub weight_column: Option<String>,
     /// `--updatable` (and the other flags for data beyond one fit).
     #[command(flatten)]
     pub scale_out: ScaleOutFlags,
@@ -68,6 +74,8 @@ pub struct ElmArgs {
     pub lambda: f64,
     /// `--seed`.
     pub seed: u64,
+    /// `--weight-column`: the training file's column of sample weights.
+    pub weight_column: Option<String>,
 }
 
 /// Resolve the ELM's flags: its settings, and the scale-out and selection
@@ -107,6 +115,23 @@ pub(crate) fn resolve(
         .scale_out
         .resolve(ModelKind::Elm, ridge, solver == Solver::Ridge)?;
     let select = flags.select.clone().resolve(ModelKind::Elm, ridge, &scale_out, typed)?;
+    if let Some(name) = &flags.weight_column {
+        let other = if matches!(solver, Solver::Strategy(_)) {
+            Some(format!("an incremental --solver ({solver})"))
+        } else if select.is_some() {
+            Some("--select-lambda or --grow-until-val".to_string())
+        } else if scale_out.updatable || scale_out.chunk_rows.is_some() {
+            Some("--updatable or --chunk-rows".to_string())
+        } else {
+            None
+        };
+        if let Some(other) = other {
+            return Err(CliError::Usage(format!(
+                "--weight-column {name}: sample weights are taken by the batch fit (--solver ridge or lstsq), not \
+                 with {other}"
+            )));
+        }
+    }
     let elm = ElmArgs {
         hidden,
         activation: flags.activation.activation.0,
@@ -114,6 +139,7 @@ pub(crate) fn resolve(
         initial_nodes: flags.initial_nodes,
         lambda: common.lambda.unwrap_or(defaults::ELM_LAMBDA),
         seed: common.seed,
+        weight_column: flags.weight_column.clone(),
     };
     Ok((elm, scale_out, select))
 }
@@ -175,6 +201,10 @@ impl ElmArgs {
 }
 
 impl ModelCommand for ElmArgs {
+    fn weight_column(&self) -> Option<&str> {
+        self.weight_column.as_deref()
+    }
+
     fn kind(&self) -> ModelKind {
         ModelKind::Elm
     }
@@ -236,9 +266,11 @@ impl ModelCommand for ElmArgs {
                 (model, Some(report))
             }
             None => {
-                let elm = match self.solver {
-                    Solver::Strategy(_) => self.grow(x, y)?,
-                    _ => self.params(self.hidden)?.fit(&Dataset::new(x.view(), y.view()))?,
+                let data = Dataset::new(x.view(), y.view());
+                let elm = match (self.solver, ctx.weights) {
+                    (Solver::Strategy(_), _) => self.grow(x, y)?,
+                    (_, Some(w)) => self.params(self.hidden)?.fit_weighted(&data, w)?,
+                    (_, None) => self.params(self.hidden)?.fit(&data)?,
                 };
                 (FittedModel::Elm(elm), None)
             }
@@ -251,7 +283,10 @@ impl ModelCommand for ElmArgs {
                 .uses_lambda()
                 .then(|| selection.as_ref().map_or(self.lambda, |s| s.lambda)),
             selection,
-            details: Map::new(),
+            details: match &self.weight_column {
+                Some(name) => Map::from_iter([("weight_column".to_string(), serde_json::Value::from(name.clone()))]),
+                None => Map::new(),
+            },
         })
     }
 }

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use ndarray::{Array1, Array2, Axis};
+use ndarray::{Array1, Array2, ArrayView1, Axis};
 
 use super::args::FitArgs;
 use super::budget::{self, FitSize};
@@ -62,7 +62,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         return stream::fit(args, &linalg_core::collective::Local);
     }
     let command = args.model.command();
-    let (train, test) = load_train_test(args)?;
+    let (train, test, weights) = load_train_test(args, command.weight_column())?;
     let (labels, y_train_raw, y_test) = targets(args, &train, &test)?;
     let classes = labels.as_ref().map(ClassLabels::len);
     budget::check_fit(
@@ -76,8 +76,9 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
             outputs: classes.unwrap_or(1),
         },
     )?;
-    let (scaler, x_train) = scaled_features(args, &train)?;
-    let (y_train, target_scale) = training_targets(args, classes, &y_train_raw)?;
+    let w = weights.as_ref().map(|w| w.view());
+    let (scaler, x_train) = scaled_features(args, &train, w)?;
+    let (y_train, target_scale) = training_targets(args, classes, &y_train_raw, w)?;
     let threads = linalg_core::threads::blas_threads();
     announce(args, &train, y_train.ncols(), threads);
     let started = Instant::now();
@@ -85,6 +86,7 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
         task: args.task,
         seed: args.seed,
         select: args.select.as_ref(),
+        weights: weights.as_ref().map(|w| w.view()),
     };
     let mut trained = command
         .train(&ctx, &x_train, &y_train)
@@ -132,8 +134,13 @@ pub fn fit(args: &FitArgs) -> Result<FitReport, CliError> {
     Ok(fit_report(args, run, fitted))
 }
 
-/// Read the training and the test file and check that they fit together.
-fn load_train_test(args: &FitArgs) -> Result<(Table, Table), CliError> {
+/// Read the training and the test file and check that they fit together;
+/// with `weight_column`, take that column out of both (the test file's only
+/// if it has one) and return the training rows' weights, checked.
+fn load_train_test(
+    args: &FitArgs,
+    weight_column: Option<&str>,
+) -> Result<(Table, Table, Option<Array1<f64>>), CliError> {
     say!("nn fit: loading {} and {}", args.train.display(), args.test.display());
     let options = ReadOptions {
         header: args.header,
@@ -148,8 +155,20 @@ fn load_train_test(args: &FitArgs) -> Result<(Table, Table), CliError> {
         n_features: Some(train.n_features()),
         ..options
     };
-    let test = datasets::read_table(&args.test, &test_options)?;
+    let mut test = datasets::read_table(&args.test, &test_options)?;
     non_empty(&test, "test")?;
+    let mut train = train;
+    let weights = match weight_column {
+        Some(name) => {
+            let w = train.take_feature(name)?;
+            check_sample_weights(&train, name, &w)?;
+            if test.feature_names.as_ref().is_some_and(|n| n.iter().any(|c| c == name)) {
+                test.take_feature(name)?;
+            }
+            Some(w)
+        }
+        None => None,
+    };
     if train.n_features() != test.n_features() {
         return Err(CliError::Input(format!(
             "{} has {} features per sample, but the training file {} has {}",
@@ -159,7 +178,30 @@ fn load_train_test(args: &FitArgs) -> Result<(Table, Table), CliError> {
             train.n_features()
         )));
     }
-    Ok((train, test))
+    Ok((train, test, weights))
+}
+
+/// `--weight-column name`'s values `w` of the training table: finite, ≥ 0,
+/// not all 0; an error names the file, the line and the value.
+fn check_sample_weights(train: &Table, name: &str, w: &Array1<f64>) -> Result<(), CliError> {
+    if let Some((row, v)) = w.iter().enumerate().find(|(_, v)| !(v.is_finite() && **v >= 0.0)) {
+        let line = train
+            .lines
+            .as_ref()
+            .and_then(|l| l.get(row))
+            .map_or(String::new(), |l| format!(" line {l}:"));
+        return Err(CliError::Input(format!(
+            "{}:{line} weight {v} in column {name:?}: sample weights must be finite and >= 0",
+            train.source.display()
+        )));
+    }
+    if !w.iter().any(|v| *v > 0.0) {
+        return Err(CliError::Input(format!(
+            "{}: every weight in column {name:?} is 0: at least one row must count",
+            train.source.display()
+        )));
+    }
+    Ok(())
 }
 
 /// The classes' labels (classification) and the raw training and test
@@ -175,10 +217,18 @@ fn targets(args: &FitArgs, train: &Table, test: &Table) -> Result<TargetParts, C
     })
 }
 
-/// The input scaler fitted on the training features, and those features
-/// scaled; a value the scaling makes non-finite is an error naming its line.
-fn scaled_features(args: &FitArgs, train: &Table) -> Result<(InputScaler, Array2<f64>), CliError> {
-    let scaler = InputScaler::fit(args.scale, &train.x)?;
+/// The input scaler fitted on the training features (weighted by the sample
+/// weights, if any), and those features scaled; a value the scaling makes
+/// non-finite is an error naming its line.
+fn scaled_features(
+    args: &FitArgs,
+    train: &Table,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> Result<(InputScaler, Array2<f64>), CliError> {
+    let scaler = match weights {
+        Some(w) => InputScaler::fit_weighted(args.scale, &train.x, w)?,
+        None => InputScaler::fit(args.scale, &train.x)?,
+    };
     let x_train = scaler.transform(&train.x)?;
     if let Some(((row, col), value)) = x_train.indexed_iter().find(|(_, v)| !v.is_finite()) {
         let place = match train.lines.as_ref().and_then(|lines| lines.get(row)) {
@@ -203,6 +253,7 @@ fn training_targets(
     args: &FitArgs,
     classes: Option<usize>,
     y_train_raw: &Array1<f64>,
+    weights: Option<ArrayView1<'_, f64>>,
 ) -> Result<(Array2<f64>, TargetScale), CliError> {
     let mut y_train = match classes {
         Some(c) => one_hot(y_train_raw, c)?,
@@ -210,7 +261,7 @@ fn training_targets(
     };
     let target_scale = match args.task {
         TaskKind::Regression => {
-            let (mean, std) = target_scale(&y_train, &args.train)?;
+            let (mean, std) = target_scale(&y_train, &args.train, weights)?;
             y_train.mapv_inplace(|v| (v - mean) / std);
             if y_train.iter().any(|v| !v.is_finite()) {
                 return Err(CliError::Input(format!(

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use ndarray::{Array1, Array2, Axis};
+use ndarray::{Array1, Array2, ArrayView1, Axis};
 
 use super::common::TaskKind;
 use super::error::CliError;
@@ -31,22 +31,52 @@ pub(crate) fn metric(task: TaskKind, truth: &Array1<f64>, predicted: &[f64]) -> 
 /// The mean and standard deviation of the regression targets `y` (from the
 /// file `path`; a constant column gets deviation 1). Targets of any finite
 /// magnitude work: when the plain sums overflow (targets beyond about 1e154),
-/// both are computed on `y / max|y|` and scaled back.
+/// both are computed on `y / max|y|` and scaled back. With `weights` (one
+/// per target, from `--weight-column`; checked: finite, ≥ 0, not all 0),
+/// the weighted mean and population deviation, so that integer weights give
+/// those of the rows repeated.
 ///
 /// # Errors
 /// [`CliError::Usage`] naming the file and the targets' magnitude if the
 /// scale is still not finite.
-pub(crate) fn target_scale(y: &Array2<f64>, path: &std::path::Path) -> Result<(f64, f64), CliError> {
-    let n = y.len() as f64;
-    let mean = y.sum() / n;
-    let var = y.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
-    let (mean, std) = if mean.is_finite() && var.is_finite() {
-        (mean, if var > 0.0 { var.sqrt() } else { 1.0 })
-    } else {
-        let largest = y.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
-        let m = y.iter().map(|v| v / largest).sum::<f64>() / n;
-        let var = y.iter().map(|v| (v / largest - m) * (v / largest - m)).sum::<f64>() / n;
-        (m * largest, if var > 0.0 { var.sqrt() * largest } else { 1.0 })
+pub(crate) fn target_scale(
+    y: &Array2<f64>,
+    path: &std::path::Path,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> Result<(f64, f64), CliError> {
+    let (mean, std) = match weights {
+        None => {
+            let n = y.len() as f64;
+            let mean = y.sum() / n;
+            let var = y.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+            if mean.is_finite() && var.is_finite() {
+                (mean, if var > 0.0 { var.sqrt() } else { 1.0 })
+            } else {
+                let largest = y.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+                let m = y.iter().map(|v| v / largest).sum::<f64>() / n;
+                let var = y.iter().map(|v| (v / largest - m) * (v / largest - m)).sum::<f64>() / n;
+                (m * largest, if var > 0.0 { var.sqrt() * largest } else { 1.0 })
+            }
+        }
+        Some(w) => {
+            // Scaled by the largest magnitude from the start: the weighted
+            // sums cannot overflow for finite targets and weights ≤ 1e300.
+            let largest = y.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
+            let c = if largest > 0.0 && largest.is_finite() {
+                largest
+            } else {
+                1.0
+            };
+            let n: f64 = w.sum();
+            let m = y.iter().zip(w).map(|(v, wi)| wi * (v / c)).sum::<f64>() / n;
+            let var = y
+                .iter()
+                .zip(w)
+                .map(|(v, wi)| wi * (v / c - m) * (v / c - m))
+                .sum::<f64>()
+                / n;
+            (m * c, if var > 0.0 { var.sqrt() * c } else { 1.0 })
+        }
     };
     if !(mean.is_finite() && std.is_finite() && std > 0.0) {
         return Err(CliError::Input(format!(

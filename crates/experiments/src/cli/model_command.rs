@@ -6,7 +6,7 @@
 //! goes through it; the rest of `nn fit` (files, scaling, labels, metrics,
 //! saving) is the same for every model.
 
-use ndarray::Array2;
+use ndarray::{Array2, ArrayView1};
 use serde_json::{Map, Value};
 
 use super::common::{CommonFlags, ModelKind, TaskKind};
@@ -39,6 +39,9 @@ pub struct FitContext<'a> {
     pub seed: u64,
     /// `--select-lambda` or `--grow-until-val` (the ELM and the BLS only).
     pub select: Option<&'a SelectArgs>,
+    /// The sample weights of `--weight-column` (the ELM only), one per
+    /// training row.
+    pub weights: Option<ArrayView1<'a, f64>>,
 }
 
 /// A fitted model and what its fit reports.
@@ -117,6 +120,12 @@ pub trait ModelCommand {
     /// # Errors
     /// Any [`CliError`] of the fit.
     fn train(&self, ctx: &FitContext<'_>, x: &Array2<f64>, y: &Array2<f64>) -> Result<Trained, CliError>;
+
+    /// The training file's column of sample weights (`--weight-column`),
+    /// if the model takes one.
+    fn weight_column(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// A model's resolved flags: its settings (a [`ModelCommand`]) and the
