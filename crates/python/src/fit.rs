@@ -386,12 +386,14 @@ fn bls_params(
 /// With `growable=True` the model keeps its solver and data for
 /// `add_nodes` (enhancement nodes). Selection options as for the ELM
 /// (sizes: all nodes; growth from the BLS's size up to `max_hidden`,
-/// default that size + 100 steps).
+/// default that size + 100 steps). With `sample_weight` (one weight ≥ 0 per
+/// sample): `BlsValidParams::fit_weighted`, refused beside `growable`,
+/// `select_lambda` and `grow_until_val`.
 #[pyfunction]
 #[pyo3(signature = (x, y, *, feature_groups, feature_nodes, enhancement_nodes, alpha, strategy, random_state,
     classification = false, growable = false, select_lambda = None, lambda_grid = None, select_sizes = None,
     grow_until_val = false, grow_step = None, patience = None, max_hidden = None, val_fraction = None,
-    n_jobs = None))]
+    n_jobs = None, sample_weight = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn fit_bls<'py>(
     py: Python<'py>,
@@ -414,6 +416,7 @@ pub fn fit_bls<'py>(
     max_hidden: Option<usize>,
     val_fraction: Option<f64>,
     n_jobs: Option<i64>,
+    sample_weight: Option<PyReadonlyArray1<'py, f64>>,
 ) -> PyResult<Fitted<'py>> {
     let params = bls_params(
         feature_groups,
@@ -439,12 +442,21 @@ pub fn fit_bls<'py>(
             "growable=True keeps one fit's solver: it excludes select_lambda and grow_until_val",
         ));
     }
+    if sample_weight.is_some() && (growable || sel.method.is_some() || sel.grow.is_some()) {
+        return Err(value_error(
+            "sample_weight is taken by the plain fit only: not with growable, select_lambda or grow_until_val",
+        ));
+    }
     let (x, y) = (x.as_array(), y.as_array());
+    let weights = sample_weight.as_ref().map(|w| w.as_array());
     let _threads = threads::scoped(n_jobs)?;
     let started = Instant::now();
     let fit = py
         .detach(|| -> models::Result<RidgeFit> {
             let data = Dataset::new(x, y);
+            if let Some(w) = weights {
+                return Ok(RidgeFit::Plain(State::Bls(params.fit_weighted(&data, w)?)));
+            }
             if let Some(method) = sel.method {
                 let s = params.select(&data, &sel.options(method, random_state))?;
                 return Ok(sel.selected(method, s, State::Bls));

@@ -1,7 +1,9 @@
 """scikit-learn's own estimator checks, on every estimator of decomp_nn.
 
 Each estimator is checked as a user constructs it (the library's defaults).
-Every check applies and passes: EXPECTED_FAILED is empty. scikit-learn
+Every check applies and passes but one, listed in EXPECTED_FAILED with its
+reason: the BLS's weighted fit equals the fit on repeated rows only up to
+the rounding its default (nearly unregularized) alpha amplifies. scikit-learn
 itself skips one check per estimator, `check_array_api_input`, unless the
 environment sets SCIPY_ARRAY_API=1: it feeds array-API namespaces (torch,
 cupy, array-api-strict) to estimators that declare array-API support, which
@@ -29,7 +31,16 @@ ESTIMATORS = [
 ]
 
 # check name -> reason, per estimator class name.
-EXPECTED_FAILED = {}
+_BLS_WEIGHTS = (
+    "the BLS's default alpha = 2**-30 leaves the readout's normal equations so ill-conditioned that the "
+    "weighted fit and the fit on repeated rows, equal in exact arithmetic, differ by rounding beyond the "
+    "check's rtol of 1e-7 (max. relative 1e-4); the same check passes at alpha = 1e-3 "
+    "(test_sample_weight.py::test_scikit_learns_weight_equivalence_holds_for_a_regularized_bls)"
+)
+EXPECTED_FAILED = {
+    "BLSRegressor": {"check_sample_weight_equivalence_on_dense_data": _BLS_WEIGHTS},
+    "BLSClassifier": {"check_sample_weight_equivalence_on_dense_data": _BLS_WEIGHTS},
+}
 
 
 def expected_failed_checks(estimator):

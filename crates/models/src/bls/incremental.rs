@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use linalg_core::ridge::{IncrementalRidge, Strategy};
-use ndarray::{Array2, ArrayView2, Axis, ShapeBuilder, Slice};
+use ndarray::{Array2, ArrayView1, ArrayView2, Axis, ShapeBuilder, Slice};
 
 use super::model::Bls;
 use super::nodes::{enhancement_stream, feature_stream, EnhancementGroup, Expansion, FeatureGroup};
@@ -179,7 +179,7 @@ pub(crate) fn build_initial(params: &BlsValidParams, data: &Dataset<'_>, keep_fe
     data.check()?;
     let y = data.targets();
     let t0 = Instant::now();
-    let (expansion, a0) = initial_columns(params, data.features())?;
+    let (expansion, a0) = initial_columns(params, data.features(), None)?;
     let features = expansion.feature_nodes();
     let z = if keep_features {
         let mut z = Array2::<f64>::zeros((a0.nrows(), features).f());
@@ -208,10 +208,38 @@ pub(crate) fn build_initial(params: &BlsValidParams, data: &Dataset<'_>, keep_fe
     Ok((expansion, solver, report, z))
 }
 
+/// The node maps and the output weights of the initial network of `params`
+/// fitted with sample weights `weights` (> 0, one per row of the checked
+/// `data`; rows of weight 0 already left out): the sparse autoencoder's
+/// sums weighted, the extremes and maxima over these rows, and the readout
+/// solved on the rows of `A` and `Y` scaled by `√w`; with the strategy the
+/// readout records.
+pub(crate) fn build_weighted(
+    params: &BlsValidParams,
+    data: &Dataset<'_>,
+    weights: ArrayView1<'_, f64>,
+) -> Result<(Expansion, Array2<f64>, Strategy)> {
+    let (expansion, mut a0) = initial_columns(params, data.features(), Some(weights))?;
+    let root = weights.mapv(f64::sqrt);
+    let root = root.view().insert_axis(Axis(1));
+    a0 *= &root;
+    let y = &data.targets() * &root;
+    let solver = params.readout().start(a0, y.view())?;
+    Ok((
+        expansion,
+        solver.weights().as_standard_layout().into_owned(),
+        solver.strategy(),
+    ))
+}
+
 /// The node maps of the initial network of `params` on the (checked)
 /// training samples `x` and its columns `A₀ = [Z_1 … Z_G | H_1]`
 /// (K×(G·N+E), column-major); no solver.
-fn initial_columns(params: &BlsValidParams, x: ArrayView2<'_, f64>) -> Result<(Expansion, Array2<f64>)> {
+fn initial_columns(
+    params: &BlsValidParams,
+    x: ArrayView2<'_, f64>,
+    weights: Option<ArrayView1<'_, f64>>,
+) -> Result<(Expansion, Array2<f64>)> {
     let (k, d) = x.dim();
     let (g_count, n, e) = (
         params.feature_groups(),
@@ -230,8 +258,8 @@ fn initial_columns(params: &BlsValidParams, x: ArrayView2<'_, f64>) -> Result<(E
                 x,
                 n,
                 feature_stream(params.seed(), i),
-                params.sparse_mu(),
-                params.admm_iterations(),
+                (params.sparse_mu(), params.admm_iterations()),
+                weights,
                 out,
             )?;
             expansion.push_feature(group);
@@ -283,7 +311,7 @@ impl IncrementalBls {
                 value: format!("{} + {} groups", params.initial_nodes(), groups.len()),
                 reason: "the number of nodes overflows",
             })?;
-        let (mut expansion, a0) = initial_columns(params, data.features())?;
+        let (mut expansion, a0) = initial_columns(params, data.features(), None)?;
         let (k, n0) = a0.dim();
         let f = expansion.feature_nodes();
         let mut a = Array2::<f64>::zeros((k, total).f());
@@ -431,8 +459,8 @@ impl IncrementalBls {
                 self.x.view(),
                 feature_nodes,
                 feature_stream(self.params.seed(), self.expansion.feature_groups().len()),
-                self.params.sparse_mu(),
-                self.params.admm_iterations(),
+                (self.params.sparse_mu(), self.params.admm_iterations()),
+                None,
                 z_new.view_mut(),
             )?;
             let mut next_enhancement = self.expansion.enhancement_groups().len();

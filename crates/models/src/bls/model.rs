@@ -2,10 +2,10 @@
 //! solver.
 
 use linalg_core::ridge::Strategy;
-use ndarray::{Array2, ArrayView2};
+use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
-use super::incremental::build_initial;
+use super::incremental::{build_initial, build_weighted};
 use super::nodes::Expansion;
 use super::params::BlsValidParams;
 use crate::error::{ModelError, Result};
@@ -195,6 +195,33 @@ impl Fit for BlsValidParams {
             self.lambda(),
             solver.strategy(),
         ))
+    }
+}
+
+impl BlsValidParams {
+    /// Fit with a weight `w_k ≥ 0` per sample (scikit-learn's
+    /// `sample_weight`): the rows of weight 0 leave, the sparse
+    /// autoencoder's normal equations weight the rest (`A₁ᵀDA₁`, `A₁ᵀDX̃`),
+    /// the feature scaling's extremes and the enhancement scale's maximum
+    /// run over them, and the output weights are the weighted ridge
+    /// solution `W = (AᵀDA + λI)⁻¹AᵀDY` (the unweighted problem on the
+    /// rows of `A` and `Y` scaled by `√w_k`). So integer weights fit what
+    /// repeating each row `w_k` times fits, up to rounding.
+    ///
+    /// # Errors
+    /// As [`Fit::fit`], and [`ModelError::InvalidParameter`] for weights
+    /// that are not one per sample, finite and ≥ 0, or are all 0.
+    pub fn fit_weighted(&self, data: &Dataset<'_>, weights: ArrayView1<'_, f64>) -> Result<Bls> {
+        data.check()?;
+        validate::sample_weights(weights, data.features().nrows())?;
+        let kept: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0.0).collect();
+        let (x, y, w) = (
+            data.features().select(Axis(0), &kept),
+            data.targets().select(Axis(0), &kept),
+            weights.select(Axis(0), &kept),
+        );
+        let (expansion, output_weights, strategy) = build_weighted(self, &Dataset::new(x.view(), y.view()), w.view())?;
+        Ok(Bls::from_raw(expansion, output_weights, self.lambda(), strategy))
     }
 }
 

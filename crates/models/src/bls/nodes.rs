@@ -221,16 +221,17 @@ impl FeatureGroup {
         x: ArrayView2<'_, f64>,
         nodes: usize,
         mut rng: SplitMix64,
-        mu: f64,
-        iterations: usize,
+        (mu, iterations): (f64, usize),
+        weights: Option<ArrayView1<'_, f64>>,
         mut out: ArrayViewMut2<'_, f64>,
     ) -> Result<Self> {
         let (k, d) = x.dim();
         let we = draw_uniform(d + 1, nodes, &mut rng);
-        // A1 = X̃ W_e, each column scaled to [−1, 1]; the lasso's sums.
+        // A1 = X̃ W_e, each column scaled to [−1, 1]; the lasso's sums
+        // (weighted by the rows' sample weights, if any).
         let mut a1 = Array2::<f64>::zeros((k, nodes).f());
         let range = biased_extremes(x, we.view(), a1.view_mut());
-        let (gram, atb) = autoencoder_sums(a1.view_mut(), &range, x);
+        let (gram, atb) = autoencoder_sums(a1.view_mut(), &range, x, weights);
         drop(a1);
         let beta = Self::fine_tune(gram, atb.view(), mu, iterations)?;
         // Z = X̃β, the training extremes recorded, then scaled to [0, 1].

@@ -16,7 +16,7 @@
 
 use linalg_core::InverseCholesky;
 use ndarray::linalg::general_mat_mul;
-use ndarray::{Array2, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
+use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
 
 use super::nodes::{Extremes, A1_TARGET, BIAS_INPUT};
 
@@ -106,23 +106,30 @@ pub(crate) fn lasso_admm_gram(
 /// `X̃W_e` is in `a1` (K×N): `a1` is scaled onto [−1, 1] by the extremes
 /// `range` of all the training rows, then the normal equations of the lasso,
 /// `A1ᵀA1` (N×N) and `A1ᵀX̃ = [A1ᵀX, 0.1·A1ᵀ1]` (N×(d+1)), are formed. Both
-/// are sums over rows: a fit from chunks adds those of its chunks.
+/// are sums over rows: a fit from chunks adds those of its chunks. With
+/// `weights` (one per row, ≥ 0) each row's terms count `w` times.
 pub(crate) fn autoencoder_sums(
     mut a1: ArrayViewMut2<'_, f64>,
     range: &Extremes,
     x: ArrayView2<'_, f64>,
+    weights: Option<ArrayView1<'_, f64>>,
 ) -> (Array2<f64>, Array2<f64>) {
     let (n, d) = (a1.ncols(), x.ncols());
     range.apply(a1.view_mut(), A1_TARGET);
-    let gram = a1.t().dot(&a1);
+    // With sample weights the sums are A₁ᵀ D A₁ and A₁ᵀ D X̃: the left factor
+    // is D A₁ (a copy; the rows repeated as often as integer weights say).
+    let weighted = weights.map(|w| &a1 * &w.insert_axis(Axis(1)));
+    let left = weighted.as_ref().map_or(a1.view(), |m| m.view());
+    let gram = left.t().dot(&a1);
     let mut atb = Array2::<f64>::zeros((n, d + 1));
     general_mat_mul(
         1.0,
-        &a1.t(),
+        &left.t(),
         &x,
         0.0,
         &mut atb.slice_axis_mut(Axis(1), Slice::from(..d)),
     );
-    atb.column_mut(d).assign(&a1.sum_axis(Axis(0)).mapv(|v| BIAS_INPUT * v));
+    atb.column_mut(d)
+        .assign(&left.sum_axis(Axis(0)).mapv(|v| BIAS_INPUT * v));
     (gram, atb)
 }

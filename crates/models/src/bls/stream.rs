@@ -143,7 +143,7 @@ impl BlsValidParams {
             let mut a1 = Array2::<f64>::zeros((x.nrows(), n).f());
             for ((we, range), sum) in maps.iter().zip(&a1_ranges).zip(&mut sums) {
                 biased_extremes(x, we.view(), a1.view_mut());
-                let (gram, atb) = autoencoder_sums(a1.view_mut(), range, x);
+                let (gram, atb) = autoencoder_sums(a1.view_mut(), range, x, None);
                 match sum {
                     Some((g, b)) => {
                         *g += &gram;

@@ -201,7 +201,17 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
         self.val_fraction = val_fraction
         self.n_jobs = n_jobs
 
-    def _fit_model(self, X, Y, classification):
+    def fit(self, X, y, sample_weight=None):
+        """Fit to samples ``X`` (K x N) and targets or class labels ``y``,
+        each sample weighted by ``sample_weight`` (K, >= 0; None: all 1): the
+        sparse autoencoder's sums, the feature and enhancement scalings
+        (over the rows of weight > 0) and the ridge readout all weighted, so
+        integer weights fit what repeating the rows fits. Not with
+        ``growable``, ``select_lambda`` or ``grow_until_val``. Returns
+        ``self``."""
+        return self._fit(X, y, sample_weight)
+
+    def _fit_model(self, X, Y, classification, sample_weight=None):
         return _core.fit_bls(
             X,
             Y,
@@ -210,6 +220,7 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
             enhancement_nodes=self.enhancement_nodes,
             alpha=self.alpha,
             strategy=self.strategy,
+            sample_weight=sample_weight,
             **_ridge_options(self, classification),
         )
 
