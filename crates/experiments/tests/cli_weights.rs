@@ -74,6 +74,28 @@ fn test_rmse(train: &Path, more: &[&str]) -> (f64, serde_json::Value) {
     (json["test_metric"].as_f64().expect("a test RMSE"), json)
 }
 
+/// `nn fit --model elm --hidden 10 --task regression --train TRAIN --test
+/// TEST` and `more`.
+fn small_fit(train: &str, test: &str, more: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "fit",
+        "--model",
+        "elm",
+        "--hidden",
+        "10",
+        "--task",
+        "regression",
+        "--train",
+        train,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(["--test".to_string(), test.to_string()]);
+    args.extend(more.iter().map(|s| s.to_string()));
+    args
+}
+
 #[test]
 fn integer_weights_fit_what_the_repeated_rows_fit() {
     let dir = temp_dir("weights");
@@ -126,21 +148,7 @@ fn the_test_files_weight_column_is_dropped_when_it_has_one() {
     let file = dir.path().join("w.csv");
     write_csv(&file, &wh, &wrows);
     let f = file.display().to_string();
-    let (code, out, err) = run(&[
-        "fit",
-        "--model",
-        "elm",
-        "--hidden",
-        "10",
-        "--task",
-        "regression",
-        "--train",
-        &f,
-        "--test",
-        &f,
-        "--weight-column",
-        "w",
-    ]);
+    let (code, out, err) = run(&small_fit(&f, &f, &["--weight-column", "w"]));
     assert_eq!(code, Some(0), "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     // All weights 1, tested on its own rows: the test RMSE is the training one.
@@ -160,23 +168,7 @@ fn bad_weights_and_flags_are_refused_with_the_reason() {
     let (zh, zrows) = with_weights(&header, &rows, &vec!["0".to_string(); rows.len()]);
     write_csv(&zeros, &zh, &zrows);
     let test = data("airfoil/airfoil.csv.gz");
-    let fit = |train: &Path, more: &[&str]| {
-        let t = train.display().to_string();
-        let mut args = vec![
-            "fit",
-            "--model",
-            "elm",
-            "--hidden",
-            "10",
-            "--task",
-            "regression",
-            "--train",
-            &t,
-        ];
-        args.extend(["--test", &test]);
-        args.extend(more);
-        run(&args)
-    };
+    let fit = |train: &Path, more: &[&str]| run(&small_fit(&train.display().to_string(), &test, more));
     let cases: Vec<(&Path, Vec<&str>, Vec<&str>)> = vec![
         (
             &bad,

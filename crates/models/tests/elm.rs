@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{a_b, at_b, fro, fro_diff, gauss_solve, ridge_tolerance, rng, spectrum, Rng, U};
+use common::{a_b, at_b, elm_data as data, fro, fro_diff, gauss_solve, ridge_tolerance, rng, spectrum, Rng, U};
 use linalg_core::ridge::Strategy;
 use models::elm::io::MAGIC;
 use models::prelude::*;
@@ -28,23 +28,6 @@ fn start_inc(
         .with_input_scale(InputScale::Fixed(1.0))
         .check()?;
     IncrementalElm::start(&params, &Dataset::new(x, y))
-}
-
-/// Training data for the incremental tests: K = 120 samples of N = 4 inputs
-/// uniform on [−3, 3] (wide enough that 30 sigmoid nodes stay well
-/// conditioned: κ(A) ≈ 4e2), M = 2 smooth targets.
-fn data(seed: u64, k: usize) -> (Array2<f64>, Array2<f64>) {
-    let mut rng = rng(seed);
-    let x = rng.uniform_matrix(k, 4, -3.0, 3.0);
-    let y = Array2::from_shape_fn((k, 2), |(i, c)| {
-        let r = x.row(i);
-        if c == 0 {
-            (r[0] + 0.5 * r[1]).sin() + 0.1 * r[2] * r[3]
-        } else {
-            (r[0] * r[2] / 9.0).tanh() - 0.2 * r[1]
-        }
-    });
-    (x, y)
 }
 
 /// A fresh file in the temporary directory, removed when dropped.

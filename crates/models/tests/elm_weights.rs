@@ -4,26 +4,11 @@
 
 mod common;
 
-use common::{at_b, fro, fro_diff, gauss_solve, ridge_tolerance, rng, U};
+use common::{at_b, elm_data as data, fro, fro_diff, gauss_solve, ridge_tolerance, rng, U};
 use models::prelude::*;
 use models::{Activation, ElmParams, ElmValidParams, HiddenLayer, InputScale, ModelError};
 use ndarray::{Array1, Array2, ArrayView1, Axis};
 use proptest::prelude::*;
-
-/// K samples of 4 inputs on [−3, 3] and 2 smooth targets.
-fn data(seed: u64, k: usize) -> (Array2<f64>, Array2<f64>) {
-    let mut rng = rng(seed);
-    let x = rng.uniform_matrix(k, 4, -3.0, 3.0);
-    let y = Array2::from_shape_fn((k, 2), |(i, c)| {
-        let r = x.row(i);
-        if c == 0 {
-            (r[0] + 0.5 * r[1]).sin() + 0.1 * r[2] * r[3]
-        } else {
-            (r[0] * r[2] / 9.0).tanh() - 0.2 * r[1]
-        }
-    });
-    (x, y)
-}
 
 fn params(nodes: usize, lambda: f64, scale: InputScale) -> ElmValidParams {
     ElmParams::new(nodes, Activation::Sigmoid)

@@ -181,3 +181,19 @@ pub fn bls_data(seed: u64, k: usize, d: usize) -> (Array2<f64>, Array2<f64>) {
     });
     (x, y)
 }
+
+/// The ELM tests' data: K samples of 4 inputs uniform on [−3, 3] and 2
+/// smooth targets.
+pub fn elm_data(seed: u64, k: usize) -> (Array2<f64>, Array2<f64>) {
+    let mut rng = rng(seed);
+    let x = rng.uniform_matrix(k, 4, -3.0, 3.0);
+    let y = Array2::from_shape_fn((k, 2), |(i, c)| {
+        let r = x.row(i);
+        if c == 0 {
+            (r[0] + 0.5 * r[1]).sin() + 0.1 * r[2] * r[3]
+        } else {
+            (r[0] * r[2] / 9.0).tanh() - 0.2 * r[1]
+        }
+    });
+    (x, y)
+}
