@@ -45,6 +45,7 @@
 //!
 //! Notation: samples are rows (`X` K×d, `Y` K×M, `A` K×n, `W` n×M).
 
+mod columns;
 mod incremental;
 pub mod io;
 mod model;

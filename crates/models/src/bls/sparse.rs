@@ -18,7 +18,8 @@ use linalg_core::InverseCholesky;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
 
-use super::nodes::{Extremes, A1_TARGET, BIAS_INPUT};
+use super::columns::{Extremes, A1_TARGET};
+use super::nodes::BIAS_INPUT;
 
 use crate::error::Result;
 use crate::validate;

@@ -26,8 +26,9 @@ use linalg_core::collective::{Collective, Local};
 use linalg_core::ridge::GramAccumulator;
 use ndarray::{Array2, ShapeBuilder};
 
+use super::columns::{biased_extremes, Extremes};
 use super::model::Bls;
-use super::nodes::{biased_extremes, enhancement_stream, EnhancementGroup, Expansion, Extremes, FeatureGroup};
+use super::nodes::{enhancement_stream, EnhancementGroup, Expansion, FeatureGroup};
 use super::orth::enhancement_weights;
 use super::params::BlsValidParams;
 use super::sparse::autoencoder_sums;
