@@ -59,8 +59,9 @@ pub(crate) fn target_scale(
             }
         }
         Some(w) => {
-            // Scaled by the largest magnitude from the start: the weighted
-            // sums cannot overflow for finite targets and weights ≤ 1e300.
+            // Scaled by the largest magnitude from the start, so every term is
+            // at most its weight: the sums stay finite while the weights' sum
+            // does (an infinite sum ends in the error below).
             let largest = y.iter().fold(0.0_f64, |a, v| a.max(v.abs()));
             let c = if largest > 0.0 && largest.is_finite() {
                 largest
