@@ -26,6 +26,8 @@
 //!   OpenBLAS), and [`store::GrowMat`], the column-major store that makes
 //!   appending columns cheap;
 //! - [`lstsq`] — minimum-norm least squares through LAPACK `dgelsd`;
+//! - [`sparse`] — [`sparse::Csr`] samples and their products with dense
+//!   matrices, and [`sparse::Samples`], a fit's samples dense or sparse;
 //! - [`threads`] — OpenBLAS thread control.
 //!
 //! Notation (algorithms.md): `R = AᵀA + λI`, `Q = R⁻¹`, `H` the K×q block of
@@ -57,6 +59,7 @@ pub mod kernels;
 pub mod lstsq;
 pub mod product;
 pub mod ridge;
+pub mod sparse;
 pub mod store;
 pub mod threads;
 pub mod validate;
