@@ -34,6 +34,7 @@
 #![warn(missing_docs)]
 
 pub use linalg_core;
+pub use linalg_core::sparse::{Csr, Samples};
 pub use optim;
 
 pub mod activation;

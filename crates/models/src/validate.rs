@@ -4,6 +4,7 @@
 
 use ndarray::{ArrayView1, ArrayView2};
 
+use linalg_core::sparse::Samples;
 use linalg_core::validate as checks;
 
 use crate::error::{ModelError, Result};
@@ -28,6 +29,19 @@ pub(crate) fn matrix(what: &'static str, a: ArrayView2<'_, f64>) -> Result<()> {
 /// `a` has `expected` columns.
 pub(crate) fn cols(what: &'static str, a: ArrayView2<'_, f64>, expected: usize) -> Result<()> {
     Ok(checks::cols(what, &a, expected)?)
+}
+
+/// The samples `x` (dense or sparse) have `expected` columns.
+pub(crate) fn sample_cols(what: &'static str, x: Samples<'_>, expected: usize) -> Result<()> {
+    if x.ncols() == expected {
+        return Ok(());
+    }
+    Err(linalg_core::Error::Shape {
+        what,
+        expected: format!("{expected} columns"),
+        found: format!("{}×{}", x.nrows(), x.ncols()),
+    }
+    .into())
 }
 
 /// `a` has `expected` rows.

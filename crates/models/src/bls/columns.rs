@@ -4,6 +4,7 @@
 //! scaling, column by column within the thread budget
 //! ([`crate::parallel`]).
 
+use linalg_core::sparse::Samples;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array1, ArrayView2, ArrayViewMut1, ArrayViewMut2, Axis, Slice};
 use rayon::prelude::*;
@@ -98,13 +99,24 @@ where
 /// `out ← Ũ W` for `Ũ = [U, 0.1·1]` (K×(m+1)) and `W` ((m+1)×q), without
 /// forming `Ũ`: one BLAS product `U W_{1..m}` into `out`, and the bias row
 /// `0.1·w_{m+1}` returned for the caller to add column by column.
+///
+/// `U` may be sparse (the BLS's samples as a [`Csr`](linalg_core::sparse::Csr)):
+/// its product is then [`Csr::matmul_into`](linalg_core::sparse::Csr::matmul_into)'s.
+/// The callers give `W` with `m + 1` rows and `out` of `U`'s rows and `W`'s
+/// columns.
 pub(crate) fn product_with_bias_row(
-    u: ArrayView2<'_, f64>,
+    u: Samples<'_>,
     w: ArrayView2<'_, f64>,
     out: &mut ArrayViewMut2<'_, f64>,
 ) -> Array1<f64> {
     let m = u.ncols();
-    general_mat_mul(1.0, &u, &w.slice_axis(Axis(0), Slice::from(..m)), 0.0, out);
+    let top = w.slice_axis(Axis(0), Slice::from(..m));
+    match u {
+        Samples::Dense(u) => general_mat_mul(1.0, &u, &top, 0.0, out),
+        Samples::Sparse(u) => u
+            .matmul_into(top, out.view_mut())
+            .expect("the callers pass W with a row per input and an output of the right shape"),
+    }
     w.row(m).mapv(|v| BIAS_INPUT * v)
 }
 
@@ -113,7 +125,7 @@ pub(crate) fn product_with_bias_row(
 /// each random map of the BLS makes over its products, the same in training
 /// on all rows and in every pass of a fit from chunks.
 pub(crate) fn biased_product<T, F>(
-    u: ArrayView2<'_, f64>,
+    u: Samples<'_>,
     w: ArrayView2<'_, f64>,
     mut out: ArrayViewMut2<'_, f64>,
     init: T,
@@ -136,7 +148,7 @@ where
 }
 
 /// `out ← Ũ W` and its column extremes (a feature group's `A1` and `X̃β`).
-pub(crate) fn biased_extremes(u: ArrayView2<'_, f64>, w: ArrayView2<'_, f64>, out: ArrayViewMut2<'_, f64>) -> Extremes {
+pub(crate) fn biased_extremes(u: Samples<'_>, w: ArrayView2<'_, f64>, out: ArrayViewMut2<'_, f64>) -> Extremes {
     let r = biased_product(u, w, out, (f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
         (lo.min(v), hi.max(v))
     });

@@ -5,6 +5,7 @@
 use std::time::{Duration, Instant};
 
 use linalg_core::ridge::{IncrementalRidge, Strategy};
+use linalg_core::sparse::Samples;
 use ndarray::{Array2, ArrayView1, ArrayView2, Axis, ShapeBuilder, Slice};
 
 use super::model::Bls;
@@ -177,9 +178,18 @@ pub(crate) type Initial = (Expansion, Box<dyn IncrementalRidge>, UpdateReport, A
 /// outputs `Zⁿ` (when `keep_features`; otherwise an empty matrix).
 pub(crate) fn build_initial(params: &BlsValidParams, data: &Dataset<'_>, keep_features: bool) -> Result<Initial> {
     data.check()?;
-    let y = data.targets();
+    build_initial_of(params, data.features().into(), data.targets(), keep_features)
+}
+
+/// [`build_initial`] on checked samples `x` (dense or sparse) and targets `y`.
+pub(crate) fn build_initial_of(
+    params: &BlsValidParams,
+    x: Samples<'_>,
+    y: ArrayView2<'_, f64>,
+    keep_features: bool,
+) -> Result<Initial> {
     let t0 = Instant::now();
-    let (expansion, a0) = initial_columns(params, data.features(), None)?;
+    let (expansion, a0) = initial_columns(params, x, None)?;
     let features = expansion.feature_nodes();
     let z = if keep_features {
         let mut z = Array2::<f64>::zeros((a0.nrows(), features).f());
@@ -216,14 +226,15 @@ pub(crate) fn build_initial(params: &BlsValidParams, data: &Dataset<'_>, keep_fe
 /// readout records.
 pub(crate) fn build_weighted(
     params: &BlsValidParams,
-    data: &Dataset<'_>,
+    x: Samples<'_>,
+    y: ArrayView2<'_, f64>,
     weights: ArrayView1<'_, f64>,
 ) -> Result<(Expansion, Array2<f64>, Strategy)> {
-    let (expansion, mut a0) = initial_columns(params, data.features(), Some(weights))?;
+    let (expansion, mut a0) = initial_columns(params, x, Some(weights))?;
     let root = weights.mapv(f64::sqrt);
     let root = root.view().insert_axis(Axis(1));
     a0 *= &root;
-    let y = &data.targets() * &root;
+    let y = &y * &root;
     let solver = params.readout().start(a0, y.view())?;
     Ok((
         expansion,
@@ -237,10 +248,10 @@ pub(crate) fn build_weighted(
 /// (K×(G·N+E), column-major); no solver.
 fn initial_columns(
     params: &BlsValidParams,
-    x: ArrayView2<'_, f64>,
+    x: Samples<'_>,
     weights: Option<ArrayView1<'_, f64>>,
 ) -> Result<(Expansion, Array2<f64>)> {
-    let (k, d) = x.dim();
+    let (k, d) = (x.nrows(), x.ncols());
     let (g_count, n, e) = (
         params.feature_groups(),
         params.feature_nodes(),
@@ -311,7 +322,7 @@ impl IncrementalBls {
                 value: format!("{} + {} groups", params.initial_nodes(), groups.len()),
                 reason: "the number of nodes overflows",
             })?;
-        let (mut expansion, a0) = initial_columns(params, data.features(), None)?;
+        let (mut expansion, a0) = initial_columns(params, data.features().into(), None)?;
         let (k, n0) = a0.dim();
         let f = expansion.feature_nodes();
         let mut a = Array2::<f64>::zeros((k, total).f());
@@ -456,7 +467,7 @@ impl IncrementalBls {
             let (mut z_new, rest) = h.view_mut().split_at(Axis(1), feature_nodes);
             let (h_fed, h_extra) = rest.split_at(Axis(1), fed);
             let features = FeatureGroup::train(
-                self.x.view(),
+                self.x.view().into(),
                 feature_nodes,
                 feature_stream(self.params.seed(), self.expansion.feature_groups().len()),
                 (self.params.sparse_mu(), self.params.admm_iterations()),
@@ -538,7 +549,7 @@ impl IncrementalBls {
                 kept.slice_axis_mut(Axis(1), Slice::from(..old))
                     .assign(&z.slice_axis(Axis(1), Slice::from(..old)));
                 if let Some(cut) = self.expansion.feature_groups().last() {
-                    cut.write(self.x.view(), kept.slice_axis_mut(Axis(1), Slice::from(old..f)));
+                    cut.write(self.x.view().into(), kept.slice_axis_mut(Axis(1), Slice::from(old..f)));
                 }
                 self.features = kept;
             }
@@ -662,7 +673,7 @@ impl IncrementalBls {
     /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
     /// [`linalg_core::Error::NonFinite`] for unusable samples.
     pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
-        self.expansion.predict(x, self.solver.weights())
+        self.expansion.predict(x.into(), self.solver.weights())
     }
 
     /// The current network as a fitted [`Bls`] (copies the maps and weights).

@@ -2,10 +2,11 @@
 //! solver.
 
 use linalg_core::ridge::Strategy;
+use linalg_core::sparse::Samples;
 use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
-use super::incremental::{build_initial, build_weighted};
+use super::incremental::{build_initial, build_initial_of, build_weighted};
 use super::nodes::Expansion;
 use super::params::BlsValidParams;
 use crate::error::{ModelError, Result};
@@ -77,21 +78,23 @@ impl Bls {
         }
     }
 
-    /// Predictions `A(x) W` (K×M) for samples `x` (K×d), accumulated block by
-    /// block (eq. (13)).
+    /// Predictions `A(x) W` (K×M) for samples `x` (K×d, dense or a sparse
+    /// [`Csr`](linalg_core::sparse::Csr)), accumulated block by block
+    /// (eq. (13)).
     ///
     /// # Errors
     /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
     /// [`linalg_core::Error::NonFinite`] for unusable samples.
-    pub fn predict(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
-        self.expansion.predict(x, self.output_weights.view())
+    pub fn predict<'s>(&self, x: impl Into<Samples<'s>>) -> Result<Array2<f64>> {
+        self.expansion.predict(x.into(), self.output_weights.view())
     }
 
-    /// The expanded input matrix `A` (K×nodes) of samples `x` (K×d).
+    /// The expanded input matrix `A` (K×nodes) of samples `x` (K×d, dense
+    /// or sparse).
     ///
     /// # Errors
     /// As [`predict`](Self::predict).
-    pub fn hidden_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+    pub fn hidden_outputs<'s>(&self, x: impl Into<Samples<'s>>) -> Result<Array2<f64>> {
         self.expansion.hidden_outputs(x)
     }
 
@@ -213,14 +216,63 @@ impl BlsValidParams {
     /// that are not one per sample, finite and ≥ 0, or are all 0.
     pub fn fit_weighted(&self, data: &Dataset<'_>, weights: ArrayView1<'_, f64>) -> Result<Bls> {
         data.check()?;
-        validate::sample_weights(weights, data.features().nrows())?;
+        self.fit_checked(data.features().into(), data.targets(), Some(weights))
+    }
+
+    /// Fit to samples `x` given as a sparse [`Csr`](linalg_core::sparse::Csr)
+    /// matrix (or dense: any [`Samples`]) and targets `y` (K×M), each
+    /// sample weighted by `weights` when given: the fit of [`Fit::fit`]
+    /// and [`fit_weighted`](Self::fit_weighted) on the same values. Sparse
+    /// samples enter the feature groups only through the products `X̃W_e`,
+    /// `X̃β` and the autoencoder's `A1ᵀX`, computed from their stored
+    /// entries; every later column (the feature outputs, the enhancement
+    /// nodes) is dense.
+    ///
+    /// ```
+    /// use models::{BlsParams, Csr, ParamGuard};
+    /// use ndarray::Array2;
+    /// let dense = Array2::from_shape_fn((60, 6), |(i, j)| if (i + 2 * j) % 3 == 0 { (i % 7) as f64 / 7.0 } else { 0.0 });
+    /// let y = dense.sum_axis(ndarray::Axis(1)).insert_axis(ndarray::Axis(1));
+    /// let x = Csr::from_dense(dense.view())?;
+    /// let bls = BlsParams::new(2, 4, 20).with_lambda(1e-3).check()?.fit_samples((&x).into(), y.view(), None)?;
+    /// assert_eq!(bls.predict(&x)?.dim(), (60, 1));
+    /// # Ok::<(), models::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Fit::fit`] and [`fit_weighted`](Self::fit_weighted).
+    pub fn fit_samples(
+        &self,
+        x: Samples<'_>,
+        y: ArrayView2<'_, f64>,
+        weights: Option<ArrayView1<'_, f64>>,
+    ) -> Result<Bls> {
+        x.check("samples X")?;
+        validate::matrix("targets Y", y)?;
+        validate::rows("targets Y", y, x.nrows())?;
+        self.fit_checked(x, y, weights)
+    }
+
+    /// The fit of checked samples and targets.
+    fn fit_checked(&self, x: Samples<'_>, y: ArrayView2<'_, f64>, weights: Option<ArrayView1<'_, f64>>) -> Result<Bls> {
+        let Some(weights) = weights else {
+            let (expansion, solver, _, _) = build_initial_of(self, x, y, false)?;
+            let output_weights = solver.weights().as_standard_layout().into_owned();
+            return Ok(Bls::from_raw(
+                expansion,
+                output_weights,
+                self.lambda(),
+                solver.strategy(),
+            ));
+        };
+        validate::sample_weights(weights, x.nrows())?;
         let kept: Vec<usize> = (0..weights.len()).filter(|&i| weights[i] > 0.0).collect();
         let (x, y, w) = (
-            data.features().select(Axis(0), &kept),
-            data.targets().select(Axis(0), &kept),
+            x.select_rows(&kept)?,
+            y.select(Axis(0), &kept),
             weights.select(Axis(0), &kept),
         );
-        let (expansion, output_weights, strategy) = build_weighted(self, &Dataset::new(x.view(), y.view()), w.view())?;
+        let (expansion, output_weights, strategy) = build_weighted(self, x.view(), y.view(), w.view())?;
         Ok(Bls::from_raw(expansion, output_weights, self.lambda(), strategy))
     }
 }

@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use linalg_core::sparse::Samples;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis, ShapeBuilder, Slice};
 use serde::{Deserialize, Serialize};
@@ -84,14 +85,14 @@ impl FeatureGroup {
     /// Draw group `W_e` from `rng`, fine-tune it on the training samples `x`
     /// (K×d) and write the group's `K×nodes` outputs `Z` into `out`.
     pub(crate) fn train(
-        x: ArrayView2<'_, f64>,
+        x: Samples<'_>,
         nodes: usize,
         mut rng: SplitMix64,
         (mu, iterations): (f64, usize),
         weights: Option<ArrayView1<'_, f64>>,
         mut out: ArrayViewMut2<'_, f64>,
     ) -> Result<Self> {
-        let (k, d) = x.dim();
+        let (k, d) = (x.nrows(), x.ncols());
         let we = draw_uniform(d + 1, nodes, &mut rng);
         // A1 = X̃ W_e, each column scaled to [−1, 1]; the lasso's sums
         // (weighted by the rows' sample weights, if any).
@@ -138,7 +139,7 @@ impl FeatureGroup {
     /// Write the group's outputs `Z` (K×N) for samples `x` (K×d) into `out`:
     /// the same floating-point operations as [`train`](Self::train), so the
     /// training samples give bit-identical columns.
-    pub(crate) fn write(&self, x: ArrayView2<'_, f64>, mut out: ArrayViewMut2<'_, f64>) {
+    pub(crate) fn write(&self, x: Samples<'_>, mut out: ArrayViewMut2<'_, f64>) {
         let bias = product_with_bias_row(x, self.beta.view(), &mut out);
         let gains = self.gains();
         map_columns(out, |j, mut c| {
@@ -269,7 +270,7 @@ impl EnhancementGroup {
     /// written into `out`, and its largest magnitude over these rows (a fit
     /// from chunks takes the largest over its chunks).
     pub(crate) fn input_max(z: ArrayView2<'_, f64>, weights: ArrayView2<'_, f64>, out: ArrayViewMut2<'_, f64>) -> f64 {
-        biased_product(z, weights, out, 0.0f64, |m, v| m.max(v.abs()))
+        biased_product(z.into(), weights, out, 0.0f64, |m, v| m.max(v.abs()))
             .into_iter()
             .fold(0.0f64, f64::max)
     }
@@ -295,7 +296,7 @@ impl EnhancementGroup {
     /// (K×|inputs|) into `out`: the same floating-point operations as
     /// [`train`](Self::train).
     pub(crate) fn write(&self, z: ArrayView2<'_, f64>, mut out: ArrayViewMut2<'_, f64>) {
-        let bias = product_with_bias_row(z, self.weights.view(), &mut out);
+        let bias = product_with_bias_row(z.into(), self.weights.view(), &mut out);
         let s = self.scale;
         map_columns(out, |j, mut c| {
             let b = bias[j];
@@ -478,23 +479,24 @@ impl Expansion {
     }
 
     /// Samples `x` have `d` columns, at least one row, and are finite.
-    fn check_samples(&self, x: ArrayView2<'_, f64>) -> Result<()> {
-        validate::cols("samples X", x, self.n_inputs)?;
-        validate::matrix("samples X", x)
+    fn check_samples(&self, x: Samples<'_>) -> Result<()> {
+        validate::sample_cols("samples X", x, self.n_inputs)?;
+        Ok(x.check("samples X")?)
     }
 
     /// The feature nodes' outputs `Zⁿ` (K×(feature nodes), column-major) of
-    /// samples `x` (K×d), in feature-creation order (eq. (10)).
+    /// samples `x` (K×d, dense or sparse), in feature-creation order (eq. (10)).
     ///
     /// # Errors
     /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
     /// [`linalg_core::Error::NonFinite`] for unusable samples.
-    pub fn feature_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+    pub fn feature_outputs<'s>(&self, x: impl Into<Samples<'s>>) -> Result<Array2<f64>> {
+        let x = x.into();
         self.check_samples(x)?;
         Ok(self.features_unchecked(x))
     }
 
-    fn features_unchecked(&self, x: ArrayView2<'_, f64>) -> Array2<f64> {
+    fn features_unchecked(&self, x: Samples<'_>) -> Array2<f64> {
         let mut z = Array2::zeros((x.nrows(), self.feature_nodes()).f());
         let mut at = 0;
         for g in &self.features {
@@ -514,7 +516,8 @@ impl Expansion {
     /// # Errors
     /// [`linalg_core::Error::Shape`], [`linalg_core::Error::Empty`] or
     /// [`linalg_core::Error::NonFinite`] for unusable samples.
-    pub fn hidden_outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+    pub fn hidden_outputs<'s>(&self, x: impl Into<Samples<'s>>) -> Result<Array2<f64>> {
+        let x = x.into();
         self.check_samples(x)?;
         let z = self.features_unchecked(x);
         let mut a = Array2::zeros((x.nrows(), self.nodes()).f());
@@ -536,7 +539,7 @@ impl Expansion {
 
     /// Predictions `A W` (K×M) for samples `x` (K×d) and output weights `w`
     /// (nodes×M), accumulated block by block (`A` is never formed whole).
-    pub(crate) fn predict(&self, x: ArrayView2<'_, f64>, w: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+    pub(crate) fn predict(&self, x: Samples<'_>, w: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
         self.check_samples(x)?;
         validate::rows("output weights", w, self.nodes())?;
         // One layout for every caller (row-major), so that a model and its

@@ -14,6 +14,7 @@
 //! `shrink(x, κ) = max(x − κ, 0) − max(−x − κ, 0)` is the soft threshold.
 //! The result is the `o` iterate (sparse), as in Chen's code.
 
+use linalg_core::sparse::Samples;
 use linalg_core::InverseCholesky;
 use ndarray::linalg::general_mat_mul;
 use ndarray::{Array2, ArrayView1, ArrayView2, ArrayViewMut2, Axis, Slice, Zip};
@@ -108,11 +109,13 @@ pub(crate) fn lasso_admm_gram(
 /// `range` of all the training rows, then the normal equations of the lasso,
 /// `A1ᵀA1` (N×N) and `A1ᵀX̃ = [A1ᵀX, 0.1·A1ᵀ1]` (N×(d+1)), are formed. Both
 /// are sums over rows: a fit from chunks adds those of its chunks. With
-/// `weights` (one per row, ≥ 0) each row's terms count `w` times.
+/// `weights` (one per row, ≥ 0) each row's terms count `w` times. Sparse
+/// samples give `A1ᵀX` as `(XᵀA1)ᵀ` from their stored entries
+/// ([`Csr::transpose_matmul`](linalg_core::sparse::Csr::transpose_matmul)).
 pub(crate) fn autoencoder_sums(
     mut a1: ArrayViewMut2<'_, f64>,
     range: &Extremes,
-    x: ArrayView2<'_, f64>,
+    x: Samples<'_>,
     weights: Option<ArrayView1<'_, f64>>,
 ) -> (Array2<f64>, Array2<f64>) {
     let (n, d) = (a1.ncols(), x.ncols());
@@ -123,13 +126,11 @@ pub(crate) fn autoencoder_sums(
     let left = weighted.as_ref().map_or(a1.view(), |m| m.view());
     let gram = left.t().dot(&a1);
     let mut atb = Array2::<f64>::zeros((n, d + 1));
-    general_mat_mul(
-        1.0,
-        &left.t(),
-        &x,
-        0.0,
-        &mut atb.slice_axis_mut(Axis(1), Slice::from(..d)),
-    );
+    let mut top = atb.slice_axis_mut(Axis(1), Slice::from(..d));
+    match x {
+        Samples::Dense(x) => general_mat_mul(1.0, &left.t(), &x, 0.0, &mut top),
+        Samples::Sparse(x) => top.assign(&x.transpose_matmul(left).expect("A1 has a row per sample").t()),
+    }
     atb.column_mut(d)
         .assign(&left.sum_axis(Axis(0)).mapv(|v| BIAS_INPUT * v));
     (gram, atb)

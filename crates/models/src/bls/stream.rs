@@ -131,7 +131,7 @@ impl BlsValidParams {
             }
             let mut a1 = Array2::<f64>::zeros((x.nrows(), n).f());
             for (we, range) in maps.iter().zip(&mut a1_ranges) {
-                range.merge(&biased_extremes(x, we.view(), a1.view_mut()));
+                range.merge(&biased_extremes(x.into(), we.view(), a1.view_mut()));
             }
             Ok(())
         })?;
@@ -143,8 +143,8 @@ impl BlsValidParams {
         shard.pass(|x, _| {
             let mut a1 = Array2::<f64>::zeros((x.nrows(), n).f());
             for ((we, range), sum) in maps.iter().zip(&a1_ranges).zip(&mut sums) {
-                biased_extremes(x, we.view(), a1.view_mut());
-                let (gram, atb) = autoencoder_sums(a1.view_mut(), range, x, None);
+                biased_extremes(x.into(), we.view(), a1.view_mut());
+                let (gram, atb) = autoencoder_sums(a1.view_mut(), range, x.into(), None);
                 match sum {
                     Some((g, b)) => {
                         *g += &gram;
@@ -173,7 +173,7 @@ impl BlsValidParams {
         shard.pass(|x, _| {
             let mut z = Array2::<f64>::zeros((x.nrows(), n).f());
             for (beta, range) in betas.iter().zip(&mut z_ranges) {
-                range.merge(&biased_extremes(x, beta.view(), z.view_mut()));
+                range.merge(&biased_extremes(x.into(), beta.view(), z.view_mut()));
             }
             Ok(())
         })?;

@@ -5,6 +5,7 @@ use std::ops::Range;
 
 // `slice_axis` rather than `s![]`: ndarray 0.17's `s!` expands to
 // `#[allow(unsafe_code)]`, which the crate's `forbid(unsafe_code)` rejects.
+use linalg_core::sparse::Samples;
 use ndarray::{Array1, Array2, ArrayView1, ArrayView2, Axis, Slice};
 use serde::{Deserialize, Serialize};
 
@@ -151,12 +152,14 @@ impl HiddenLayer {
         self.biases.view()
     }
 
-    /// Hidden outputs `f(XW + 1bᵀ)` (K×l) of the samples `x` (K×N): one BLAS
-    /// product, then bias and activation in one (parallel) pass.
+    /// Hidden outputs `f(XW + 1bᵀ)` (K×l) of the samples `x` (K×N, dense
+    /// or a sparse [`Csr`](linalg_core::sparse::Csr)): one product (a DGEMM,
+    /// or [`Csr::matmul`](linalg_core::sparse::Csr::matmul)'s `2·nnz·l`
+    /// flops), then bias and activation in one (parallel) pass.
     ///
     /// # Errors
     /// [`linalg_core::Error::Shape`] if `x` does not have `N` columns.
-    pub fn outputs(&self, x: ArrayView2<'_, f64>) -> Result<Array2<f64>> {
+    pub fn outputs<'s>(&self, x: impl Into<Samples<'s>>) -> Result<Array2<f64>> {
         self.outputs_range(x, 0..self.nodes())
     }
 
@@ -166,8 +169,9 @@ impl HiddenLayer {
     /// # Errors
     /// [`linalg_core::Error::Shape`] if `x` does not have `N` columns,
     /// [`ModelError::InvalidParameter`] if the range is not within `0..l`.
-    pub fn outputs_range(&self, x: ArrayView2<'_, f64>, nodes: Range<usize>) -> Result<Array2<f64>> {
-        validate::cols("samples X", x, self.n_inputs())?;
+    pub fn outputs_range<'s>(&self, x: impl Into<Samples<'s>>, nodes: Range<usize>) -> Result<Array2<f64>> {
+        let x = x.into();
+        validate::sample_cols("samples X", x, self.n_inputs())?;
         if nodes.start > nodes.end || nodes.end > self.nodes() {
             return Err(ModelError::InvalidParameter {
                 name: "nodes",
@@ -175,7 +179,7 @@ impl HiddenLayer {
                 reason: "the node range must lie within 0..(number of nodes)",
             });
         }
-        let mut z = linalg_core::product::matmul(x, self.weights.slice_axis(Axis(1), Slice::from(nodes.clone())))?;
+        let mut z = x.matmul(self.weights.slice_axis(Axis(1), Slice::from(nodes.clone())))?;
         self.activation
             .apply_with_bias_inplace(&mut z, self.biases.slice_axis(Axis(0), Slice::from(nodes)))?;
         Ok(z)

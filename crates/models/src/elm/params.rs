@@ -2,10 +2,11 @@
 //! ([`Readout`]: solver and λ), unchecked ([`ElmParams`]) and validated
 //! ([`ElmValidParams`]).
 
+use linalg_core::sparse::Samples;
 use ndarray::{ArrayView1, ArrayView2};
 
 use crate::activation::Activation;
-use crate::error::Result;
+use crate::error::{ModelError, Result};
 use crate::readout::{Readout, ReadoutSolver};
 use crate::traits::ParamGuard;
 use crate::validate;
@@ -54,25 +55,29 @@ impl InputScale {
     /// rows of positive weight). `weights` has one entry per row, finite,
     /// ≥ 0, not all 0 (checked by the weighted fits).
     pub fn factor_weighted(self, x: ArrayView2<'_, f64>, weights: Option<ArrayView1<'_, f64>>) -> f64 {
+        self.factor_of(x.into(), weights)
+    }
+
+    /// [`factor_weighted`](Self::factor_weighted) for dense or sparse
+    /// samples (a sparse row's absent entries are zeros, which add nothing
+    /// to its norm or its largest magnitude).
+    pub fn factor_of(self, x: Samples<'_>, weights: Option<ArrayView1<'_, f64>>) -> f64 {
         let inverse_sqrt = 1.0 / (x.ncols().max(1) as f64).sqrt();
         match self {
             InputScale::UnitVariance => {
                 let weight = |k: usize| weights.map_or(1.0, |w| w[k]);
                 // mean ‖x_k‖² = m² · mean ‖x_k/m‖² with m = max |x| (rows of weight > 0).
-                let m = x
-                    .rows()
-                    .into_iter()
-                    .enumerate()
-                    .filter(|(k, _)| weight(*k) > 0.0)
-                    .fold(0.0f64, |m, (_, r)| r.fold(m, |m, v| m.max(v.abs())));
+                let m = (0..x.nrows())
+                    .filter(|&k| weight(k) > 0.0)
+                    .fold(0.0f64, |m, k| x.fold_row(k, m, |m, v| m.max(v.abs())));
                 if !(m > 0.0 && m.is_finite()) {
                     return inverse_sqrt;
                 }
                 let (mut sum, mut total) = (0.0, 0.0);
-                for (k, r) in x.rows().into_iter().enumerate() {
+                for k in 0..x.nrows() {
                     let w = weight(k);
                     if w > 0.0 {
-                        sum += w * r.fold(0.0, |acc, v| acc + (v / m) * (v / m));
+                        sum += w * x.fold_row(k, 0.0, |acc, v| acc + (v / m) * (v / m));
                         total += w;
                     }
                 }
@@ -84,11 +89,62 @@ impl InputScale {
         }
     }
 
+    /// The names [`FromStr`](std::str::FromStr) reads and
+    /// [`Display`](std::fmt::Display) writes: `unit-variance`,
+    /// `inverse-sqrt`, or the fixed scale as a number.
+    pub const NAMES: &'static str = "unit-variance, inverse-sqrt or a number > 0";
+
     fn check(self) -> Result<()> {
         if let InputScale::Fixed(s) = self {
             validate::finite_scalar("input_scale", s, true, "the input-weight scale must be finite and > 0")?;
         }
         Ok(())
+    }
+}
+
+impl std::fmt::Display for InputScale {
+    /// `unit-variance`, `inverse-sqrt`, or the fixed scale (`1`, `0.25`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputScale::UnitVariance => f.write_str("unit-variance"),
+            InputScale::InverseSqrtInputs => f.write_str("inverse-sqrt"),
+            InputScale::Fixed(s) => write!(f, "{s}"),
+        }
+    }
+}
+
+impl std::str::FromStr for InputScale {
+    type Err = ModelError;
+
+    /// `unit-variance`, `inverse-sqrt` (case and `_`/`-` ignored) or a
+    /// finite number > 0 (a fixed scale).
+    ///
+    /// ```
+    /// use models::InputScale;
+    /// assert_eq!("unit-variance".parse::<InputScale>()?, InputScale::UnitVariance);
+    /// assert_eq!("Inverse_Sqrt".parse::<InputScale>()?, InputScale::InverseSqrtInputs);
+    /// assert_eq!("0.5".parse::<InputScale>()?, InputScale::Fixed(0.5));
+    /// assert!("0".parse::<InputScale>().is_err() && "wide".parse::<InputScale>().is_err());
+    /// # Ok::<(), models::ModelError>(())
+    /// ```
+    fn from_str(text: &str) -> Result<Self> {
+        let name = text.trim().to_ascii_lowercase().replace('_', "-");
+        let scale = match name.as_str() {
+            "unit-variance" => InputScale::UnitVariance,
+            "inverse-sqrt" => InputScale::InverseSqrtInputs,
+            _ => match name.parse::<f64>() {
+                Ok(s) => InputScale::Fixed(s),
+                Err(_) => {
+                    return Err(ModelError::InvalidParameter {
+                        name: "input_scale",
+                        value: text.to_string(),
+                        reason: "the input-weight scale is unit-variance, inverse-sqrt or a number > 0",
+                    })
+                }
+            },
+        };
+        scale.check()?;
+        Ok(scale)
     }
 }
 
