@@ -7,7 +7,8 @@
 //! * [`load_idx`] reads MNIST's IDX images and the labels file beside them ([`read_idx_images`] and
 //!   [`read_idx_labels`] read one file each);
 //! * [`load_csv`] reads a numeric CSV with a header and the target in the last column;
-//! * [`load_libsvm`] reads the sparse LIBSVM format into a dense matrix;
+//! * [`load_libsvm`] reads the sparse LIBSVM format into a dense matrix, [`load_libsvm_sparse`]
+//!   keeps it sparse (a `Csr` matrix the ELM and the BLS fit directly);
 //! * [`load_any`] picks one of them from the file name and contents;
 //! * [`read_table`] reads like [`load_any`] but leaves the targets as the file has them (a CSV's
 //!   last column as text) and keeps each row's line, for the command line: [`ClassLabels`] maps
@@ -63,7 +64,7 @@ pub use self::csv::load_csv;
 pub use self::error::DataError;
 pub use self::idx::{load_idx, read_idx_images, read_idx_labels, IdxImages, IDX_IMAGES_MAGIC, IDX_LABELS_MAGIC};
 pub use self::labels::{ClassLabels, ClassLabelsAccumulator};
-pub use self::libsvm::{load_libsvm, LIBSVM_MAX_DENSE_CELLS};
+pub use self::libsvm::{load_libsvm, load_libsvm_sparse, SparseDataset, LIBSVM_MAX_DENSE_CELLS};
 pub use self::preprocess::{
     argmax_rows, k_fold, one_hot, shuffled_indices, train_test_split, ColumnStats, MinMaxScaler, StandardScaler,
 };

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use ndarray::Array2;
+use linalg_core::sparse::Csr;
+use ndarray::{Array1, Array2};
 
 use super::error::{quote, DataError};
 use super::read::{available_memory_bytes, human_bytes, settle, Input, Lines, Reading};
@@ -20,6 +21,46 @@ use super::Dataset;
 pub fn load_libsvm(path: impl AsRef<Path>, n_features: Option<usize>) -> Result<Dataset, DataError> {
     let input = Input::open(path.as_ref(), Reading::Whole)?;
     LibsvmRows::new(input, n_features, None).whole()?.into_dataset()
+}
+
+/// A LIBSVM file kept sparse ([`load_libsvm_sparse`]): the samples as a compressed sparse row
+/// matrix and one label per row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SparseDataset {
+    /// Features, one row per sample, only the entries the file lists.
+    pub x: Csr,
+    /// Labels as written (e.g. `-1`/`+1`), one per sample.
+    pub y: Array1<f64>,
+    /// Where the data came from (the path given to the loader).
+    pub source: String,
+}
+
+/// Loads a LIBSVM file keeping it sparse: the file's `index:value` pairs become the stored entries
+/// of a [`Csr`] matrix (16 bytes each) instead of a dense `K × d` array, so text data with millions
+/// of features and a few hundred entries per row fits in memory, and the ELM and the BLS fit it
+/// through their sparse products (`ElmValidParams::fit_samples`, `BlsValidParams::fit_samples`).
+/// The same format, checks and errors as [`load_libsvm`], without its dense-memory limit; an
+/// entry whose value is written as 0 is kept as a stored 0.
+///
+/// ```no_run
+/// let data = nn_data::load_libsvm_sparse("news20.libsvm", None)?;
+/// println!("{} rows, {} features, {:.4}% stored", data.x.nrows(), data.x.ncols(), 100.0 * data.x.density());
+/// # Ok::<(), nn_data::DataError>(())
+/// ```
+///
+/// # Errors
+/// [`DataError`] naming the file and line of a malformed line, an index beyond `n_features`, or a
+/// file without data lines.
+pub fn load_libsvm_sparse(path: impl AsRef<Path>, n_features: Option<usize>) -> Result<SparseDataset, DataError> {
+    let input = Input::open(path.as_ref(), Reading::Whole)?;
+    let rows = LibsvmRows::new(input, n_features, None);
+    let source = rows.path.display().to_string();
+    let (x, y) = rows.whole_sparse()?;
+    Ok(SparseDataset {
+        x,
+        y: Array1::from(y),
+        source,
+    })
 }
 
 /// The most values a dense LIBSVM matrix may have (2³¹, i.e. 16 GiB of `f64`): a larger request comes
@@ -88,6 +129,15 @@ fn parse_line(path: &Path, line_no: usize, line: &str, n_features: Option<usize>
     Ok(Some((label, features)))
 }
 
+/// Rows parsed from a LIBSVM file: each with its line, the width they share, and where the
+/// largest index is (for messages).
+struct Parsed {
+    rows: Vec<Row>,
+    lines: Vec<usize>,
+    d: usize,
+    largest: String,
+}
+
 /// The rows of a LIBSVM file, read in order.
 pub(crate) struct LibsvmRows {
     path: PathBuf,
@@ -131,7 +181,53 @@ impl LibsvmRows {
         self.read_chunk(max_rows).map_err(|e| settle(e, self.lines.input_mut()))
     }
 
-    fn read_chunk(&mut self, max_rows: usize) -> Result<Option<Table>, DataError> {
+    /// Every row kept sparse, for [`load_libsvm_sparse`]: the matrix and the labels.
+    pub(crate) fn whole_sparse(mut self) -> Result<(Csr, Vec<f64>), DataError> {
+        let parsed = self
+            .read_rows(usize::MAX)
+            .map_err(|e| settle(e, self.lines.input_mut()))?;
+        let Some(parsed) = parsed else {
+            return Err(DataError::format(&self.path, None, "empty file (no data lines)"));
+        };
+        let (d, n) = (parsed.d, parsed.rows.len());
+        let nnz = parsed.rows.iter().map(|(_, f)| f.len()).sum();
+        let mut indptr = Vec::with_capacity(n + 1);
+        let mut indices = Vec::with_capacity(nnz);
+        let mut values = Vec::with_capacity(nnz);
+        let mut y = Vec::with_capacity(n);
+        indptr.push(0);
+        for (r, (label, features)) in parsed.rows.into_iter().enumerate() {
+            y.push(label);
+            for (j, v) in features {
+                if j >= d {
+                    return Err(self.changed_while_read(parsed.lines[r], j, d));
+                }
+                indices.push(j);
+                values.push(v);
+            }
+            indptr.push(values.len());
+        }
+        self.rows += n;
+        let x = Csr::try_new(n, d, indptr, indices, values)
+            .map_err(|e| DataError::format(&self.path, None, e.to_string()))?;
+        Ok((x, y))
+    }
+
+    /// The error for feature index `j` (0-based) on line `line` beyond the width `d` of the first pass.
+    fn changed_while_read(&self, line: usize, j: usize, d: usize) -> DataError {
+        DataError::format(
+            &self.path,
+            Some(line),
+            format!(
+                "feature index {} is beyond the largest index, {d}, of the first pass over the file: the file changed while it was read",
+                j + 1
+            ),
+        )
+    }
+
+    /// The next at most `max_rows` parsed rows with their lines and the width they share (`None`
+    /// after the last row; an error for a file without data lines).
+    fn read_rows(&mut self, max_rows: usize) -> Result<Option<Parsed>, DataError> {
         let mut rows: Vec<Row> = Vec::new();
         let mut lines: Vec<usize> = Vec::new();
         let (mut max_index, mut max_line) = (0usize, 0usize);
@@ -163,6 +259,24 @@ impl LibsvmRows {
         let largest = largest.map_or(String::new(), |(index, line)| {
             format!(" (the largest feature index, {index}, is on line {line})")
         });
+        Ok(Some(Parsed {
+            rows,
+            lines,
+            d,
+            largest,
+        }))
+    }
+
+    fn read_chunk(&mut self, max_rows: usize) -> Result<Option<Table>, DataError> {
+        let Some(Parsed {
+            rows,
+            lines,
+            d,
+            largest,
+        }) = self.read_rows(max_rows)?
+        else {
+            return Ok(None);
+        };
         dense_fits(rows.len(), d, available_memory_bytes())
             .map_err(|problem| DataError::format(&self.path, None, format!("{problem}{largest}")))?;
         let mut x = Array2::zeros((rows.len(), d));
@@ -171,14 +285,7 @@ impl LibsvmRows {
             y.push(label);
             for (j, v) in features {
                 if j >= d {
-                    return Err(DataError::format(
-                        &self.path,
-                        Some(lines[r]),
-                        format!(
-                            "feature index {} is beyond the largest index, {d}, of the first pass over the file: the file changed while it was read",
-                            j + 1
-                        ),
-                    ));
+                    return Err(self.changed_while_read(lines[r], j, d));
                 }
                 x[[r, j]] = v;
             }

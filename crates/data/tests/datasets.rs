@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use ndarray::{array, Array1, Array2};
 use nn_data::{
-    argmax_rows, k_fold, load_any, load_csv, load_idx, load_libsvm, load_shipped, names, one_hot, read_idx_labels,
-    shipped, shuffled_indices, train_test_split, DataError, Dataset, MinMaxScaler, StandardScaler,
+    argmax_rows, k_fold, load_any, load_csv, load_idx, load_libsvm, load_libsvm_sparse, load_shipped, names, one_hot,
+    read_idx_labels, shipped, shuffled_indices, train_test_split, DataError, Dataset, MinMaxScaler, StandardScaler,
 };
 use nn_data::{read_table, ClassLabels, HeaderMode, ReadOptions, Targets};
 use proptest::prelude::*;
@@ -267,6 +267,53 @@ fn libsvm_index_zero_and_order() -> TestResult {
         Some(1),
         "not greater than the previous index 5",
     );
+    Ok(())
+}
+
+/// `load_libsvm_sparse` keeps the file's entries (stored zeros too), gives the dense loader's
+/// matrix and labels exactly (the same parsed numbers, placed), and reports the same errors.
+#[test]
+fn libsvm_sparse_is_the_dense_file_kept_sparse() -> TestResult {
+    let dir = TempDir::new("sparse")?;
+    let text = b"# a comment\n1 2:0.5 7:-3 # tail\n\n-1 qid:3 1:1e-3 4:0\n+1\n0.5 7:2.25\n";
+    let path = dir.write("x.libsvm", text)?;
+    let sparse = load_libsvm_sparse(&path, None)?;
+    let dense = load_libsvm(&path, None)?;
+    assert_eq!(sparse.x.to_dense(), dense.x);
+    assert_eq!(sparse.y, dense.y);
+    assert_eq!(sparse.y, array![1.0, -1.0, 1.0, 0.5]);
+    assert_eq!((sparse.x.nrows(), sparse.x.ncols(), sparse.x.nnz()), (4, 7, 5));
+    assert_eq!(sparse.x.indptr(), &[0, 2, 4, 4, 5]);
+    assert_eq!(sparse.x.indices(), &[1, 6, 0, 3, 6]);
+    assert_eq!(sparse.source, path.display().to_string());
+    // A width given: more columns; an index beyond it is an error on its line.
+    assert_eq!(load_libsvm_sparse(&path, Some(10))?.x.ncols(), 10);
+    assert_format(
+        load_libsvm_sparse(&path, Some(5)),
+        &path,
+        Some(2),
+        "beyond the 5 features expected",
+    );
+    // The dense loader's messages, line for line.
+    let bad = dir.write("bad.libsvm", b"1 1:0.5 2:1\n-1 1:2 3=4\n")?;
+    assert_format(
+        load_libsvm_sparse(&bad, None),
+        &bad,
+        Some(2),
+        "bad index:value token \"3=4\"",
+    );
+    let order = dir.write("order.svm", b"1 2:1 5:1 3:1\n")?;
+    assert_format(
+        load_libsvm_sparse(&order, None),
+        &order,
+        Some(1),
+        "not greater than the previous index 5",
+    );
+    let empty = dir.write("empty.libsvm", b"# nothing\n\n")?;
+    assert_format(load_libsvm_sparse(&empty, None), &empty, None, "empty file");
+    // Gzipped files are read as well.
+    let gz = dir.write("x.libsvm.gz", &gzip(text)?)?;
+    assert_eq!(load_libsvm_sparse(&gz, None)?.x, sparse.x);
     Ok(())
 }
 
