@@ -38,13 +38,14 @@
 //! ```
 
 use linalg_core::ridge::{GramAccumulator, OnlineRidge};
-use ndarray::{Array2, ArrayView2};
+use ndarray::{Array2, ArrayView1, ArrayView2, Axis};
 use serde::{Deserialize, Serialize};
 
 use crate::bls::Bls;
 use crate::elm::Elm;
 use crate::error::{ModelError, Result};
 use crate::traits::Chunk;
+use crate::validate;
 
 /// A model whose outputs are a ridge readout `ŷ = h(x)ᵀW` of fixed hidden
 /// outputs `h(x)`: what [`OnlineFit`] updates.
@@ -196,6 +197,78 @@ impl<M: LinearReadout> OnlineFit<M> {
             return Ok(());
         }
         let a = self.model.hidden_outputs(x)?;
+        self.add_rows(a, y)
+    }
+
+    /// [`new`](Self::new) on the rows `x`, `y` with a weight `w_k ≥ 0` per
+    /// row (scikit-learn's `sample_weight`): the sums are those of the rows
+    /// scaled by `√w_k`, `AᵀDA` and `AᵀDY`, so the weights are the weighted
+    /// ridge solution `(AᵀDA + λI)⁻¹AᵀDY` — what
+    /// [`ElmValidParams::fit_weighted`](crate::ElmValidParams::fit_weighted)
+    /// and [`BlsValidParams::fit_weighted`](crate::BlsValidParams::fit_weighted)
+    /// give, up to rounding.
+    ///
+    /// # Errors
+    /// As [`new`](Self::new); [`ModelError::InvalidParameter`] for weights
+    /// that are not one per row, finite and ≥ 0, or are all 0.
+    pub fn new_weighted(
+        model: M,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        weights: ArrayView1<'_, f64>,
+    ) -> Result<Self> {
+        validate::sample_weights(weights, x.nrows())?;
+        let (a, y) = scaled_rows(&model, x, y, weights)?;
+        let mut acc = GramAccumulator::new(model.nodes(), model.n_outputs());
+        acc.add(a.view(), y.view())?;
+        Self::from_sums(model, &acc)
+    }
+
+    /// [`partial_fit`](Self::partial_fit) with a weight `w_k ≥ 0` per row:
+    /// the rows enter the sums scaled by `√w_k` (integer weights add what
+    /// repeating the rows adds; rows of weight 0 add nothing). To
+    /// [`forget_weighted`](Self::forget_weighted) them later, give the same
+    /// weights.
+    ///
+    /// # Errors
+    /// As [`partial_fit`](Self::partial_fit), and
+    /// [`ModelError::InvalidParameter`] for weights that are not one per row,
+    /// finite and ≥ 0.
+    pub fn partial_fit_weighted(
+        &mut self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        weights: ArrayView1<'_, f64>,
+    ) -> Result<()> {
+        if !batch_weights(weights, x.nrows())? {
+            return Ok(());
+        }
+        let (a, y) = scaled_rows(&self.model, x, y, weights)?;
+        self.add_rows(a, y.view())
+    }
+
+    /// [`forget`](Self::forget) of rows added with weights `weights` (the
+    /// same ones as when they were added).
+    ///
+    /// # Errors
+    /// As [`forget`](Self::forget) and
+    /// [`partial_fit_weighted`](Self::partial_fit_weighted).
+    pub fn forget_weighted(
+        &mut self,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        weights: ArrayView1<'_, f64>,
+    ) -> Result<()> {
+        if !batch_weights(weights, x.nrows())? {
+            return Ok(());
+        }
+        let (a, y) = scaled_rows(&self.model, x, y, weights)?;
+        self.forget_rows(a, y.view())
+    }
+
+    /// Add the hidden outputs `a` of rows with targets `y` to the sums and
+    /// re-solve the weights (undone if the solve fails).
+    fn add_rows(&mut self, a: Array2<f64>, y: ArrayView2<'_, f64>) -> Result<()> {
         self.ridge.add(a.view(), y)?;
         match self.ridge.weights() {
             Ok(w) => {
@@ -223,6 +296,12 @@ impl<M: LinearReadout> OnlineFit<M> {
             return Ok(());
         }
         let a = self.model.hidden_outputs(x)?;
+        self.forget_rows(a, y)
+    }
+
+    /// Remove the hidden outputs `a` of rows with targets `y` from the
+    /// sums and re-solve the weights (nothing changes on error).
+    fn forget_rows(&mut self, a: Array2<f64>, y: ArrayView2<'_, f64>) -> Result<()> {
         let mut next = self.ridge.clone();
         next.forget(a.view(), y)?;
         let w = next.weights()?;
@@ -280,6 +359,33 @@ impl<M: LinearReadout> OnlineFit<M> {
     pub fn sums(&self) -> GramAccumulator {
         self.ridge.accumulator()
     }
+}
+
+/// Whether a batch of rows with `weights` adds anything: `false` when every
+/// weight is 0 (checked: one per row, finite, ≥ 0).
+fn batch_weights(weights: ArrayView1<'_, f64>, rows: usize) -> Result<bool> {
+    if weights.len() == rows && weights.iter().all(|&w| w == 0.0) {
+        return Ok(false);
+    }
+    validate::sample_weights(weights, rows)?;
+    Ok(true)
+}
+
+/// The hidden outputs of `x` and the targets `y`, each row scaled by the
+/// square root of its weight.
+fn scaled_rows<M: LinearReadout>(
+    model: &M,
+    x: ArrayView2<'_, f64>,
+    y: ArrayView2<'_, f64>,
+    weights: ArrayView1<'_, f64>,
+) -> Result<(Array2<f64>, Array2<f64>)> {
+    validate::rows("targets Y", y, x.nrows())?;
+    validate::finite("targets Y", y)?;
+    let mut a = model.hidden_outputs(x)?;
+    let root = weights.mapv(f64::sqrt);
+    let root = root.view().insert_axis(Axis(1));
+    a *= &root;
+    Ok((a, &y * &root))
 }
 
 /// What an [`OnlineFit`] saves: the model and the sums (the factor is

@@ -211,3 +211,97 @@ fn weights_saving_and_errors() -> Result<(), Box<dyn std::error::Error>> {
     assert!(matches!(e, ModelError::InvalidParameter { name: "lambda", .. }), "{e}");
     Ok(())
 }
+
+/// Rows added with weights (`new_weighted`, `partial_fit_weighted`) give
+/// the weighted ridge solution of all rows: the ridge solution of the
+/// model's hidden outputs scaled by `√w` (elimination on the normal
+/// equations, within `ridge_tolerance` of the scaled problem, one
+/// elimination per update plus the reference); forgetting a batch with its
+/// weights leaves the solution of the rest; a batch of zero weights
+/// changes nothing, and bad weights are refused with nothing changed.
+#[test]
+fn weighted_rows_are_added_and_forgotten() {
+    let mut r = rng(17);
+    let x = r.uniform_matrix(240, 3, -1.0, 1.0);
+    let y = Array2::from_shape_fn((240, 2), |(i, c)| {
+        (x[[i, 0]] * (c as f64 + 1.0)).sin() + x[[i, 1]] * x[[i, 2]]
+    });
+    let w = ndarray::Array1::from_shape_fn(240, |i| [0.0, 0.5, 1.0, 2.5][i % 4]);
+    let lambda = 1e-3;
+    let elm = ElmParams::new(30, Activation::Sigmoid)
+        .with_lambda(lambda)
+        .check()
+        .expect("valid")
+        .fit_weighted(
+            &Dataset::new(x.slice(s![..100, ..]), y.slice(s![..100, ..])),
+            w.slice(s![..100]),
+        )
+        .expect("fit");
+    let mut online = OnlineFit::new_weighted(elm, x.slice(s![..100, ..]), y.slice(s![..100, ..]), w.slice(s![..100]))
+        .expect("start");
+    online
+        .partial_fit_weighted(
+            x.slice(s![100..170, ..]),
+            y.slice(s![100..170, ..]),
+            w.slice(s![100..170]),
+        )
+        .expect("add");
+    online
+        .partial_fit_weighted(x.slice(s![170.., ..]), y.slice(s![170.., ..]), w.slice(s![170..]))
+        .expect("add");
+    let scaled = |model: &models::Elm, rows: std::ops::Range<usize>| {
+        let root = w.slice(s![rows.clone()]).mapv(f64::sqrt).insert_axis(Axis(1));
+        let a = model.hidden_outputs(x.slice(s![rows.clone(), ..])).expect("hidden") * &root;
+        (a, &y.slice(s![rows, ..]) * &root)
+    };
+    let check = |online: &OnlineFit<models::Elm>, rows: std::ops::Range<usize>, steps: usize| {
+        let (a, ys) = scaled(online.model(), rows.clone());
+        let mut g = at_b(a.view(), a.view());
+        g.diag_mut().mapv_inplace(|v| v + lambda);
+        let reference = gauss_solve(g.view(), at_b(a.view(), ys.view()).view());
+        let tol = ridge_tolerance(a.view(), ys.view(), reference.view(), lambda, steps, 1);
+        let err = fro_diff(online.model().output_weights(), reference.view());
+        assert!(err <= tol, "‖W − W*‖ = {err:.3e} > {tol:.3e}");
+        // The weights matter: the unweighted solution is elsewhere.
+        let (w_plain, _) = direct(online.model(), x.slice(s![rows.clone(), ..]), y.slice(s![rows, ..]));
+        assert!(fro_diff(online.model().output_weights(), w_plain.view()) > 1e3 * tol);
+    };
+    check(&online, 0..240, 4);
+    online
+        .forget_weighted(x.slice(s![170.., ..]), y.slice(s![170.., ..]), w.slice(s![170..]))
+        .expect("forget");
+    let (a_full, y_full) = scaled(online.model(), 0..240);
+    let (a_kept, y_kept) = scaled(online.model(), 0..170);
+    let mut g = at_b(a_kept.view(), a_kept.view());
+    g.diag_mut().mapv_inplace(|v| v + lambda);
+    let reference = gauss_solve(g.view(), at_b(a_kept.view(), y_kept.view()).view());
+    let tol = forget_tolerance(a_full.view(), y_full.view(), a_kept.view(), reference.view(), lambda, 5);
+    let err = fro_diff(online.model().output_weights(), reference.view());
+    assert!(err <= tol, "after forgetting: {err:.3e} > {tol:.3e}");
+
+    let before = online.model().output_weights().to_owned();
+    online
+        .partial_fit_weighted(
+            x.slice(s![..5, ..]),
+            y.slice(s![..5, ..]),
+            ndarray::Array1::zeros(5).view(),
+        )
+        .expect("zero weights");
+    assert_eq!(online.model().output_weights(), before);
+    for bad in [ndarray::Array1::from_elem(5, -1.0), ndarray::Array1::from_elem(4, 1.0)] {
+        let e = online
+            .partial_fit_weighted(x.slice(s![..5, ..]), y.slice(s![..5, ..]), bad.view())
+            .expect_err("bad weights");
+        assert!(
+            matches!(
+                e,
+                ModelError::InvalidParameter {
+                    name: "sample_weight",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(online.model().output_weights(), before);
+    }
+}
