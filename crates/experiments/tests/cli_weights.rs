@@ -1,4 +1,4 @@
-//! `nn fit --model elm --weight-column NAME` (issue 41, item 4): a column of
+//! `nn fit --model elm|bls --weight-column NAME` (issue 41, item 4): a column of
 //! sample weights in the training CSV, taken out of the features (and out of
 //! the test file when it has one), weighting the fit, the input scaling and
 //! the targets' standardization alike, so that integer weights fit what the
@@ -52,18 +52,16 @@ fn with_weights(header: &[String], rows: &[Vec<String>], weights: &[String]) -> 
 /// The test RMSE of `nn fit --model elm --hidden 40` on `train` (extra flags
 /// `more`), tested on the shipped airfoil file; and the JSON.
 fn test_rmse(train: &Path, more: &[&str]) -> (f64, serde_json::Value) {
+    test_rmse_of(&["--model", "elm", "--hidden", "40"], train, more)
+}
+
+/// [`test_rmse`] of the model `model` (its flags).
+fn test_rmse_of(model: &[&str], train: &Path, more: &[&str]) -> (f64, serde_json::Value) {
     let test = data("airfoil/airfoil.csv.gz");
     let out = nn()
-        .args([
-            "fit",
-            "--model",
-            "elm",
-            "--hidden",
-            "40",
-            "--task",
-            "regression",
-            "--train",
-        ])
+        .arg("fit")
+        .args(model)
+        .args(["--task", "regression", "--train"])
         .arg(train)
         .args(["--test", &test])
         .args(more)
@@ -139,6 +137,76 @@ fn integer_weights_fit_what_the_repeated_rows_fit() {
     }
 }
 
+/// The BLS takes the column as the ELM does: the weighted fit lands where
+/// the repeated rows' does, away from the unweighted one.
+#[test]
+fn the_bls_weighs_its_rows_too() {
+    let dir = temp_dir("weights-bls");
+    let (header, rows) = airfoil();
+    let counts: Vec<usize> = (0..rows.len()).map(|i| (i * 5 + 1) % 3).collect(); // 0..=2
+    let (wh, wrows) = with_weights(
+        &header,
+        &rows,
+        &counts.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+    );
+    let weighted_file = dir.path().join("weighted.csv");
+    write_csv(&weighted_file, &wh, &wrows);
+    let repeated: Vec<Vec<String>> = rows
+        .iter()
+        .zip(&counts)
+        .flat_map(|(r, &c)| std::iter::repeat_n(r.clone(), c))
+        .collect();
+    let repeated_file = dir.path().join("repeated.csv");
+    write_csv(&repeated_file, &header, &repeated);
+    let plain_file = dir.path().join("plain.csv");
+    write_csv(&plain_file, &header, &rows);
+    let bls = [
+        "--model",
+        "bls",
+        "--feature-groups",
+        "3",
+        "--feature-nodes",
+        "5",
+        "--enhancement",
+        "40",
+        "--lambda",
+        "1e-3",
+    ];
+    let (weighted, json) = test_rmse_of(&bls, &weighted_file, &["--weight-column", "w"]);
+    assert_eq!(json["weight_column"], "w");
+    assert_eq!(json["n_features"], 5, "the weight column is not a feature: {json}");
+    let (repeated, _) = test_rmse_of(&bls, &repeated_file, &[]);
+    let (plain, _) = test_rmse_of(&bls, &plain_file, &[]);
+    assert!(
+        (weighted - plain).abs() > 1e-3 * plain,
+        "{weighted} vs unweighted {plain}"
+    );
+    assert!(
+        (weighted - repeated).abs() <= 1e-6 * (weighted - plain).abs(),
+        "weighted {weighted}, repeated {repeated}, unweighted {plain}"
+    );
+    let (code, _, err) = run(&[
+        "fit",
+        "--model",
+        "bls",
+        "--task",
+        "regression",
+        "--train",
+        &weighted_file.display().to_string(),
+        "--test",
+        &data("airfoil/airfoil.csv.gz"),
+        "--weight-column",
+        "w",
+        "--increments",
+        "e10",
+    ]);
+    assert_ne!(code, Some(0));
+    assert!(
+        err.contains("--weight-column w") && err.contains("not with --increments"),
+        "{err}"
+    );
+}
+
 #[test]
 fn the_test_files_weight_column_is_dropped_when_it_has_one() {
     let dir = temp_dir("weights-test-file");
@@ -209,12 +277,14 @@ fn bad_weights_and_flags_are_refused_with_the_reason() {
             assert!(err.contains(n), "{more:?}: {n:?} not in: {err}");
         }
     }
-    // The flag is the ELM's: another model refuses it.
+    // The flag is the ridge readouts': another model refuses it.
     let t = bad.display().to_string();
     let (code, _, err) = run(&[
         "fit",
         "--model",
-        "bls",
+        "slfn",
+        "--hidden",
+        "5",
         "--task",
         "regression",
         "--train",

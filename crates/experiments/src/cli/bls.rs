@@ -10,7 +10,7 @@ use clap::Args;
 use linalg_core::ridge::Strategy;
 use linalg_core::Precision;
 use models::bls::{Bls, BlsValidParams, IncrementalBls, UpdateReport};
-use models::{Activation, BlsParams, ParamGuard};
+use models::{Activation, BlsParams, Dataset, ParamGuard};
 use ndarray::Array2;
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +21,7 @@ use super::model_command::{details_of, FitContext, ModelCommand, ModelFlags, Res
 use super::progress::Progress;
 use super::scale_out::{ScaleOut, ScaleOutFlags};
 use super::select::{self, SelectArgs, SelectFlags};
+use super::shared_flags::{WeightColumnFlag, WeightScaleFlag};
 use super::weights_check::{check_weights, solver_residuals, warn_if_not_ridge};
 use nn_data::pipeline::FittedModel;
 
@@ -53,6 +54,12 @@ pub struct BlsFlags {
     /// Store the solver's expanded matrix in single precision (half the memory).
     #[arg(long, help_heading = HEADING)]
     pub f32: bool,
+    /// `--weight-column`.
+    #[command(flatten)]
+    pub weights: WeightColumnFlag,
+    /// `--weight-scale`.
+    #[command(flatten)]
+    pub scale: WeightScaleFlag,
     /// `--updatable` (and the other flags for data beyond one fit).
     #[command(flatten)]
     pub scale_out: ScaleOutFlags,
@@ -90,6 +97,8 @@ pub(crate) fn resolve(
         precision: if flags.f32 { Precision::F32 } else { Precision::F64 },
         lambda: common.lambda.unwrap_or(defaults::BLS_LAMBDA),
         seed: common.seed,
+        weight_column: None,
+        shrink: flags.scale.shrink()?,
     };
     if bls.checked_nodes().is_none() {
         return Err(CliError::Usage(
@@ -102,7 +111,18 @@ pub(crate) fn resolve(
     let batch = bls.increments.is_empty() && !flags.f32;
     let scale_out = flags.scale_out.resolve(ModelKind::Bls, true, batch)?;
     let select = flags.select.clone().resolve(ModelKind::Bls, true, &scale_out, typed)?;
-    Ok((bls, scale_out, select))
+    let weight_column = flags.weights.resolve(if !bls.increments.is_empty() {
+        Some("--increments".to_string())
+    } else if flags.f32 {
+        Some("--f32".to_string())
+    } else if select.is_some() {
+        Some("--select-lambda or --grow-until-val".to_string())
+    } else if scale_out.updatable || scale_out.chunk_rows.is_some() {
+        Some("--updatable or --chunk-rows".to_string())
+    } else {
+        None
+    })?;
+    Ok((BlsArgs { weight_column, ..bls }, scale_out, select))
 }
 
 impl ModelFlags for BlsFlags {
@@ -285,6 +305,11 @@ pub struct BlsArgs {
     pub lambda: f64,
     /// `--seed`.
     pub seed: u64,
+    /// `--weight-column`: the training file's column of sample weights.
+    pub weight_column: Option<String>,
+    /// `--weight-scale`: the enhancement nodes' shrink scale
+    /// ([`BlsParams::DEFAULT_SHRINK`]).
+    pub shrink: f64,
 }
 
 impl Default for BlsArgs {
@@ -298,6 +323,8 @@ impl Default for BlsArgs {
             precision: Precision::F64,
             lambda: defaults::BLS_LAMBDA,
             seed: defaults::SEED,
+            weight_column: None,
+            shrink: BlsParams::DEFAULT_SHRINK,
         }
     }
 }
@@ -331,6 +358,7 @@ impl BlsArgs {
                 .with_strategy(self.strategy)
                 .with_seed(self.seed)
                 .with_precision(self.precision)
+                .with_shrink(self.shrink)
                 .check()?,
         )
     }
@@ -365,6 +393,10 @@ pub(crate) fn details(
 }
 
 impl ModelCommand for BlsArgs {
+    fn weight_column(&self) -> Option<&str> {
+        self.weight_column.as_deref()
+    }
+
     fn kind(&self) -> ModelKind {
         ModelKind::Bls
     }
@@ -428,12 +460,25 @@ impl ModelCommand for BlsArgs {
                     _ => return Err(CliError::Input("the BLS's selection returned another model".into())),
                 }
             }
-            None => {
-                let (bls, updates) = fit(&self.params()?, &self.increments, x, y)?;
-                (bls, Some(updates), None)
-            }
+            None => match ctx.weights {
+                // `resolve` refused weights with increments: the initial
+                // network's weighted fit.
+                Some(w) => (
+                    self.params()?.fit_weighted(&Dataset::new(x.view(), y.view()), w)?,
+                    None,
+                    None,
+                ),
+                None => {
+                    let (bls, updates) = fit(&self.params()?, &self.increments, x, y)?;
+                    (bls, Some(updates), None)
+                }
+            },
         };
-        let details = details(&bls, updates)?;
+        let mut details = details(&bls, updates)?;
+        details.insert("weight_scale".into(), serde_json::Value::from(self.shrink));
+        if let Some(name) = &self.weight_column {
+            details.insert("weight_column".into(), serde_json::Value::from(name.clone()));
+        }
         Ok(Trained {
             model: FittedModel::Bls(bls),
             hidden: selection.as_ref().map_or(self.hidden_units(), |s| s.nodes),

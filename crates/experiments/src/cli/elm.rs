@@ -8,7 +8,8 @@ use std::time::Duration;
 use clap::Args;
 use linalg_core::ridge::Strategy;
 use models::{
-    Activation, Dataset, Elm, ElmParams, ElmValidParams, Fit, IncrementalElm, ParamGuard, ReadoutSolver as Solver,
+    Activation, Dataset, Elm, ElmParams, ElmValidParams, Fit, IncrementalElm, InputScale, ParamGuard,
+    ReadoutSolver as Solver,
 };
 use ndarray::Array2;
 use serde_json::Map;
@@ -20,7 +21,7 @@ use super::model_command::{FitContext, ModelCommand, ModelFlags, Resolved, Train
 use super::progress::Progress;
 use super::scale_out::{ScaleOut, ScaleOutFlags};
 use super::select::{self, SelectArgs, SelectFlags};
-use super::shared_flags::{ActivationFlag, HiddenFlag};
+use super::shared_flags::{ActivationFlag, HiddenFlag, WeightColumnFlag, WeightScaleFlag};
 use super::weights_check::{check_weights, solver_residuals, warn_if_not_ridge};
 use nn_data::pipeline::FittedModel;
 
@@ -45,12 +46,12 @@ pub struct ElmFlags {
     /// First size of a network grown by an incremental --solver.
     #[arg(long, value_name = "N0", value_parser = at_least_one, default_value_t = defaults::INITIAL_NODES, help_heading = HEADING)]
     pub initial_nodes: usize,
-    /// The training file's column (CSV header name) of sample weights, ≥ 0:
-    /// each row's squared error weighted (integer weights fit what
-    /// repeating rows fits). Not a feature: a test file's column of that
-    /// name is dropped too. The batch ridge or lstsq fit only.
-    #[arg(long, value_name = "NAME", help_heading = HEADING)]
-    pub weight_column: Option<String>,
+    /// `--weight-column`.
+    #[command(flatten)]
+    pub weights: WeightColumnFlag,
+    /// `--weight-scale`.
+    #[command(flatten)]
+    pub scale: WeightScaleFlag,
     /// `--updatable` (and the other flags for data beyond one fit).
     #[command(flatten)]
     pub scale_out: ScaleOutFlags,
@@ -76,6 +77,9 @@ pub struct ElmArgs {
     pub seed: u64,
     /// `--weight-column`: the training file's column of sample weights.
     pub weight_column: Option<String>,
+    /// `--weight-scale`: the scale of the input weights (default
+    /// [`ElmParams::DEFAULT_INPUT_SCALE`]).
+    pub input_scale: InputScale,
 }
 
 /// Resolve the ELM's flags: its settings, and the scale-out and selection
@@ -115,23 +119,15 @@ pub(crate) fn resolve(
         .scale_out
         .resolve(ModelKind::Elm, ridge, solver == Solver::Ridge)?;
     let select = flags.select.clone().resolve(ModelKind::Elm, ridge, &scale_out, typed)?;
-    if let Some(name) = &flags.weight_column {
-        let other = if matches!(solver, Solver::Strategy(_)) {
-            Some(format!("an incremental --solver ({solver})"))
-        } else if select.is_some() {
-            Some("--select-lambda or --grow-until-val".to_string())
-        } else if scale_out.updatable || scale_out.chunk_rows.is_some() {
-            Some("--updatable or --chunk-rows".to_string())
-        } else {
-            None
-        };
-        if let Some(other) = other {
-            return Err(CliError::Usage(format!(
-                "--weight-column {name}: sample weights are taken by the batch fit (--solver ridge or lstsq), not \
-                 with {other}"
-            )));
-        }
-    }
+    let weight_column = flags.weights.resolve(if matches!(solver, Solver::Strategy(_)) {
+        Some(format!("an incremental --solver ({solver})"))
+    } else if select.is_some() {
+        Some("--select-lambda or --grow-until-val".to_string())
+    } else if scale_out.updatable || scale_out.chunk_rows.is_some() {
+        Some("--updatable or --chunk-rows".to_string())
+    } else {
+        None
+    })?;
     let elm = ElmArgs {
         hidden,
         activation: flags.activation.activation.0,
@@ -139,7 +135,8 @@ pub(crate) fn resolve(
         initial_nodes: flags.initial_nodes,
         lambda: common.lambda.unwrap_or(defaults::ELM_LAMBDA),
         seed: common.seed,
-        weight_column: flags.weight_column.clone(),
+        weight_column,
+        input_scale: flags.scale.input_scale()?,
     };
     Ok((elm, scale_out, select))
 }
@@ -168,6 +165,7 @@ impl ElmArgs {
             .with_lambda(self.lambda)
             .with_solver(self.solver)
             .with_seed(self.seed)
+            .with_input_scale(self.input_scale)
             .check()?)
     }
 
@@ -283,9 +281,15 @@ impl ModelCommand for ElmArgs {
                 .uses_lambda()
                 .then(|| selection.as_ref().map_or(self.lambda, |s| s.lambda)),
             selection,
-            details: match &self.weight_column {
-                Some(name) => Map::from_iter([("weight_column".to_string(), serde_json::Value::from(name.clone()))]),
-                None => Map::new(),
+            details: {
+                let mut d = Map::from_iter([(
+                    "weight_scale".to_string(),
+                    serde_json::Value::from(self.input_scale.to_string()),
+                )]);
+                if let Some(name) = &self.weight_column {
+                    d.insert("weight_column".to_string(), serde_json::Value::from(name.clone()));
+                }
+                d
             },
         })
     }

@@ -39,7 +39,7 @@ pub struct FitContext<'a> {
     pub seed: u64,
     /// `--select-lambda` or `--grow-until-val` (the ELM and the BLS only).
     pub select: Option<&'a SelectArgs>,
-    /// The sample weights of `--weight-column` (the ELM only), one per
+    /// The sample weights of `--weight-column` (the ELM and the BLS), one per
     /// training row.
     pub weights: Option<ArrayView1<'a, f64>>,
 }

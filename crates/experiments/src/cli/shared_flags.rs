@@ -7,7 +7,9 @@
 //! - `--activation`: the ELM and the BPLS model;
 //! - `--trainer`: the SLFN, the DFNN and the BPLS model;
 //! - `--time-limit`: the SLFN, the DFNN and the BPLS model;
-//! - `--layers`, `--batch-size`, `--max-epochs`: the DFNN and the BPLS model.
+//! - `--layers`, `--batch-size`, `--max-epochs`: the DFNN and the BPLS model;
+//! - `--weight-column`, `--weight-scale`: the ELM and the BLS (the ridge
+//!   readouts and their random hidden layers).
 
 use std::time::Duration;
 
@@ -29,6 +31,81 @@ pub struct HiddenFlag {
     /// Hidden nodes (required with --model elm and --model slfn).
     #[arg(long, value_name = "N", value_parser = at_least_one, help_heading = "ELM and SLFN (--model elm, slfn)")]
     pub hidden: Option<usize>,
+}
+
+/// `--weight-column` (the ELM and the BLS: a weighted ridge readout).
+#[derive(Clone, Debug, Args)]
+pub struct WeightColumnFlag {
+    /// The training file's column (CSV header name) of sample weights, ≥ 0:
+    /// each row's squared error weighted (integer weights fit what
+    /// repeating rows fits). Not a feature: a test file's column of that
+    /// name is dropped too. The batch fit only (ELM: --solver ridge or
+    /// lstsq; BLS: no --increments, --f32).
+    #[arg(long, value_name = "NAME", help_heading = "ELM and BLS (--model elm, bls)")]
+    pub weight_column: Option<String>,
+}
+
+impl WeightColumnFlag {
+    /// The column, unless a flag that fits otherwise than the batch fit is
+    /// given: `other` names it.
+    ///
+    /// # Errors
+    /// [`CliError::Usage`](super::error::CliError::Usage) naming the column and `other`.
+    pub fn resolve(&self, other: Option<String>) -> Result<Option<String>, super::error::CliError> {
+        match (&self.weight_column, other) {
+            (Some(name), Some(other)) => Err(super::error::CliError::Usage(format!(
+                "--weight-column {name}: sample weights are taken by the batch fit, not with {other}"
+            ))),
+            (column, _) => Ok(column.clone()),
+        }
+    }
+}
+
+/// `--weight-scale` (the ELM and the BLS: the scale of the random hidden
+/// layer, issue 42).
+#[derive(Clone, Debug, Args)]
+pub struct WeightScaleFlag {
+    /// The scale of the random hidden layer. ELM: the input weights are
+    /// uniform on [−s, s) with s = unit-variance (√(3 / mean ‖x‖²): unit
+    /// pre-activation variance, the default), inverse-sqrt (1/√N), or a
+    /// number (1: MATLAB ELM's rand*2−1). BLS: the enhancement nodes' shrink
+    /// scale, a number [default: 0.8, Chen's].
+    #[arg(long, value_name = "SCALE", help_heading = "ELM and BLS (--model elm, bls)")]
+    pub weight_scale: Option<String>,
+}
+
+impl WeightScaleFlag {
+    /// The ELM's input scale ([`models::InputScale`]; its default when not given).
+    ///
+    /// # Errors
+    /// [`CliError::Usage`](super::error::CliError::Usage) naming the flag and what it takes.
+    pub fn input_scale(&self) -> Result<models::InputScale, super::error::CliError> {
+        match &self.weight_scale {
+            None => Ok(models::ElmParams::DEFAULT_INPUT_SCALE),
+            Some(text) => text.parse().map_err(|_| {
+                super::error::CliError::Usage(format!(
+                    "--weight-scale {text}: the ELM's input-weight scale is {}",
+                    models::InputScale::NAMES
+                ))
+            }),
+        }
+    }
+
+    /// The BLS's shrink scale (its default when not given).
+    ///
+    /// # Errors
+    /// [`CliError::Usage`](super::error::CliError::Usage) unless a finite number > 0.
+    pub fn shrink(&self) -> Result<f64, super::error::CliError> {
+        match &self.weight_scale {
+            None => Ok(models::BlsParams::DEFAULT_SHRINK),
+            Some(text) => match text.trim().parse::<f64>() {
+                Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+                _ => Err(super::error::CliError::Usage(format!(
+                    "--weight-scale {text}: the BLS's enhancement shrink scale is a number > 0"
+                ))),
+            },
+        }
+    }
 }
 
 /// `--activation` (the ELM and the BPLS model).
