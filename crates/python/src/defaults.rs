@@ -34,6 +34,7 @@ pub fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     elm.set_item("alpha", ElmParams::DEFAULT_LAMBDA)?;
     elm.set_item("solver", ElmParams::DEFAULT_SOLVER.to_string())?;
     elm.set_item("random_state", ElmParams::DEFAULT_SEED)?;
+    elm.set_item("weight_scale", ElmParams::DEFAULT_INPUT_SCALE.to_string())?;
     all.set_item("elm", elm)?;
 
     let bls = PyDict::new(py);
@@ -43,6 +44,7 @@ pub fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     bls.set_item("alpha", BlsParams::DEFAULT_LAMBDA)?;
     bls.set_item("strategy", BlsParams::DEFAULT_STRATEGY.cli_name())?;
     bls.set_item("random_state", BlsParams::DEFAULT_SEED)?;
+    bls.set_item("weight_scale", BlsParams::DEFAULT_SHRINK)?;
     all.set_item("bls", bls)?;
 
     let slfn = PyDict::new(py);

@@ -16,8 +16,8 @@ use models::select::grow::{GrowOptions, Grown};
 use models::select::lambda::{Method, SelectOptions, Selected};
 use models::select::{Criterion, CurvePoint};
 use models::{
-    BlsParams, BlsValidParams, Dataset, ElmParams, ElmValidParams, Fit, IncrementalBls, IncrementalElm, OnlineFit,
-    ParamGuard, SlfnParams,
+    BlsParams, BlsValidParams, Dataset, ElmParams, ElmValidParams, Fit, IncrementalBls, IncrementalElm, InputScale,
+    OnlineFit, ParamGuard, SlfnParams,
 };
 use ndarray::{Array2, ArrayView2, Axis};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
@@ -32,7 +32,7 @@ use crate::threads;
 type Fitted<'py> = (Model, Bound<'py, PyDict>);
 
 /// `name` parsed by the library's `FromStr`, as a `ValueError` on failure.
-fn parse<T>(name: &str) -> PyResult<T>
+pub(crate) fn parse<T>(name: &str) -> PyResult<T>
 where
     T: std::str::FromStr,
     T::Err: std::fmt::Display,
@@ -270,7 +270,7 @@ fn report_dict<'py>(py: Python<'py>, fit: RidgeFit, seconds: f64) -> PyResult<Fi
 #[pyo3(signature = (x, y, *, n_hidden, activation, alpha, solver, random_state, classification = false,
     growable = false, select_lambda = None, lambda_grid = None, select_sizes = None, grow_until_val = false,
     grow_step = None, patience = None, max_hidden = None, val_fraction = None, n_jobs = None,
-    sample_weight = None))]
+    sample_weight = None, weight_scale = "unit-variance"))]
 #[allow(clippy::too_many_arguments)]
 pub fn fit_elm<'py>(
     py: Python<'py>,
@@ -293,12 +293,15 @@ pub fn fit_elm<'py>(
     val_fraction: Option<f64>,
     n_jobs: Option<i64>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
+    weight_scale: &str,
 ) -> PyResult<Fitted<'py>> {
+    let input_scale: InputScale = parse(weight_scale)?;
     let params = |nodes: usize| -> PyResult<ElmValidParams> {
         ElmParams::new(nodes, parse(activation)?)
             .with_lambda(alpha)
             .with_solver(parse(solver)?)
             .with_seed(random_state)
+            .with_input_scale(input_scale)
             .check()
             .map_err(to_py)
     };
@@ -363,18 +366,18 @@ pub fn fit_elm<'py>(
 }
 
 /// The BLS's validated parameters.
-fn bls_params(
-    feature_groups: usize,
-    feature_nodes: usize,
-    enhancement_nodes: usize,
+pub(crate) fn bls_params(
+    (feature_groups, feature_nodes, enhancement_nodes): (usize, usize, usize),
     alpha: f64,
     strategy: &str,
     random_state: u64,
+    shrink: f64,
 ) -> PyResult<BlsValidParams> {
     BlsParams::new(feature_groups, feature_nodes, enhancement_nodes)
         .with_lambda(alpha)
         .with_strategy(parse(strategy)?)
         .with_seed(random_state)
+        .with_shrink(shrink)
         .check()
         .map_err(to_py)
 }
@@ -393,7 +396,7 @@ fn bls_params(
 #[pyo3(signature = (x, y, *, feature_groups, feature_nodes, enhancement_nodes, alpha, strategy, random_state,
     classification = false, growable = false, select_lambda = None, lambda_grid = None, select_sizes = None,
     grow_until_val = false, grow_step = None, patience = None, max_hidden = None, val_fraction = None,
-    n_jobs = None, sample_weight = None))]
+    n_jobs = None, sample_weight = None, weight_scale = 0.8))]
 #[allow(clippy::too_many_arguments)]
 pub fn fit_bls<'py>(
     py: Python<'py>,
@@ -417,14 +420,14 @@ pub fn fit_bls<'py>(
     val_fraction: Option<f64>,
     n_jobs: Option<i64>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
+    weight_scale: f64,
 ) -> PyResult<Fitted<'py>> {
     let params = bls_params(
-        feature_groups,
-        feature_nodes,
-        enhancement_nodes,
+        (feature_groups, feature_nodes, enhancement_nodes),
         alpha,
         strategy,
         random_state,
+        weight_scale,
     )?;
     let sel = Selection::new(
         select_lambda,
@@ -492,7 +495,7 @@ pub fn fit_bls<'py>(
 /// removes them (λ must be > 0).
 #[pyfunction]
 #[pyo3(signature = (x, y, *, kind, n_hidden = 0, activation = "sigmoid", feature_groups = 0, feature_nodes = 0,
-    enhancement_nodes = 0, alpha, random_state, n_jobs = None))]
+    enhancement_nodes = 0, alpha, random_state, n_jobs = None, sample_weight = None, weight_scale = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn partial_fit_start<'py>(
     py: Python<'py>,
@@ -507,34 +510,56 @@ pub fn partial_fit_start<'py>(
     alpha: f64,
     random_state: u64,
     n_jobs: Option<i64>,
+    sample_weight: Option<PyReadonlyArray1<'py, f64>>,
+    weight_scale: Option<&str>,
 ) -> PyResult<Model> {
     let (x, y) = (x.as_array(), y.as_array());
+    let weights = sample_weight.as_ref().map(|w| w.as_array());
     let _threads = threads::scoped(n_jobs)?;
     let state = match kind {
         "elm" => {
+            let scale = match weight_scale {
+                Some(s) => parse(s)?,
+                None => ElmParams::DEFAULT_INPUT_SCALE,
+            };
             let params = ElmParams::new(n_hidden, parse(activation)?)
                 .with_lambda(alpha)
                 .with_seed(random_state)
+                .with_input_scale(scale)
                 .check()
                 .map_err(to_py)?;
             py.detach(|| -> models::Result<State> {
-                let elm = params.fit(&Dataset::new(x, y))?;
-                let online = OnlineFit::new(elm, [Ok((x.to_owned(), y.to_owned()))])?;
+                let data = Dataset::new(x, y);
+                let online = match weights {
+                    None => OnlineFit::new(params.fit(&data)?, [Ok((x.to_owned(), y.to_owned()))])?,
+                    Some(w) => OnlineFit::new_weighted(params.fit_weighted(&data, w)?, x, y, w)?,
+                };
                 Ok(State::OnlineElm(Box::new(online)))
             })
         }
         "bls" => {
+            let shrink = match weight_scale {
+                Some(s) => s
+                    .trim()
+                    .parse::<f64>()
+                    .map_err(|_| value_error(format!("weight_scale = {s}: the BLS's shrink scale is a number > 0")))?,
+                None => BlsParams::DEFAULT_SHRINK,
+            };
             let params = bls_params(
-                feature_groups,
-                feature_nodes,
-                enhancement_nodes,
+                (feature_groups, feature_nodes, enhancement_nodes),
                 alpha,
                 BlsParams::DEFAULT_STRATEGY.cli_name(),
                 random_state,
+                shrink,
             )?;
             py.detach(|| -> models::Result<State> {
-                let bls = IncrementalBls::start(&params, x.to_owned(), y.to_owned())?.into_bls();
-                let online = OnlineFit::new(bls, [Ok((x.to_owned(), y.to_owned()))])?;
+                let online = match weights {
+                    None => {
+                        let bls = IncrementalBls::start(&params, x.to_owned(), y.to_owned())?.into_bls();
+                        OnlineFit::new(bls, [Ok((x.to_owned(), y.to_owned()))])?
+                    }
+                    Some(w) => OnlineFit::new_weighted(params.fit_weighted(&Dataset::new(x, y), w)?, x, y, w)?,
+                };
                 Ok(State::OnlineBls(Box::new(online)))
             })
         }
@@ -584,6 +609,7 @@ pub fn fit_slfn<'py>(
     let info = PyDict::new(py);
     info.set_item("seconds", started.elapsed().as_secs_f64())?;
     info.set_item("trainer", params.trainer().to_string())?;
+    info.set_item("iterations", report.iterations)?;
     info.set_item("report", format!("{report:?}"))?;
     Ok((Model::new(State::Slfn(net)), info))
 }

@@ -13,6 +13,9 @@
 //! - [`model`]: the fitted model (`predict`, `predict_class`, `add_nodes`,
 //!   `partial_fit`, `forget`, pickling through the model's versioned
 //!   envelope: `__reduce__` → `Model._from_bytes`).
+//! - [`sparse`]: `scipy.sparse` samples as CSR parts (`fit_elm_sparse`,
+//!   `fit_bls_sparse`; the model's `predict_sparse`, `predict_class_sparse`,
+//!   `hidden_outputs_sparse`).
 //! - [`defaults`]: the library's defaults, read by the Python estimators'
 //!   signatures (one source).
 //!
@@ -43,6 +46,7 @@ pub mod defaults;
 pub mod errors;
 pub mod fit;
 pub mod model;
+pub mod sparse;
 pub mod threads;
 
 /// The module `decomp_nn._core`.
@@ -56,6 +60,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fit::fit_dfnn, m)?)?;
     m.add_function(wrap_pyfunction!(fit::fit_bpls, m)?)?;
     m.add_function(wrap_pyfunction!(fit::partial_fit_start, m)?)?;
+    m.add_function(wrap_pyfunction!(sparse::fit_elm_sparse, m)?)?;
+    m.add_function(wrap_pyfunction!(sparse::fit_bls_sparse, m)?)?;
     m.add_function(wrap_pyfunction!(defaults::defaults, m)?)?;
     m.add_function(wrap_pyfunction!(threads::blas_threads, m)?)?;
     m.add_function(wrap_pyfunction!(blas::blas_info, m)?)?;

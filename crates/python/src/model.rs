@@ -3,9 +3,9 @@
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use models::dfnn::Dfnn;
-use models::{Bls, Elm, IncrementalBls, IncrementalElm, Mlp, OnlineFit, Persist, Predict, Slfn};
+use models::{Bls, Csr, Elm, IncrementalBls, IncrementalElm, Mlp, OnlineFit, Persist, Predict, Slfn};
 use ndarray::{Array1, Array2, ArrayView2};
-use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
@@ -52,6 +52,33 @@ impl State {
             State::GrowingBls(m) => m.to_bls().predict(x),
             State::OnlineElm(m) => m.model().predict(x),
             State::OnlineBls(m) => m.model().predict(x),
+        }
+    }
+
+    /// The outputs for sparse samples: the ELM's and the BLS's (a growing
+    /// model as the network it is now); `ValueError` for the other models.
+    fn predict_sparse(&self, x: &Csr) -> models::Result<Array2<f64>> {
+        match self {
+            State::Elm(m) => m.predict(x),
+            State::Bls(m) => m.predict(x),
+            State::GrowingElm(m) => m.to_elm().predict(x),
+            State::GrowingBls(m) => m.to_bls().predict(x),
+            State::OnlineElm(m) => m.model().predict(x),
+            State::OnlineBls(m) => m.model().predict(x),
+            other => Err(sparse_refused(other.kind())),
+        }
+    }
+
+    /// The hidden outputs for sparse samples (ELM and BLS).
+    fn hidden_outputs_sparse(&self, x: &Csr) -> models::Result<Array2<f64>> {
+        match self {
+            State::Elm(m) => m.hidden_outputs(x),
+            State::Bls(m) => m.hidden_outputs(x),
+            State::GrowingElm(m) => m.hidden().outputs(x),
+            State::GrowingBls(m) => m.to_bls().hidden_outputs(x),
+            State::OnlineElm(m) => m.model().hidden_outputs(x),
+            State::OnlineBls(m) => m.model().hidden_outputs(x),
+            other => Err(sparse_refused(other.kind())),
         }
     }
 
@@ -188,27 +215,32 @@ impl Model {
     fn update<'py>(
         &self,
         py: Python<'py>,
-        x: PyReadonlyArray2<'py, f64>,
-        y: PyReadonlyArray2<'py, f64>,
+        (x, y): (PyReadonlyArray2<'py, f64>, PyReadonlyArray2<'py, f64>),
+        weights: Option<PyReadonlyArray1<'py, f64>>,
         n_jobs: Option<i64>,
         rows: Rows,
     ) -> PyResult<()> {
         let mut guard = self.lock()?;
         let (x, y) = (x.as_array(), y.as_array());
+        let w = weights.as_ref().map(|w| w.as_array());
         let _threads = threads::scoped(n_jobs)?;
-        let result = match (&mut *guard, rows) {
-            (State::OnlineElm(m), Rows::Add) => py.detach(|| m.partial_fit(x, y)),
-            (State::OnlineElm(m), Rows::Forget) => py.detach(|| m.forget(x, y)),
-            (State::OnlineBls(m), Rows::Add) => py.detach(|| m.partial_fit(x, y)),
-            (State::OnlineBls(m), Rows::Forget) => py.detach(|| m.forget(x, y)),
-            (other, Rows::Add) => {
+        let result = match (&mut *guard, rows, w) {
+            (State::OnlineElm(m), Rows::Add, None) => py.detach(|| m.partial_fit(x, y)),
+            (State::OnlineElm(m), Rows::Add, Some(w)) => py.detach(|| m.partial_fit_weighted(x, y, w)),
+            (State::OnlineElm(m), Rows::Forget, None) => py.detach(|| m.forget(x, y)),
+            (State::OnlineElm(m), Rows::Forget, Some(w)) => py.detach(|| m.forget_weighted(x, y, w)),
+            (State::OnlineBls(m), Rows::Add, None) => py.detach(|| m.partial_fit(x, y)),
+            (State::OnlineBls(m), Rows::Add, Some(w)) => py.detach(|| m.partial_fit_weighted(x, y, w)),
+            (State::OnlineBls(m), Rows::Forget, None) => py.detach(|| m.forget(x, y)),
+            (State::OnlineBls(m), Rows::Forget, Some(w)) => py.detach(|| m.forget_weighted(x, y, w)),
+            (other, Rows::Add, _) => {
                 return Err(value_error(format!(
                     "partial_fit continues only a model that partial_fit started; this {} was fitted by fit \
                      (call partial_fit on a fresh estimator, or fit again)",
                     other.kind()
                 )))
             }
-            (other, Rows::Forget) => {
+            (other, Rows::Forget, _) => {
                 return Err(value_error(format!(
                     "forget needs a model started by partial_fit (it keeps the sums of its rows); this {} was \
                      fitted by fit",
@@ -217,6 +249,23 @@ impl Model {
             }
         };
         result.map_err(to_py)
+    }
+}
+
+/// Class indices as numpy's int64.
+fn class_array(classes: Vec<usize>) -> Array1<i64> {
+    classes
+        .into_iter()
+        .map(|c| i64::try_from(c).unwrap_or(i64::MAX))
+        .collect()
+}
+
+/// The error for sparse samples given to a model that takes dense ones only.
+fn sparse_refused(kind: &str) -> models::ModelError {
+    models::ModelError::InvalidParameter {
+        name: "X",
+        value: format!("a sparse matrix for the {kind}"),
+        reason: "sparse samples are taken by the ELM and the BLS only: pass a dense array (X.toarray())",
     }
 }
 
@@ -250,6 +299,68 @@ impl Model {
         Ok(out.into_pyarray(py))
     }
 
+    /// [`predict`](Self::predict) for sparse samples given by their CSR
+    /// parts (ELM and BLS only).
+    #[pyo3(signature = (shape, indptr, indices, data, n_jobs = None))]
+    fn predict_sparse<'py>(
+        &self,
+        py: Python<'py>,
+        shape: (usize, usize),
+        indptr: PyReadonlyArray1<'py, i64>,
+        indices: PyReadonlyArray1<'py, i64>,
+        data: PyReadonlyArray1<'py, f64>,
+        n_jobs: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let x = crate::sparse::csr((shape, &indptr, &indices, &data))?;
+        let mut guard = self.lock()?;
+        let state: &mut State = &mut guard;
+        let _threads = threads::scoped(n_jobs)?;
+        let out = py.detach(move || state.predict_sparse(&x)).map_err(to_py)?;
+        Ok(out.into_pyarray(py))
+    }
+
+    /// [`predict_class`](Self::predict_class) for sparse samples given by
+    /// their CSR parts (ELM and BLS only).
+    #[pyo3(signature = (shape, indptr, indices, data, n_jobs = None))]
+    fn predict_class_sparse<'py>(
+        &self,
+        py: Python<'py>,
+        shape: (usize, usize),
+        indptr: PyReadonlyArray1<'py, i64>,
+        indices: PyReadonlyArray1<'py, i64>,
+        data: PyReadonlyArray1<'py, f64>,
+        n_jobs: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let x = crate::sparse::csr((shape, &indptr, &indices, &data))?;
+        let mut guard = self.lock()?;
+        let state: &mut State = &mut guard;
+        let _threads = threads::scoped(n_jobs)?;
+        let classes = py
+            .detach(move || state.predict_sparse(&x).map(|y| argmax_rows(y.view())))
+            .map_err(to_py)?;
+        Ok(class_array(classes).into_pyarray(py))
+    }
+
+    /// [`hidden_outputs`](Self::hidden_outputs) for sparse samples given by
+    /// their CSR parts.
+    #[pyo3(signature = (shape, indptr, indices, data, n_jobs = None))]
+    fn hidden_outputs_sparse<'py>(
+        &self,
+        py: Python<'py>,
+        shape: (usize, usize),
+        indptr: PyReadonlyArray1<'py, i64>,
+        indices: PyReadonlyArray1<'py, i64>,
+        data: PyReadonlyArray1<'py, f64>,
+        n_jobs: Option<i64>,
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let x = crate::sparse::csr((shape, &indptr, &indices, &data))?;
+        let mut guard = self.lock()?;
+        let state: &mut State = &mut guard;
+        let _threads = threads::scoped(n_jobs)?;
+        let out = py.detach(move || state.hidden_outputs_sparse(&x)).map_err(to_py)?;
+        Ok(out.into_pyarray(py))
+    }
+
     /// The column of the largest output of each sample (ties to the first):
     /// the class index of a classifier.
     #[pyo3(signature = (x, n_jobs = None))]
@@ -266,11 +377,7 @@ impl Model {
         let classes = py
             .detach(move || state.predict(x).map(|y| argmax_rows(y.view())))
             .map_err(to_py)?;
-        let out: Array1<i64> = classes
-            .into_iter()
-            .map(|c| i64::try_from(c).unwrap_or(i64::MAX))
-            .collect();
-        Ok(out.into_pyarray(py))
+        Ok(class_array(classes).into_pyarray(py))
     }
 
     /// The hidden outputs `A(x)` (K×l) of an ELM or a BLS (all its nodes,
@@ -346,30 +453,33 @@ impl Model {
     }
 
     /// Add the rows `x`, `y` to a model started by `partial_fit`: its output
-    /// weights become the ridge solution on every row so far.
-    #[pyo3(signature = (x, y, n_jobs = None))]
+    /// weights become the ridge solution on every row so far. With
+    /// `sample_weight` each row counts `w` times (`OnlineFit::partial_fit_weighted`).
+    #[pyo3(signature = (x, y, n_jobs = None, sample_weight = None))]
     fn partial_fit<'py>(
         &self,
         py: Python<'py>,
         x: PyReadonlyArray2<'py, f64>,
         y: PyReadonlyArray2<'py, f64>,
         n_jobs: Option<i64>,
+        sample_weight: Option<PyReadonlyArray1<'py, f64>>,
     ) -> PyResult<()> {
-        self.update(py, x, y, n_jobs, Rows::Add)
+        self.update(py, (x, y), sample_weight, n_jobs, Rows::Add)
     }
 
-    /// Remove rows `x`, `y` (added before) from a model started by
-    /// `partial_fit`: its output weights become the ridge solution on the
-    /// rows kept.
-    #[pyo3(signature = (x, y, n_jobs = None))]
+    /// Remove rows `x`, `y` (added before, with the same `sample_weight`)
+    /// from a model started by `partial_fit`: its output weights become the
+    /// ridge solution on the rows kept.
+    #[pyo3(signature = (x, y, n_jobs = None, sample_weight = None))]
     fn forget<'py>(
         &self,
         py: Python<'py>,
         x: PyReadonlyArray2<'py, f64>,
         y: PyReadonlyArray2<'py, f64>,
         n_jobs: Option<i64>,
+        sample_weight: Option<PyReadonlyArray1<'py, f64>>,
     ) -> PyResult<()> {
-        self.update(py, x, y, n_jobs, Rows::Forget)
+        self.update(py, (x, y), sample_weight, n_jobs, Rows::Forget)
     }
 
     /// The rows a model started by `partial_fit` is fitted on now (`None`

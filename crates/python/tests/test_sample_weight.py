@@ -95,6 +95,40 @@ def test_scikit_learns_weight_equivalence_holds_for_a_regularized_bls(cls):
     the BLS's default alpha = 2**-30 fails by rounding alone (see
     test_sklearn_checks.EXPECTED_FAILED), passes with a ridge parameter that
     keeps the readout well conditioned."""
-    from sklearn.utils.estimator_checks import check_sample_weight_equivalence_on_dense_data
+    from sklearn.utils.estimator_checks import (
+        check_sample_weight_equivalence_on_dense_data,
+        check_sample_weight_equivalence_on_sparse_data,
+    )
 
     check_sample_weight_equivalence_on_dense_data(cls.__name__, cls(alpha=1e-3))
+    check_sample_weight_equivalence_on_sparse_data(cls.__name__, cls(alpha=1e-3))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: d.ELMRegressor(30, alpha=1e-2, random_state=3),
+        lambda: d.BLSRegressor(2, 4, 20, alpha=1e-2, random_state=3),
+    ],
+)
+def test_partial_fit_and_forget_take_weights(make):
+    x, y = data()
+    w = np.random.default_rng(5).uniform(0.0, 2.0, size=len(x))
+    w[::6] = 0.0
+    online = make()
+    online.partial_fit(x[:150], y[:150], sample_weight=w[:150])
+    online.partial_fit(x[150:], y[150:], sample_weight=w[150:])
+    # The readout is the weighted ridge solution on every row so far, on
+    # the hidden layer the first batch drew.
+    err, bound = weighted_ridge_error(online.model_, x, y, w, 1e-2)
+    assert err <= bound, f"{err:.2e} > {bound:.2e}"
+    err_plain, _ = weighted_ridge_error(online.model_, x, y, np.ones(len(x)), 1e-2)
+    assert err_plain > 1e3 * bound
+    # Forgetting the second batch with its weights leaves the first batch's.
+    online.forget(x[150:], y[150:], sample_weight=w[150:])
+    err, bound = weighted_ridge_error(online.model_, x[:150], y[:150], w[:150], 1e-2)
+    assert err <= bound, f"{err:.2e} > {bound:.2e}"
+    # A batch of zero weights adds nothing.
+    before = online.model_.output_weights().copy()
+    online.partial_fit(x[:10], y[:10], sample_weight=np.zeros(10))
+    np.testing.assert_array_equal(online.model_.output_weights(), before)

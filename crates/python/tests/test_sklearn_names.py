@@ -62,6 +62,16 @@ def test_max_iter_bounds_the_iterations_and_n_iter_reports_them():
     labels = (y > 0).astype(int)
     bpls = d.BPLSClassifier((10,), max_iter=2, random_state=1).fit(x, labels)
     assert bpls.n_iter_ == bpls.fit_info_["epochs"] and 1 <= bpls.n_iter_ <= 3
+    # The SLFN: DEC's major iterations, L-BFGS's iterations.
+    dec = d.SLFNRegressor(4, trainer="dec", max_iter=2, random_state=1).fit(x, y)
+    assert dec.fit_info_["trainer"] == "DEC(2)" and 1 <= dec.n_iter_ <= 2
+    lbfgs = d.SLFNRegressor(4, trainer="lbfgs", max_iter=5, random_state=1).fit(x, y)
+    assert lbfgs.fit_info_["trainer"] == "lbfgs(5)" and 1 <= lbfgs.n_iter_ <= 5
+    assert d.SLFNRegressor(4, trainer="dec:3", random_state=1).fit(x, y).n_iter_ <= 3
+    with pytest.raises(ValueError, match="max_iter"):
+        d.SLFNRegressor(4, trainer="elm", max_iter=3).fit(x, y)
+    with pytest.raises(ValueError):
+        d.SLFNRegressor(4, trainer="dec", max_iter=0).fit(x, y)
 
 
 @pytest.mark.parametrize(
@@ -79,3 +89,25 @@ def test_alpha_is_the_penalty_weight_of_every_model(make):
     # every sample nearly the same (these models are not convex in all their
     # weights, so a moderate penalty need not raise the training error).
     assert np.std(heavy.predict(x)) < 0.05 * np.std(light.predict(x))
+
+
+def test_weight_scale_sets_the_hidden_layers_scale():
+    x, y = data()
+    default = d.ELMRegressor(20, random_state=1).fit(x, y)
+    named = d.ELMRegressor(20, weight_scale="unit-variance", random_state=1).fit(x, y)
+    np.testing.assert_array_equal(named.transform(x), default.transform(x))
+    for scale in ["inverse-sqrt", 1.0, 0.25]:
+        other = d.ELMRegressor(20, weight_scale=scale, random_state=1).fit(x, y)
+        assert np.abs(other.transform(x) - default.transform(x)).max() > 1e-6, scale
+    bls = d.BLSRegressor(2, 3, 10, random_state=1).fit(x, y)
+    assert d.BLSRegressor().weight_scale == d.DEFAULTS["bls"]["weight_scale"] == 0.8
+    half = d.BLSRegressor(2, 3, 10, weight_scale=0.5, random_state=1).fit(x, y)
+    assert np.abs(half.transform(x) - bls.transform(x)).max() > 1e-6
+    with pytest.raises(ValueError, match="input_scale"):
+        d.ELMRegressor(5, weight_scale="wide").fit(x, y)
+    with pytest.raises(ValueError, match="shrink"):
+        d.BLSRegressor(2, 3, 10, weight_scale=-1.0).fit(x, y)
+    # partial_fit draws the same layer as fit.
+    online = d.ELMRegressor(20, weight_scale=1.0, random_state=1).partial_fit(x, y)
+    fixed = d.ELMRegressor(20, weight_scale=1.0, random_state=1).fit(x, y)
+    np.testing.assert_array_equal(online.transform(x), fixed.transform(x))

@@ -10,6 +10,7 @@ library fits and predicts.
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import TransformerTags, check_random_state
 from sklearn.utils.multiclass import check_classification_targets
@@ -40,17 +41,51 @@ def _one_hot(indices, n_classes):
     return y
 
 
-def _weights(sample_weight, X):
+def _weights(sample_weight, X, allow_all_zero=False):
     """``{"sample_weight": float64 array}`` for the Rust fit, or ``{}`` when
     no weights are given (scikit-learn's checks of their shape and values;
-    the library checks them again)."""
+    the library checks them again). A batch added to or forgotten from a
+    fit may weigh nothing (``allow_all_zero``)."""
     if sample_weight is None:
         return {}
+    if allow_all_zero and np.ndim(sample_weight) == 1 and len(sample_weight) == X.shape[0]:
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if not np.any(w):
+            # scikit-learn refuses all-zero weights; a batch may weigh nothing.
+            return {"sample_weight": w}
     return {"sample_weight": _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)}
+
+
+def _csr_parts(X):
+    """The CSR parts of a sparse ``X`` (CSR with float64 values, as
+    ``validate_data(accept_sparse="csr")`` returns it) for the Rust side:
+    its shape, int64 row pointers and column indices, float64 values. A
+    matrix not in canonical form (indices unsorted or repeated) is
+    canonicalized on a copy, so that the same values always reach the same
+    computation (the caller's matrix is left as it is)."""
+    X = sp.csr_matrix(X)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return (
+        (int(X.shape[0]), int(X.shape[1])),
+        np.asarray(X.indptr, dtype=np.int64),
+        np.asarray(X.indices, dtype=np.int64),
+        np.asarray(X.data, dtype=np.float64),
+    )
 
 
 class _Base(BaseEstimator):
     """Fitting and predicting through ``self.model_``."""
+
+    # Whether ``X`` may be a ``scipy.sparse`` matrix (converted to CSR): the
+    # ELM and the BLS, whose hidden layers read ``X`` through products only.
+    _sparse = False
+
+    def _check_X(self, X, reset=False):
+        """``X`` validated as scikit-learn does (float64; CSR if sparse and
+        the model takes sparse samples)."""
+        return validate_data(self, X, dtype=np.float64, reset=reset, accept_sparse="csr" if self._sparse else False)
 
     def _fit_model(self, X, Y, classification):
         """Fit the Rust model on float64 ``X`` (K x N) and ``Y`` (K x M);
@@ -59,7 +94,9 @@ class _Base(BaseEstimator):
 
     def _outputs(self, X):
         check_is_fitted(self, "model_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = self._check_X(X)
+        if sp.issparse(X):
+            return self.model_.predict_sparse(*_csr_parts(X), n_jobs=self.n_jobs)
         return self.model_.predict(X, n_jobs=self.n_jobs)
 
     def _seed(self):
@@ -93,14 +130,28 @@ class _Base(BaseEstimator):
 class _RidgeReadout:
     """What the ELM and the BLS add: the hidden layer as ``transform`` (as
     scikit-elm and hpelm's ``project`` offer) and the output weights as
-    ``coef_``, so that ``predict(X) == transform(X) @ coef_.T``."""
+    ``coef_``, so that ``predict(X) == transform(X) @ coef_.T``. Both take
+    ``scipy.sparse`` samples (any format, used as CSR): the hidden layer's
+    product with ``X`` is then computed from the stored entries only."""
+
+    _sparse = True
 
     def transform(self, X):
         """The hidden layer's outputs for samples ``X`` (K x l; the BLS's
         feature then enhancement nodes): what the ridge readout fits."""
         check_is_fitted(self, "model_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = self._check_X(X)
+        if sp.issparse(X):
+            return self.model_.hidden_outputs_sparse(*_csr_parts(X), n_jobs=self.n_jobs)
         return self.model_.hidden_outputs(X, n_jobs=self.n_jobs)
+
+    def _refuse_sparse_options(self):
+        """Sparse samples are taken by the plain fit only."""
+        if self.growable or self.select_lambda is not None or self.grow_until_val:
+            raise ValueError(
+                "sparse X is taken by the plain fit only: not with growable, select_lambda or grow_until_val "
+                "(pass X.toarray() for those)"
+            )
 
     @property
     def coef_(self):
@@ -120,6 +171,7 @@ class _RidgeReadout:
         # scikit-learn's transformer checks run on them as well.
         tags = super().__sklearn_tags__()
         tags.transformer_tags = TransformerTags(preserves_dtype=["float64"])
+        tags.input_tags.sparse = True
         return tags
 
     @property
@@ -139,7 +191,15 @@ class _Regressor(RegressorMixin, _Base):
         return self._fit(X, y, None)
 
     def _fit(self, X, y, sample_weight):
-        X, y = validate_data(self, X, y, dtype=np.float64, multi_output=True, y_numeric=True)
+        X, y = validate_data(
+            self,
+            X,
+            y,
+            dtype=np.float64,
+            multi_output=True,
+            y_numeric=True,
+            accept_sparse="csr" if self._sparse else False,
+        )
         self._y_ndim = y.ndim
         Y = np.asarray(y, dtype=np.float64).reshape(y.shape[0], -1)
         self._after_fit(*self._fit_model(X, Y, False, **_weights(sample_weight, X)))
@@ -168,7 +228,7 @@ class _Classifier(ClassifierMixin, _Base):
         return self._fit(X, y, None)
 
     def _fit(self, X, y, sample_weight):
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr" if self._sparse else False)
         check_classification_targets(y)
         self.classes_, indices = np.unique(y, return_inverse=True)
         Y = _one_hot(indices, len(self.classes_))
@@ -179,7 +239,9 @@ class _Classifier(ClassifierMixin, _Base):
         """The class of each sample of ``X``: the label of the network's
         largest output."""
         check_is_fitted(self, "model_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = self._check_X(X)
+        if sp.issparse(X):
+            return self.classes_[self.model_.predict_class_sparse(*_csr_parts(X), n_jobs=self.n_jobs)]
         return self.classes_[self.model_.predict_class(X, n_jobs=self.n_jobs)]
 
     def decision_function(self, X):
@@ -220,13 +282,15 @@ class _Updatable:
             )
         return _one_hot(indices, len(self.classes_))
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """Add the rows ``X``, ``y`` to the fit: the output weights become the
         ridge solution on every row given so far. The first call fits the
         network on its rows (the hidden layer is drawn then; a classifier
         needs ``classes``, every label it will see). Only a model started by
         ``partial_fit`` can continue: ``fit`` keeps no sums of its rows, so
-        ``partial_fit`` after ``fit`` starts a new fit (with a warning)."""
+        ``partial_fit`` after ``fit`` starts a new fit (with a warning).
+        With ``sample_weight`` (K, >= 0) each row counts ``w`` times, as in
+        ``fit``; ``forget`` those rows with the same weights."""
         first = not hasattr(self, "model_")
         if not first and self.model_.rows is None:
             # Fitted by `fit`, which keeps no sums of its rows (keeping them
@@ -248,17 +312,18 @@ class _Updatable:
         if classifier:
             check_classification_targets(y)
         Y = self._targets(y, classes, first)
+        weights = _weights(sample_weight, X, allow_all_zero=not first)
         if first:
-            model = _core.partial_fit_start(X, Y, n_jobs=self.n_jobs, **self._start_kwargs())
+            model = _core.partial_fit_start(X, Y, n_jobs=self.n_jobs, **weights, **self._start_kwargs())
             self._after_fit(model, {})
         else:
-            self.model_.partial_fit(X, Y, n_jobs=self.n_jobs)
+            self.model_.partial_fit(X, Y, n_jobs=self.n_jobs, **weights)
         return self
 
-    def forget(self, X, y):
-        """Remove the rows ``X``, ``y`` (given before to ``partial_fit``)
-        from the fit: the output weights become the ridge solution on the
-        rows kept."""
+    def forget(self, X, y, sample_weight=None):
+        """Remove the rows ``X``, ``y`` (given before to ``partial_fit``,
+        with the same ``sample_weight``) from the fit: the output weights
+        become the ridge solution on the rows kept."""
         check_is_fitted(self, "model_")
         classifier = is_classifier_like(self)
         kwargs = {"dtype": np.float64, "reset": False}
@@ -266,7 +331,7 @@ class _Updatable:
             kwargs.update(multi_output=True, y_numeric=True)
         X, y = validate_data(self, X, y, **kwargs)
         Y = self._targets(y, None, False)
-        self.model_.forget(X, Y, n_jobs=self.n_jobs)
+        self.model_.forget(X, Y, n_jobs=self.n_jobs, **_weights(sample_weight, X, allow_all_zero=True))
         return self
 
 

@@ -2,7 +2,10 @@
 shell over one ``decomp_nn._core.fit_*`` function. Every default value is
 the Rust library's (``DEFAULTS``, read from ``_core.defaults()``)."""
 
-from ._base import DEFAULTS, _Classifier, _Growable, _Regressor, _RidgeReadout, _Updatable
+import numpy as np
+import scipy.sparse as sp
+
+from ._base import DEFAULTS, _Classifier, _csr_parts, _Growable, _Regressor, _RidgeReadout, _Updatable
 from . import _core
 
 _ELM_D = DEFAULTS["elm"]
@@ -39,6 +42,7 @@ class _ELM(_RidgeReadout, _Updatable, _Growable):
         activation=_ELM_D["activation"],
         alpha=_ELM_D["alpha"],
         solver=_ELM_D["solver"],
+        weight_scale=_ELM_D["weight_scale"],
         random_state=_ELM_D["random_state"],
         growable=False,
         select_lambda=None,
@@ -55,6 +59,7 @@ class _ELM(_RidgeReadout, _Updatable, _Growable):
         self.activation = activation
         self.alpha = alpha
         self.solver = solver
+        self.weight_scale = weight_scale
         self.random_state = random_state
         self.growable = growable
         self.select_lambda = select_lambda
@@ -74,10 +79,28 @@ class _ELM(_RidgeReadout, _Updatable, _Growable):
         ``sum_k w_k ||y_k - h(x_k) W||^2 + alpha ||W||^2``, so integer weights
         fit what repeating the rows fits and a 0 weight what leaving the row
         out fits. Weights are taken by the plain fit, not with ``growable``,
-        ``select_lambda`` or ``grow_until_val``. Returns ``self``."""
+        ``select_lambda`` or ``grow_until_val``. ``X`` may be a
+        ``scipy.sparse`` matrix (any format, used as CSR; plain fit only):
+        the hidden layer's product is then computed from the stored
+        entries, and predict and transform take sparse samples too. Returns
+        ``self``."""
         return self._fit(X, y, sample_weight)
 
     def _fit_model(self, X, Y, classification, sample_weight=None):
+        if sp.issparse(X):
+            self._refuse_sparse_options()
+            return _core.fit_elm_sparse(
+                *_csr_parts(X),
+                Y,
+                n_hidden=self.n_hidden,
+                activation=self.activation,
+                alpha=self.alpha,
+                solver=self.solver,
+                random_state=self._seed(),
+                n_jobs=self.n_jobs,
+                sample_weight=sample_weight,
+                weight_scale=str(self.weight_scale),
+            )
         return _core.fit_elm(
             X,
             Y,
@@ -86,6 +109,7 @@ class _ELM(_RidgeReadout, _Updatable, _Growable):
             alpha=self.alpha,
             solver=self.solver,
             sample_weight=sample_weight,
+            weight_scale=str(self.weight_scale),
             **_ridge_options(self, classification),
         )
 
@@ -96,6 +120,7 @@ class _ELM(_RidgeReadout, _Updatable, _Growable):
             activation=self.activation,
             alpha=self.alpha,
             random_state=self._seed(),
+            weight_scale=str(self.weight_scale),
         )
 
 
@@ -116,6 +141,10 @@ _ELM_DOC = """Extreme learning machine{what}: ``n_hidden`` random hidden nodes o
         ``ridge`` (Cholesky of AᵀA + λI), ``lstsq`` (minimum-norm least
         squares) or an incremental strategy of the engine (``chol2``,
         ``r-inv``, ``d-rdg``, ``alg1``, ``alg2``, ``alg3``, ...).
+    weight_scale : str or float, default "{weight_scale}"
+        The input weights' scale s (uniform on [-s, s)): ``unit-variance``
+        (√(3 / mean ‖x‖²), unit pre-activation variance on the training
+        rows), ``inverse-sqrt`` (1/√N) or a number (1: MATLAB ELM's).
     random_state : int, RandomState or None, default {random_state}
         Seed of the hidden layer.
     growable : bool, default False
@@ -172,6 +201,7 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
         *,
         alpha=_BLS_D["alpha"],
         strategy=_BLS_D["strategy"],
+        weight_scale=_BLS_D["weight_scale"],
         random_state=_BLS_D["random_state"],
         growable=False,
         select_lambda=None,
@@ -189,6 +219,7 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
         self.enhancement_nodes = enhancement_nodes
         self.alpha = alpha
         self.strategy = strategy
+        self.weight_scale = weight_scale
         self.random_state = random_state
         self.growable = growable
         self.select_lambda = select_lambda
@@ -207,11 +238,28 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
         sparse autoencoder's sums, the feature and enhancement scalings
         (over the rows of weight > 0) and the ridge readout all weighted, so
         integer weights fit what repeating the rows fits. Not with
-        ``growable``, ``select_lambda`` or ``grow_until_val``. Returns
-        ``self``."""
+        ``growable``, ``select_lambda`` or ``grow_until_val``. ``X`` may be
+        a ``scipy.sparse`` matrix (any format, used as CSR; plain fit only):
+        the feature groups' products with it are computed from the stored
+        entries. Returns ``self``."""
         return self._fit(X, y, sample_weight)
 
     def _fit_model(self, X, Y, classification, sample_weight=None):
+        if sp.issparse(X):
+            self._refuse_sparse_options()
+            return _core.fit_bls_sparse(
+                *_csr_parts(X),
+                Y,
+                feature_groups=self.feature_groups,
+                feature_nodes=self.feature_nodes,
+                enhancement_nodes=self.enhancement_nodes,
+                alpha=self.alpha,
+                strategy=self.strategy,
+                random_state=self._seed(),
+                n_jobs=self.n_jobs,
+                sample_weight=sample_weight,
+                weight_scale=float(self.weight_scale),
+            )
         return _core.fit_bls(
             X,
             Y,
@@ -221,6 +269,7 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
             alpha=self.alpha,
             strategy=self.strategy,
             sample_weight=sample_weight,
+            weight_scale=float(self.weight_scale),
             **_ridge_options(self, classification),
         )
 
@@ -232,6 +281,7 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
             enhancement_nodes=self.enhancement_nodes,
             alpha=self.alpha,
             random_state=self._seed(),
+            weight_scale=str(float(self.weight_scale)),
         )
 
 
@@ -249,6 +299,9 @@ _BLS_DOC = """Broad learning system{what} (Chen & Liu; Zhu et al.'s ridge
     strategy : str, default "{strategy}"
         The engine's strategy: ``chol2``, ``chol1``, ``r-inv``, ``d-rdg``,
         ``orig``, ``exg-e``, ...
+    weight_scale : float, default {weight_scale}
+        The enhancement nodes' shrink scale (Chen's 0.8): their inputs are
+        scaled so that the largest is ``weight_scale`` before ``tanh``.
     random_state : int, RandomState or None, default {random_state}
     growable : bool, default False
         Keep the solver and the data so that ``add_nodes(q)`` adds ``q``
@@ -278,6 +331,7 @@ class _SLFN:
         trainer=_SLFN_D["trainer"],
         alpha=_SLFN_D["tau_lambda"],
         alpha_hidden=None,
+        max_iter=None,
         random_state=_SLFN_D["random_state"],
         n_jobs=None,
     ):
@@ -285,15 +339,28 @@ class _SLFN:
         self.trainer = trainer
         self.alpha = alpha
         self.alpha_hidden = alpha_hidden
+        self.max_iter = max_iter
         self.random_state = random_state
         self.n_jobs = n_jobs
+
+    def _trainer(self):
+        """The trainer with ``max_iter`` as its count (``dec:K``, ``lbfgs:K``)."""
+        if self.max_iter is None:
+            return self.trainer
+        name = str(self.trainer).split(":")[0]
+        if name == "elm" or isinstance(self.max_iter, bool) or not isinstance(self.max_iter, (int, np.integer)):
+            raise ValueError(
+                f"max_iter = {self.max_iter!r} is not admissible with trainer {self.trainer!r}: an int >= 1 for "
+                "dec and lbfgs (the ELM has no iterations)"
+            )
+        return f"{name}:{int(self.max_iter)}"
 
     def _fit_model(self, X, Y, classification):
         return _core.fit_slfn(
             X,
             Y,
             n_hidden=self.n_hidden,
-            trainer=self.trainer,
+            trainer=self._trainer(),
             tau_lambda=self.alpha,
             tau_w=self.alpha_hidden,
             random_state=self._seed(),
@@ -315,6 +382,10 @@ _SLFN_DOC = """Single-hidden-layer network{what} of Grippo, Manno & Sciandrone:
         τ_λ, the output weights' regularization (the paper's name).
     alpha_hidden : float or None
         τ_w, the neurons' regularization (None: the paper's rule).
+    max_iter : int or None
+        DEC's major iterations or L-BFGS's iterations, replacing the
+        trainer's count (``dec`` with ``max_iter=2`` is ``dec:2``); None:
+        the trainer's. ``n_iter_`` reports the iterations run.
     random_state : int, RandomState or None, default {random_state}
     n_jobs : int or None
     """
