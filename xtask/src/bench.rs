@@ -157,8 +157,26 @@ fn python_report(root: &Path, quick: bool) -> Result<(), String> {
         "xtask bench: Python package report written to {}",
         root.join(PYTHON_REPORT).display()
     );
+    let mut sparse = std::process::Command::new(&python);
+    sparse
+        .arg(root.join("benches").join("sparse_inputs.py"))
+        .arg(root.join(SPARSE_REPORT))
+        .env_remove("OPENBLAS_NUM_THREADS")
+        .current_dir(root);
+    if quick {
+        sparse.arg("--quick");
+    }
+    util::run(&mut sparse)?;
+    eprintln!(
+        "xtask bench: sparse-samples report written to {}",
+        root.join(SPARSE_REPORT).display()
+    );
     Ok(())
 }
+
+/// Where the sparse-samples report (issue 41: the ELM and the BLS on dense
+/// and CSR samples of a text-like set, beside a scipy ELM) goes.
+const SPARSE_REPORT: &str = "target/sparse-report.md";
 
 /// The virtual environment whose `python3` the reports use: `virtual_env`
 /// (`$VIRTUAL_ENV`, an activated one), else `.venv` or `venv` in the
