@@ -7,7 +7,7 @@
 mod common;
 
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use common::{data, nn, run, temp_dir};
 
@@ -47,6 +47,30 @@ fn with_weights(header: &[String], rows: &[Vec<String>], weights: &[String]) -> 
         })
         .collect();
     (h, rows)
+}
+
+/// airfoil's rows in `dir` three ways: with a weight column `w` of `count(i)`
+/// for row `i`, each row repeated `count(i)` times, and as they are.
+fn three_files(dir: &Path, count: impl Fn(usize) -> usize) -> (PathBuf, PathBuf, PathBuf) {
+    let (header, rows) = airfoil();
+    let counts: Vec<usize> = (0..rows.len()).map(count).collect();
+    let (wh, wrows) = with_weights(
+        &header,
+        &rows,
+        &counts.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+    );
+    let weighted = dir.join("weighted.csv");
+    write_csv(&weighted, &wh, &wrows);
+    let repeated_rows: Vec<Vec<String>> = rows
+        .iter()
+        .zip(&counts)
+        .flat_map(|(r, &c)| std::iter::repeat_n(r.clone(), c))
+        .collect();
+    let repeated = dir.join("repeated.csv");
+    write_csv(&repeated, &header, &repeated_rows);
+    let plain = dir.join("plain.csv");
+    write_csv(&plain, &header, &rows);
+    (weighted, repeated, plain)
 }
 
 /// The test RMSE of `nn fit --model elm --hidden 40` on `train` (extra flags
@@ -97,24 +121,7 @@ fn small_fit(train: &str, test: &str, more: &[&str]) -> Vec<String> {
 #[test]
 fn integer_weights_fit_what_the_repeated_rows_fit() {
     let dir = temp_dir("weights");
-    let (header, rows) = airfoil();
-    let counts: Vec<usize> = (0..rows.len()).map(|i| (i * 7 + 2) % 4).collect(); // 0..=3
-    let (wh, wrows) = with_weights(
-        &header,
-        &rows,
-        &counts.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-    );
-    let weighted_file = dir.path().join("weighted.csv");
-    write_csv(&weighted_file, &wh, &wrows);
-    let repeated: Vec<Vec<String>> = rows
-        .iter()
-        .zip(&counts)
-        .flat_map(|(r, &c)| std::iter::repeat_n(r.clone(), c))
-        .collect();
-    let repeated_file = dir.path().join("repeated.csv");
-    write_csv(&repeated_file, &header, &repeated);
-    let plain_file = dir.path().join("plain.csv");
-    write_csv(&plain_file, &header, &rows);
+    let (weighted_file, repeated_file, plain_file) = three_files(dir.path(), |i| (i * 7 + 2) % 4);
 
     for scale in ["zscore", "minmax"] {
         let (weighted, json) = test_rmse(&weighted_file, &["--weight-column", "w", "--scale", scale]);
@@ -142,24 +149,7 @@ fn integer_weights_fit_what_the_repeated_rows_fit() {
 #[test]
 fn the_bls_weighs_its_rows_too() {
     let dir = temp_dir("weights-bls");
-    let (header, rows) = airfoil();
-    let counts: Vec<usize> = (0..rows.len()).map(|i| (i * 5 + 1) % 3).collect(); // 0..=2
-    let (wh, wrows) = with_weights(
-        &header,
-        &rows,
-        &counts.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
-    );
-    let weighted_file = dir.path().join("weighted.csv");
-    write_csv(&weighted_file, &wh, &wrows);
-    let repeated: Vec<Vec<String>> = rows
-        .iter()
-        .zip(&counts)
-        .flat_map(|(r, &c)| std::iter::repeat_n(r.clone(), c))
-        .collect();
-    let repeated_file = dir.path().join("repeated.csv");
-    write_csv(&repeated_file, &header, &repeated);
-    let plain_file = dir.path().join("plain.csv");
-    write_csv(&plain_file, &header, &rows);
+    let (weighted_file, repeated_file, plain_file) = three_files(dir.path(), |i| (i * 5 + 1) % 3);
     let bls = [
         "--model",
         "bls",

@@ -252,6 +252,25 @@ impl Model {
     }
 }
 
+impl Model {
+    /// `work` on the model's state and the sparse samples of the CSR parts
+    /// `parts` ([`crate::sparse::csr`]), within `n_jobs` threads and with
+    /// the GIL released: what the `*_sparse` methods share.
+    fn on_sparse<T: Send>(
+        &self,
+        py: Python<'_>,
+        parts: crate::sparse::CsrParts<'_, '_>,
+        n_jobs: Option<i64>,
+        work: impl FnOnce(&mut State, &Csr) -> models::Result<T> + Send,
+    ) -> PyResult<T> {
+        let x = crate::sparse::csr(parts)?;
+        let mut guard = self.lock()?;
+        let state: &mut State = &mut guard;
+        let _threads = threads::scoped(n_jobs)?;
+        py.detach(move || work(state, &x)).map_err(to_py)
+    }
+}
+
 /// Class indices as numpy's int64.
 fn class_array(classes: Vec<usize>) -> Array1<i64> {
     classes
@@ -311,11 +330,8 @@ impl Model {
         data: PyReadonlyArray1<'py, f64>,
         n_jobs: Option<i64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let x = crate::sparse::csr((shape, &indptr, &indices, &data))?;
-        let mut guard = self.lock()?;
-        let state: &mut State = &mut guard;
-        let _threads = threads::scoped(n_jobs)?;
-        let out = py.detach(move || state.predict_sparse(&x)).map_err(to_py)?;
+        let parts = (shape, &indptr, &indices, &data);
+        let out = self.on_sparse(py, parts, n_jobs, |state, x| state.predict_sparse(x))?;
         Ok(out.into_pyarray(py))
     }
 
@@ -331,13 +347,10 @@ impl Model {
         data: PyReadonlyArray1<'py, f64>,
         n_jobs: Option<i64>,
     ) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let x = crate::sparse::csr((shape, &indptr, &indices, &data))?;
-        let mut guard = self.lock()?;
-        let state: &mut State = &mut guard;
-        let _threads = threads::scoped(n_jobs)?;
-        let classes = py
-            .detach(move || state.predict_sparse(&x).map(|y| argmax_rows(y.view())))
-            .map_err(to_py)?;
+        let parts = (shape, &indptr, &indices, &data);
+        let classes = self.on_sparse(py, parts, n_jobs, |state, x| {
+            state.predict_sparse(x).map(|y| argmax_rows(y.view()))
+        })?;
         Ok(class_array(classes).into_pyarray(py))
     }
 
@@ -353,11 +366,8 @@ impl Model {
         data: PyReadonlyArray1<'py, f64>,
         n_jobs: Option<i64>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let x = crate::sparse::csr((shape, &indptr, &indices, &data))?;
-        let mut guard = self.lock()?;
-        let state: &mut State = &mut guard;
-        let _threads = threads::scoped(n_jobs)?;
-        let out = py.detach(move || state.hidden_outputs_sparse(&x)).map_err(to_py)?;
+        let parts = (shape, &indptr, &indices, &data);
+        let out = self.on_sparse(py, parts, n_jobs, |state, x| state.hidden_outputs_sparse(x))?;
         Ok(out.into_pyarray(py))
     }
 
