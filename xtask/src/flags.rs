@@ -15,7 +15,7 @@ pub enum Command {
         /// Also Open MPI and libclang, for the `mpi` feature of `experiments`.
         mpi: bool,
     },
-    /// `cargo xtask test [--mpi-only | --python-only] [-- ARGS…]`: fmt
+    /// `cargo xtask test [--mpi-only | --python-only | --package-only] [-- ARGS…]`: fmt
     /// check, clippy, tests, doc tests, the Python package's tests, then the
     /// MPI tests when `mpirun` is there.
     Test {
@@ -25,6 +25,8 @@ pub enum Command {
         mpi_only: bool,
         /// Only the Python package's stage (venv, maturin, pytest).
         python_only: bool,
+        /// Only the `cargo package` stage of the four libraries.
+        package_only: bool,
     },
     /// `cargo xtask reproduce [PAPER] [--quick] [--list] [-- ARGS…]`: rerun the
     /// papers' experiments (ARGS go to the reproduction, e.g. `--seeds 2`).
@@ -91,15 +93,17 @@ COMMANDS:
                                 with apt-get / rustup when possible. No-op if present.
                                 --mpi: also Open MPI and libclang (libopenmpi-dev
                                 openmpi-bin libclang-dev), for `--features mpi`.
-    test [--mpi-only | --python-only] [-- ARGS…]
+    test [--mpi-only | --python-only | --package-only] [-- ARGS…]
                                 setup (with --mpi when $CI is set), then stop at the
                                 first failure of:
                                   cargo fmt --all --check
                                   cargo clippy --workspace --all-targets [F] -- -D warnings
                                   cargo test --workspace --all-targets [F] [-- ARGS…]
                                   cargo test --workspace --doc [F] [-- ARGS…]
-                                  cargo package --allow-dirty -p decomp-nn-linalg
-                                    -p decomp-nn-optim -p decomp-nn-models -p decomp-nn-data
+                                  cargo package --allow-dirty --target-dir target/package-check
+                                    -p decomp-nn-linalg -p decomp-nn-optim -p decomp-nn-models
+                                    -p decomp-nn-data (after removing the previous run's
+                                    unpacked copies and build records of those four)
                                   the Python package: a venv in target/python-venv with
                                   maturin, numpy, scikit-learn, pytest (pip); maturin
                                   develop --release; pytest crates/python/tests; then
@@ -111,6 +115,7 @@ COMMANDS:
                                 mpirun runs are skipped (with a message).
                                 --mpi-only: setup, clippy [F], then the mpirun runs.
                                 --python-only: setup, then the Python package's stage.
+                                --package-only: setup, then the cargo package stage.
     reproduce [PAPER] [--quick] [-- ARGS…]
                                 setup, then reproduce one paper (or all of them); ARGS
                                 go to the reproduction (`-- --help` lists them).
@@ -145,6 +150,7 @@ EXAMPLES:
     cargo xtask test -- --nocapture
     cargo xtask test --mpi-only
     cargo xtask test --python-only
+    cargo xtask test --package-only
     cargo xtask reproduce bls-ridge --quick
     cargo xtask bench --quick --no-criterion
     cargo xtask wheel --check
@@ -192,16 +198,20 @@ where
             if wants_help(own) {
                 return Ok(Command::Help);
             }
-            let [mpi_only, python_only] = switches("test", own, ["--mpi-only", "--python-only"]).map_err(|e| {
-                format!("{e} (pass arguments to the test binaries after `--`, e.g. `cargo xtask test -- --nocapture`)")
-            })?;
-            if mpi_only && python_only {
-                return Err("test: --mpi-only and --python-only exclude each other".into());
+            let [mpi_only, python_only, package_only] =
+                switches("test", own, ["--mpi-only", "--python-only", "--package-only"]).map_err(|e| {
+                    format!(
+                        "{e} (pass arguments to the test binaries after `--`, e.g. `cargo xtask test -- --nocapture`)"
+                    )
+                })?;
+            if [mpi_only, python_only, package_only].iter().filter(|&&on| on).count() > 1 {
+                return Err("test: --mpi-only, --python-only and --package-only exclude each other".into());
             }
             Ok(Command::Test {
                 test_args: passed,
                 mpi_only,
                 python_only,
+                package_only,
             })
         }
         "reproduce" => {
@@ -307,6 +317,7 @@ mod tests {
                 test_args: vec!["--nocapture".into(), "--".into(), "x".into()],
                 mpi_only: false,
                 python_only: false,
+                package_only: false,
             })
         );
         assert!(parse_strs(&["test", "--nocapture"]).is_err());
@@ -316,8 +327,19 @@ mod tests {
                 test_args: vec![],
                 mpi_only: true,
                 python_only: false,
+                package_only: false,
             })
         );
+        assert_eq!(
+            parse_strs(&["test", "--package-only"]),
+            Ok(Command::Test {
+                test_args: vec![],
+                mpi_only: false,
+                python_only: false,
+                package_only: true,
+            })
+        );
+        assert!(parse_strs(&["test", "--package-only", "--python-only"]).is_err());
         assert_eq!(parse_strs(&["setup", "--mpi"]), Ok(Command::Setup { mpi: true }));
         assert_eq!(parse_strs(&["setup"]), Ok(Command::Setup { mpi: false }));
         assert!(parse_strs(&["setup", "--mpich"]).is_err());

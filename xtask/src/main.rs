@@ -11,6 +11,7 @@ mod bench;
 mod fit;
 mod flags;
 mod mpi_cli;
+mod package;
 mod python;
 mod reproduce;
 mod setup;
@@ -66,7 +67,8 @@ fn run(root: &std::path::Path, command: Command) -> Result<(), String> {
             test_args,
             mpi_only,
             python_only,
-        } => test::run(root, &test_args, mpi_only, python_only),
+            package_only,
+        } => test::run(root, &test_args, mpi_only, python_only, package_only),
         Command::Reproduce {
             paper,
             quick,

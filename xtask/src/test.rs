@@ -2,9 +2,9 @@
 //!
 //! After `setup`, it runs the formatting check, clippy with warnings denied,
 //! the tests of every target, then the doc tests (`--all-targets` leaves them
-//! out), then `cargo package` of the four libraries ([`LIBRARIES`]: each
+//! out), then `cargo package` of the four libraries ([`crate::package`]: each
 //! packaged and built from its package alone, against the others' packages,
-//! as crates.io would), then the Python package's stage ([`crate::python`]: its venv,
+//! as crates.io would, after removing what earlier runs unpacked), then the Python package's stage ([`crate::python`]: its venv,
 //! `maturin develop --release`, pytest), then the MPI stage, stopping at the
 //! first failure. At the end it
 //! prints one line with the wall time of each stage. OpenBLAS environment
@@ -50,26 +50,29 @@ use crate::util;
 /// second; a process waiting for a failed one would wait forever).
 pub(crate) const MPI_TIMEOUT: Duration = Duration::from_secs(120);
 
-/// The packages published to crates.io (issue 41): the four libraries. The
-/// command line and reproductions (`experiments`), the Python extension,
-/// the benches, test-support and xtask are `publish = false`.
-pub(crate) const LIBRARIES: [&str; 4] = [
-    "decomp-nn-linalg",
-    "decomp-nn-optim",
-    "decomp-nn-models",
-    "decomp-nn-data",
-];
-
-/// `cargo package` of every library: packaged together (each verified
-/// against the others' packages in a local registry, so no library needs
-/// another to be on crates.io first); `--allow-dirty` so a contributor's
-/// uncommitted edits are packaged as they are.
-fn package_args() -> Vec<String> {
-    let mut args = strings(&["package", "--allow-dirty"]);
-    for lib in LIBRARIES {
-        args.extend(strings(&["-p", lib]));
+/// Runs one stage, records its wall time in `timings`, and on failure
+/// prints the times so far with the stage's name.
+fn timed<'a>(
+    timings: &mut Vec<(&'a str, Duration)>,
+    name: &'a str,
+    stage: impl FnOnce() -> Result<(), String>,
+) -> Result<(), String> {
+    let start = Instant::now();
+    let result = stage();
+    timings.push((name, start.elapsed()));
+    if result.is_err() {
+        eprintln!("xtask test: {} — {name} failed", summary(timings));
     }
-    args
+    result
+}
+
+/// The `cargo package` stage ([`crate::package`]): what earlier runs left
+/// removed, then the four libraries packaged and verified.
+fn package_stage(root: &Path) -> Result<(), String> {
+    for stale in crate::package::clear_stale(root)? {
+        eprintln!("xtask test: removed the stale {}", stale.display());
+    }
+    util::run(&mut util::cargo(root, crate::package::args(root)))
 }
 
 /// The message when the MPI stage cannot run.
@@ -86,9 +89,22 @@ const MPI_FEATURE: &str = "experiments/mpi";
 
 /// Runs setup and the stages; `test_args` go after `--` of both `cargo
 /// test` runs. With `mpi_only`, only the MPI stage (which then fails when
-/// `mpirun` is missing).
-pub fn run(root: &Path, test_args: &[String], mpi_only: bool, python_only: bool) -> Result<(), String> {
+/// `mpirun` is missing); with `python_only` or `package_only`, only that
+/// stage.
+pub fn run(
+    root: &Path,
+    test_args: &[String],
+    mpi_only: bool,
+    python_only: bool,
+    package_only: bool,
+) -> Result<(), String> {
     setup::run(root, Tools::Required)?;
+    if package_only {
+        let start = Instant::now();
+        package_stage(root)?;
+        eprintln!("xtask test: package {} — passed", util::seconds(start.elapsed()));
+        return Ok(());
+    }
     if python_only {
         let start = Instant::now();
         crate::python::stage(root, &[])?;
@@ -128,41 +144,19 @@ pub fn run(root: &Path, test_args: &[String], mpi_only: bool, python_only: bool)
                 "doctests",
                 with_test_args(&with(&["test", "--workspace", "--doc"], features, &[]), test_args),
             ),
-            ("package", package_args()),
         ]
     };
 
     let mut timings: Vec<(&str, Duration)> = Vec::new();
     for (name, args) in &stages {
-        let start = Instant::now();
-        let result = util::run(&mut util::cargo(root, args));
-        timings.push((name, start.elapsed()));
-        if let Err(e) = result {
-            eprintln!("xtask test: {} — {name} failed", summary(&timings));
-            return Err(e);
-        }
+        timed(&mut timings, name, || util::run(&mut util::cargo(root, args)))?;
     }
-
     if !mpi_only {
-        let start = Instant::now();
-        let result = crate::python::stage(root, &[]);
-        timings.push(("python", start.elapsed()));
-        if let Err(e) = result {
-            eprintln!("xtask test: {} — python failed", summary(&timings));
-            return Err(e);
-        }
+        timed(&mut timings, "package", || package_stage(root))?;
+        timed(&mut timings, "python", || crate::python::stage(root, &[]))?;
     }
-
     match &mpi {
-        Ok(()) => {
-            let start = Instant::now();
-            let result = mpi_stage(root);
-            timings.push(("mpi", start.elapsed()));
-            if let Err(e) = result {
-                eprintln!("xtask test: {} — mpi failed", summary(&timings));
-                return Err(e);
-            }
-        }
+        Ok(()) => timed(&mut timings, "mpi", || mpi_stage(root))?,
         Err(missing) => eprintln!("xtask test: {}", mpi_skipped(missing)),
     }
     eprintln!("xtask test: {} — all passed", summary(&timings));
