@@ -136,6 +136,7 @@ fn brute_curve(
                 CurvePoint {
                     lambda,
                     nodes: size,
+                    scale: None,
                     score: mean,
                     spread,
                 },
@@ -179,6 +180,7 @@ fn brute_loo(
                 CurvePoint {
                     lambda,
                     nodes: a.ncols(),
+                    scale: None,
                     score: s,
                     spread: 0.0,
                 },

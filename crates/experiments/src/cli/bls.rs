@@ -475,7 +475,9 @@ impl ModelCommand for BlsArgs {
             },
         };
         let mut details = details(&bls, updates)?;
-        details.insert("weight_scale".into(), serde_json::Value::from(self.shrink));
+        // The shrink --select-scales chose, else the flags'.
+        let shrink = selection.as_ref().and_then(|s| s.scale_factor).unwrap_or(self.shrink);
+        details.insert("weight_scale".into(), serde_json::Value::from(shrink));
         if let Some(name) = &self.weight_column {
             details.insert("weight_column".into(), serde_json::Value::from(name.clone()));
         }

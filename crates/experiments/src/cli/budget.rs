@@ -38,7 +38,7 @@
 use super::error::CliError;
 pub use super::model_command::FitSize;
 use super::model_command::ModelCommand;
-use super::select::{SelectArgs, Selection};
+use super::select::SelectArgs;
 use crate::datasets::{available_memory_bytes, human_bytes};
 
 /// Bytes of a ridge readout's fit (the ELM's, the BLS's; the first table
@@ -88,13 +88,7 @@ pub(crate) fn check_against(
     available: Option<u64>,
 ) -> Result<(), CliError> {
     let flags = model.smaller_fit_flags();
-    let grows = matches!(
-        select,
-        Some(SelectArgs {
-            selection: Selection::Grow { .. },
-            ..
-        })
-    );
+    let grows = select.is_some_and(|s| s.selection.grow.is_some());
     let flags = if grows {
         format!(
             "{flags}, or a smaller --max-hidden or --step (--grow-until-val may reach {} nodes)",

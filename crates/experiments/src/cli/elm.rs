@@ -273,6 +273,8 @@ impl ModelCommand for ElmArgs {
                 (FittedModel::Elm(elm), None)
             }
         };
+        // The scale --select-scales chose, else the flags'.
+        let chosen_scale = selection.as_ref().and_then(|s| s.scale.clone());
         Ok(Trained {
             model,
             hidden: selection.as_ref().map_or(self.hidden, |s| s.nodes),
@@ -284,7 +286,7 @@ impl ModelCommand for ElmArgs {
             details: {
                 let mut d = Map::from_iter([(
                     "weight_scale".to_string(),
-                    serde_json::Value::from(self.input_scale.to_string()),
+                    serde_json::Value::from(chosen_scale.unwrap_or_else(|| self.input_scale.to_string())),
                 )]);
                 if let Some(name) = &self.weight_column {
                     d.insert("weight_column".to_string(), serde_json::Value::from(name.clone()));

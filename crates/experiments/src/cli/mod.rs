@@ -92,6 +92,7 @@ mod report;
 pub mod saved;
 pub mod scale_out;
 pub mod select;
+mod select_plot;
 pub mod shared_flags;
 pub mod slfn;
 pub mod stream;

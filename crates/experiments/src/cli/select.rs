@@ -1,24 +1,37 @@
-//! `nn fit`'s flags for choosing λ and the number of hidden nodes (issue 22):
-//! `--select-lambda loo|kfold:K|val:FRAC` over `--lambda-grid LO:HI:N` (and
-//! `--select-sizes` with k-fold or a validation fraction), or
+//! `nn fit`'s flags for choosing λ, the hidden layer's scale and the number
+//! of hidden nodes (issues 22 and 42): `--select-lambda loo|kfold:K|val:FRAC`
+//! over `--lambda-grid LO:HI:N` (and `--select-scales` over scales,
+//! `--select-sizes` with k-fold or a validation fraction), and/or
 //! `--grow-until-val` (`--step`, `--patience`, `--max-hidden`,
 //! `--val-fraction`); `--plot FILE` draws the curve. The ELM and the BLS,
 //! through [`models::select`].
+//!
+//! **Both together** (`--select-lambda M --grow-until-val`): λ (and the
+//! scale, with `--select-scales`) are chosen by `M` on the network of the
+//! flags' size (the ELM's `--hidden` nodes, the BLS's initial network),
+//! then the network grows from its start (the ELM's `--initial-nodes`, the
+//! BLS's initial network) at that λ and scale until the held-out error
+//! stops improving. Cost: the selection's (about one fit of that network
+//! per scale, plus its folds' solves) plus the growth's (about one fit of
+//! the size reached).
 
 use std::path::PathBuf;
 
 use clap::Args;
+use models::prelude::ParamGuard;
 use models::select::grow::{GrowOptions, Stop};
 use models::select::lambda::{Method, SelectOptions};
+use models::select::scales::select_over_scales;
 use models::select::{Criterion, CurvePoint};
-use models::{BlsValidParams, Dataset, ElmValidParams};
+use models::{Bls, BlsValidParams, Dataset, Elm, ElmValidParams};
 use ndarray::{Array2, Axis};
 use serde::{Deserialize, Serialize};
 
 use super::common::{at_least_one, ModelKind, TaskKind};
 use super::error::CliError;
 use super::scale_out::ScaleOut;
-use crate::report::svg::{line_plot, Series};
+use super::select_plot::plot;
+use super::shared_flags::parse_shrink;
 use nn_data::pipeline::FittedModel;
 
 const HEADING: &str = "Choosing λ and the size (--model elm, bls)";
@@ -47,11 +60,19 @@ pub struct SelectFlags {
     /// first enhancement nodes). Default: the one size of the flags.
     #[arg(long, value_name = "N,N,…", value_delimiter = ',', help_heading = HEADING)]
     pub select_sizes: Vec<usize>,
+    /// Scales of the hidden layer to try with --select-lambda, comma-separated
+    /// (each a new hidden layer): ELM: unit-variance, inverse-sqrt or a
+    /// number (the input weights' U[−s, s)); BLS: the enhancement shrink, a
+    /// number. The best (scale, λ, size) is kept. Default: the one scale of
+    /// --weight-scale.
+    #[arg(long, value_name = "S,S,…", value_delimiter = ',', help_heading = HEADING)]
+    pub select_scales: Vec<String>,
     /// Grow the network from its size (ELM: --initial-nodes; BLS: its
     /// enhancement nodes) --step nodes at a time until the error on a
     /// held-out --val-fraction of the training set has not improved for
     /// --patience steps, or --max-hidden is reached; keep the best size.
-    #[arg(long, conflicts_with = "select_lambda", help_heading = HEADING)]
+    /// With --select-lambda: at the λ (and scale) it chose first.
+    #[arg(long, help_heading = HEADING)]
     pub grow_until_val: bool,
     /// Nodes added per step of --grow-until-val.
     #[arg(long, value_name = "Q", default_value_t = GrowOptions::DEFAULT_STEP, value_parser = at_least_one, help_heading = HEADING)]
@@ -81,29 +102,41 @@ fn method(text: &str) -> Result<Method, String> {
     })
 }
 
-/// What to do, resolved.
+/// What to do, resolved: λ (and scale, sizes) by a selection, growth, or
+/// both (the selection first).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Selection {
+pub struct Selection {
     /// `--select-lambda`.
-    Lambda {
-        /// The method.
-        method: Method,
-        /// The grid.
-        lambdas: Vec<f64>,
-        /// The sizes (empty: the flags' size).
-        sizes: Vec<usize>,
-    },
+    pub lambda: Option<LambdaChoice>,
     /// `--grow-until-val`.
-    Grow {
-        /// Nodes per step.
-        step: usize,
-        /// Steps without improvement.
-        patience: usize,
-        /// Largest size (`None`: the model's default).
-        max_hidden: Option<usize>,
-        /// Held-out fraction.
-        val_fraction: f64,
-    },
+    pub grow: Option<GrowChoice>,
+}
+
+/// `--select-lambda` and its grids.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LambdaChoice {
+    /// The method.
+    pub method: Method,
+    /// The grid.
+    pub lambdas: Vec<f64>,
+    /// The sizes (empty: the flags' size).
+    pub sizes: Vec<usize>,
+    /// `--select-scales`, checked for the model and written as the JSON
+    /// reports them (empty: the flags' scale).
+    pub scales: Vec<String>,
+}
+
+/// `--grow-until-val` and its settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowChoice {
+    /// Nodes per step.
+    pub step: usize,
+    /// Steps without improvement.
+    pub patience: usize,
+    /// Largest size (`None`: the model's default).
+    pub max_hidden: Option<usize>,
+    /// Held-out fraction.
+    pub val_fraction: f64,
 }
 
 /// The resolved selection and where to draw it.
@@ -118,7 +151,8 @@ pub struct SelectArgs {
 /// The `selection` object of the JSON report.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct SelectionReport {
-    /// `loo`, `kfold:K`, `val:FRAC` or `grow-until-val`.
+    /// `loo`, `kfold:K`, `val:FRAC`, `grow-until-val`, or the first then
+    /// `+ grow-until-val`.
     pub method: String,
     /// `mse` or `classification error`.
     pub criterion: String,
@@ -126,6 +160,14 @@ pub struct SelectionReport {
     pub lambda: f64,
     /// The size chosen.
     pub nodes: usize,
+    /// The scale chosen by `--select-scales`, as given (`unit-variance`,
+    /// `0.5`, …).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub scale: Option<String>,
+    /// The hidden layer's scale as a number (the ELM's `s`, the BLS's
+    /// shrink) when a selection recorded it.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub scale_factor: Option<f64>,
     /// Its score.
     pub score: f64,
     /// Why growth stopped (`patience`, `max-nodes`), for --grow-until-val.
@@ -133,8 +175,11 @@ pub struct SelectionReport {
     pub stopped: Option<String>,
     /// Seconds of the selection (hidden layer and final weights included).
     pub seconds: f64,
-    /// Every candidate.
+    /// Every candidate (of the growth, when both ran).
     pub curve: Vec<CurvePoint>,
+    /// The selection's candidates when growth followed it (scale, λ, size).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub lambda_curve: Vec<CurvePoint>,
 }
 
 impl SelectFlags {
@@ -144,10 +189,12 @@ impl SelectFlags {
     ///
     /// # Errors
     /// [`CliError::Usage`] for a model other than the ELM and the BLS,
-    /// `--select-lambda` without a ridge readout, a streamed fit, a malformed grid, sizes with leave-one-out, `--plot` or
+    /// `--select-lambda` without a ridge readout, a streamed fit, a malformed grid, sizes with leave-one-out
+    /// or with growth (which chooses the size), a scale the model does not
+    /// take, `--select-scales` with `--weight-scale`, `--plot` or
     /// `--select-sizes` without a selection; a flag of one selection typed
-    /// (`typed(id)`: given on the command line) with the other or with none
-    /// (`--lambda-grid` without `--select-lambda`; `--step`, `--patience`,
+    /// (`typed(id)`: given on the command line) without it
+    /// (`--lambda-grid`, `--select-scales` without `--select-lambda`; `--step`, `--patience`,
     /// `--max-hidden`, `--val-fraction` without `--grow-until-val`), which
     /// would otherwise be ignored without a word.
     pub fn resolve(
@@ -166,13 +213,14 @@ impl SelectFlags {
             None => Ok(()),
         };
         if self.select_lambda.is_none() {
-            ignored(&["lambda_grid"], "--select-lambda")?;
+            ignored(&["lambda_grid", "select_scales"], "--select-lambda")?;
         }
         if !self.grow_until_val {
             ignored(&["step", "patience", "max_hidden", "val_fraction"], "--grow-until-val")?;
         }
-        let selection = match (self.select_lambda, self.grow_until_val) {
-            (Some(method), _) => {
+        let lambda = match self.select_lambda {
+            None => None,
+            Some(method) => {
                 if !ridge {
                     return Err(CliError::Usage(
                         "--select-lambda chooses the ridge parameter: it needs a ridge --solver (not lstsq)".into(),
@@ -185,35 +233,57 @@ impl SelectFlags {
                             .into(),
                     ));
                 }
-                Selection::Lambda {
-                    method,
-                    lambdas,
-                    sizes: self.select_sizes,
-                }
-            }
-            (None, true) => {
-                if !(self.val_fraction > 0.0 && self.val_fraction < 1.0) {
-                    return Err(CliError::Usage(format!(
-                        "--val-fraction {} must be inside (0, 1)",
-                        self.val_fraction
-                    )));
-                }
-                Selection::Grow {
-                    step: self.step,
-                    patience: self.patience,
-                    max_hidden: self.max_hidden,
-                    val_fraction: self.val_fraction,
-                }
-            }
-            (None, false) => {
-                if self.plot.is_some() || !self.select_sizes.is_empty() {
+                if self.grow_until_val && !self.select_sizes.is_empty() {
                     return Err(CliError::Usage(
-                        "--plot and --select-sizes need --select-lambda or --grow-until-val".into(),
+                        "--select-sizes and --grow-until-val both choose the size: drop one (with both, \
+                         --select-lambda chooses λ and the scale, then growth the size)"
+                            .into(),
                     ));
                 }
-                return Ok(None);
+                if !self.select_scales.is_empty() && typed("weight_scale") {
+                    return Err(CliError::Usage(
+                        "--select-scales chooses the scale among its values: drop --weight-scale (or put its value \
+                         among them)"
+                            .into(),
+                    ));
+                }
+                let scales = self
+                    .select_scales
+                    .iter()
+                    .map(|s| check_scale(model, s))
+                    .collect::<Result<Vec<_>, _>>()?;
+                Some(LambdaChoice {
+                    method,
+                    lambdas,
+                    sizes: self.select_sizes.clone(),
+                    scales,
+                })
             }
         };
+        let grow = if self.grow_until_val {
+            if !(self.val_fraction > 0.0 && self.val_fraction < 1.0) {
+                return Err(CliError::Usage(format!(
+                    "--val-fraction {} must be inside (0, 1)",
+                    self.val_fraction
+                )));
+            }
+            Some(GrowChoice {
+                step: self.step,
+                patience: self.patience,
+                max_hidden: self.max_hidden,
+                val_fraction: self.val_fraction,
+            })
+        } else {
+            None
+        };
+        if lambda.is_none() && grow.is_none() {
+            if self.plot.is_some() || !self.select_sizes.is_empty() {
+                return Err(CliError::Usage(
+                    "--plot and --select-sizes need --select-lambda or --grow-until-val".into(),
+                ));
+            }
+            return Ok(None);
+        }
         if scale_out.chunk_rows.is_some() || scale_out.distributed {
             return Err(CliError::Usage(
                 "--select-lambda and --grow-until-val fit from the training set in memory: drop --chunk-rows / \
@@ -228,10 +298,38 @@ impl SelectFlags {
             )));
         }
         Ok(Some(SelectArgs {
-            selection,
+            selection: Selection { lambda, grow },
             plot: self.plot,
         }))
     }
+}
+
+/// A scale of `--select-scales` the model takes, written as the JSON
+/// reports it: the ELM's [`models::InputScale`] (`unit-variance`,
+/// `inverse-sqrt`, a number), the BLS's shrink (a number > 0).
+fn check_scale(model: ModelKind, text: &str) -> Result<String, CliError> {
+    let normalized = match model {
+        ModelKind::Bls => parse_shrink(text).map(|s| s.to_string()),
+        _ => text.parse::<models::InputScale>().ok().map(|s| s.to_string()),
+    };
+    if let Some(n) = normalized {
+        return Ok(n);
+    }
+    Err(CliError::Usage(match model {
+        ModelKind::Bls => {
+            format!("--select-scales: `{text}`: the BLS's enhancement shrink scale is a number > 0")
+        }
+        _ => format!(
+            "--select-scales: `{text}`: the ELM's input-weight scale is {}",
+            models::InputScale::NAMES
+        ),
+    }))
+}
+
+/// The BLS's shrink scale (a finite number > 0), or the usage error.
+fn shrink_of(text: &str) -> Result<f64, CliError> {
+    parse_shrink(text)
+        .ok_or_else(|| CliError::Usage(format!("`{text}`: the BLS's enhancement shrink scale is a number > 0")))
 }
 
 /// `LO:HI:N` as N log-spaced values.
@@ -262,11 +360,7 @@ fn grid(text: &str) -> Result<Vec<f64>, CliError> {
 /// the allocator (issue 36). Saturates at `usize::MAX` (then refused as
 /// too large).
 pub fn largest_nodes(select: Option<&SelectArgs>, hidden: usize, default_max: impl FnOnce(usize) -> usize) -> usize {
-    let Some(SelectArgs {
-        selection: Selection::Grow { step, max_hidden, .. },
-        ..
-    }) = select
-    else {
+    let Some(GrowChoice { step, max_hidden, .. }) = select.and_then(|s| s.selection.grow.as_ref()) else {
         return hidden;
     };
     hidden.max(max_hidden.unwrap_or_else(|| default_max(*step)))
@@ -293,8 +387,46 @@ pub enum Candidate<'a> {
     Bls(BlsValidParams),
 }
 
+/// λ and the scale a first stage chose, for the growth after it.
+struct Chosen {
+    lambda: f64,
+    scale: Option<String>,
+}
+
+impl Candidate<'_> {
+    /// The ELM's params of `n` nodes, or the BLS's, with `chosen`'s λ and
+    /// scale when given.
+    fn elm_params(&self, n: usize, chosen: Option<&Chosen>) -> Result<ElmValidParams, CliError> {
+        let Candidate::Elm { params, .. } = self else {
+            return Err(CliError::Input("the ELM's parameters asked of another model".into()));
+        };
+        let base = params(n)?;
+        let Some(c) = chosen else { return Ok(base) };
+        let mut p = models::ElmParams::from(base).with_lambda(c.lambda);
+        if let Some(scale) = &c.scale {
+            p = p.with_input_scale(scale.parse()?);
+        }
+        Ok(p.check()?)
+    }
+
+    /// The BLS's params with `chosen`'s λ and shrink when given.
+    fn bls_params(&self, chosen: Option<&Chosen>) -> Result<BlsValidParams, CliError> {
+        let Candidate::Bls(base) = self else {
+            return Err(CliError::Input("the BLS's parameters asked of another model".into()));
+        };
+        let Some(c) = chosen else { return Ok(*base) };
+        let mut p = models::BlsParams::from(*base).with_lambda(c.lambda);
+        if let Some(scale) = &c.scale {
+            p = p.with_shrink(shrink_of(scale)?);
+        }
+        Ok(p.check()?)
+    }
+}
+
 /// Fit the ELM or the BLS `candidate` on `x`, `y` by the selection `sel`
 /// (`task` sets the criterion, `seed` the folds): the model and the report.
+/// With both `--select-lambda` and `--grow-until-val`, the selection first,
+/// then the growth at its λ and scale (see the module's doc).
 ///
 /// # Errors
 /// The selection's errors (options, data, solver), writing the plot.
@@ -310,183 +442,267 @@ pub fn fit(
         TaskKind::Classification => Criterion::ClassificationError,
         TaskKind::Regression => Criterion::MeanSquaredError,
     };
+    let first = match &sel.selection.lambda {
+        Some(choice) => Some(choose_lambda(choice, criterion, seed, &candidate, x, y)?),
+        None => None,
+    };
+    let (model, report) = match (&sel.selection.grow, first) {
+        (None, Some(first)) => first,
+        (Some(grow), first) => {
+            let chosen = first.as_ref().map(|(_, r)| Chosen {
+                lambda: r.lambda,
+                scale: r.scale.clone(),
+            });
+            let (model, mut report) = grow_until_val(grow, criterion, seed, &candidate, chosen.as_ref(), x, y)?;
+            if let Some((_, r)) = first {
+                report.method = format!("{} + grow-until-val", r.method);
+                report.scale = r.scale;
+                report.scale_factor = r.scale_factor;
+                report.seconds += r.seconds;
+                report.lambda_curve = r.curve;
+            }
+            (model, report)
+        }
+        (None, None) => return Err(CliError::Input("a selection with nothing to select".into())),
+    };
+    say!(
+        "nn fit: chose λ = {:e}{}, {} nodes ({} {:.6}) in {:.2} s",
+        report.lambda,
+        report.scale.as_ref().map_or(String::new(), |s| format!(", scale {s}")),
+        report.nodes,
+        report.criterion,
+        report.score,
+        report.seconds
+    );
+    if let Some(path) = &sel.plot {
+        let title = format!(
+            "{} ({}): λ = {:e}{}, {} nodes",
+            report.method,
+            report.criterion,
+            report.lambda,
+            report.scale.as_ref().map_or(String::new(), |s| format!(", scale {s}")),
+            report.nodes
+        );
+        write_svg(path, &plot(&report.curve, &title, &report.criterion, report.lambda))?;
+        if !report.lambda_curve.is_empty() {
+            let svg = plot(&report.lambda_curve, &title, &report.criterion, report.lambda);
+            write_svg(&lambda_plot_path(path), &svg)?;
+        }
+    }
+    Ok((model, report))
+}
+
+/// Where `--plot FILE` puts the selection's curve when growth followed it:
+/// `FILE`'s stem with `-lambda` (`curve.svg` → `curve-lambda.svg`).
+pub fn lambda_plot_path(path: &std::path::Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map_or_else(|| "plot".into(), |s| s.to_string_lossy().into_owned());
+    let ext = path
+        .extension()
+        .map_or_else(|| "svg".into(), |e| e.to_string_lossy().into_owned());
+    path.with_file_name(format!("{stem}-lambda.{ext}"))
+}
+
+fn write_svg(path: &std::path::Path, svg: &str) -> Result<(), CliError> {
+    std::fs::write(path, svg).map_err(|e| CliError::File {
+        path: path.to_path_buf(),
+        problem: e.to_string(),
+    })
+}
+
+/// `--select-lambda` (with its scales and sizes): the model at the choice
+/// and its report.
+fn choose_lambda(
+    choice: &LambdaChoice,
+    criterion: Criterion,
+    seed: u64,
+    candidate: &Candidate<'_>,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+) -> Result<(FittedModel, SelectionReport), CliError> {
     let data = Dataset::new(x.view(), y.view());
-    let report = match &sel.selection {
-        Selection::Lambda { method, lambdas, sizes } => {
-            let options = SelectOptions {
-                method: *method,
-                lambdas: lambdas.clone(),
-                sizes: sizes.clone(),
-                criterion,
-                seed,
-            };
-            say!(
-                "nn fit: choosing λ among {} values by {method}{}",
-                lambdas.len(),
-                if sizes.is_empty() {
-                    String::new()
-                } else {
-                    format!(" and the size among {sizes:?}")
-                }
-            );
-            let (model, chosen) = match &candidate {
-                Candidate::Bls(params) => {
-                    let s = params.select(&data, &options)?;
-                    (
-                        FittedModel::Bls(s.model),
-                        (s.lambda, s.nodes, s.score, s.curve, s.seconds),
-                    )
-                }
-                Candidate::Elm { params, hidden, .. } => {
-                    let s = params(*hidden)?.select(&data, &options)?;
-                    (
-                        FittedModel::Elm(s.model),
-                        (s.lambda, s.nodes, s.score, s.curve, s.seconds),
-                    )
-                }
-            };
-            let (lambda, nodes, score, curve, seconds) = chosen;
+    let LambdaChoice {
+        method,
+        lambdas,
+        sizes,
+        scales,
+    } = choice;
+    let options = SelectOptions {
+        method: *method,
+        lambdas: lambdas.clone(),
+        sizes: sizes.clone(),
+        criterion,
+        seed,
+    };
+    say!(
+        "nn fit: choosing λ among {} values by {method}{}{}",
+        lambdas.len(),
+        if scales.is_empty() {
+            String::new()
+        } else {
+            format!(", the scale among {}", scales.join(", "))
+        },
+        if sizes.is_empty() {
+            String::new()
+        } else {
+            format!(" and the size among {sizes:?}")
+        }
+    );
+    let (model, s, scale) = match candidate {
+        Candidate::Bls(_) => {
+            let params = candidate.bls_params(None)?;
+            if scales.is_empty() {
+                let s = params.select(&data, &options)?;
+                let m = FittedModel::Bls(s.model.clone());
+                (m, strip(s), None)
+            } else {
+                let grid = scales.iter().map(|t| shrink_of(t)).collect::<Result<Vec<_>, _>>()?;
+                let s = select_over_scales::<Bls>(&params, &data, &options, &grid)?;
+                let name = scales[s.index].clone();
+                (
+                    FittedModel::Bls(s.selected.model.clone()),
+                    strip(s.selected),
+                    Some(name),
+                )
+            }
+        }
+        Candidate::Elm { hidden, .. } => {
+            let params = candidate.elm_params(*hidden, None)?;
+            if scales.is_empty() {
+                let s = params.select(&data, &options)?;
+                (FittedModel::Elm(s.model.clone()), strip(s), None)
+            } else {
+                let grid = scales
+                    .iter()
+                    .map(|t| t.parse::<models::InputScale>())
+                    .collect::<Result<Vec<_>, _>>()?;
+                let s = select_over_scales::<Elm>(&params, &data, &options, &grid)?;
+                let name = scales[s.index].clone();
+                (
+                    FittedModel::Elm(s.selected.model.clone()),
+                    strip(s.selected),
+                    Some(name),
+                )
+            }
+        }
+    };
+    Ok((
+        model,
+        SelectionReport {
+            method: method.to_string(),
+            criterion: criterion.name().into(),
+            lambda: s.lambda,
+            nodes: s.nodes,
+            scale,
+            scale_factor: Some(s.scale),
+            score: s.score,
+            stopped: None,
+            seconds: s.seconds,
+            curve: s.curve,
+            lambda_curve: Vec::new(),
+        },
+    ))
+}
+
+/// A selection's numbers without its model.
+struct Outcome {
+    lambda: f64,
+    nodes: usize,
+    scale: f64,
+    score: f64,
+    seconds: f64,
+    curve: Vec<CurvePoint>,
+}
+
+fn strip<M>(s: models::select::lambda::Selected<M>) -> Outcome {
+    Outcome {
+        lambda: s.lambda,
+        nodes: s.nodes,
+        scale: s.scale,
+        score: s.score,
+        seconds: s.seconds,
+        curve: s.curve,
+    }
+}
+
+/// `--grow-until-val` (at `chosen`'s λ and scale when a selection ran
+/// first): the model at the best size and its report.
+fn grow_until_val(
+    choice: &GrowChoice,
+    criterion: Criterion,
+    seed: u64,
+    candidate: &Candidate<'_>,
+    chosen: Option<&Chosen>,
+    x: &Array2<f64>,
+    y: &Array2<f64>,
+) -> Result<(FittedModel, SelectionReport), CliError> {
+    let GrowChoice {
+        step,
+        patience,
+        max_hidden,
+        val_fraction,
+    } = choice;
+    let labels: Option<Vec<usize>> = (criterion == Criterion::ClassificationError).then(|| {
+        y.rows()
+            .into_iter()
+            .map(|r| r.iter().enumerate().fold(0, |b, (c, &v)| if v > r[b] { c } else { b }))
+            .collect()
+    });
+    let split = models::select::folds::Folds::validation(x.nrows(), *val_fraction, seed, labels.as_deref())?;
+    let (train_rows, val_rows) = (split.training(0), split.held_out(0).to_vec());
+    let (xt, yt) = (x.select(Axis(0), &train_rows), y.select(Axis(0), &train_rows));
+    let (xv, yv) = (x.select(Axis(0), &val_rows), y.select(Axis(0), &val_rows));
+    let (train, val) = (Dataset::new(xt.view(), yt.view()), Dataset::new(xv.view(), yv.view()));
+    say!(
+        "nn fit: growing by {step} nodes until the error on {} held-out samples stops improving for {patience} steps",
+        val_rows.len()
+    );
+    let (model, grown) = match candidate {
+        Candidate::Bls(_) => {
+            let params = candidate.bls_params(chosen)?;
+            let max = max_hidden.unwrap_or(bls_growth_default(params.initial_nodes(), *step));
+            let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
             (
-                model,
-                SelectionReport {
-                    method: method.to_string(),
-                    criterion: criterion.name().into(),
-                    lambda,
-                    nodes,
-                    score,
-                    stopped: None,
-                    seconds,
-                    curve,
-                },
+                FittedModel::Bls(g.model),
+                (g.nodes, g.score, g.curve, g.stop, g.seconds, params.lambda()),
             )
         }
-        Selection::Grow {
-            step,
-            patience,
-            max_hidden,
-            val_fraction,
+        Candidate::Elm {
+            hidden, initial_nodes, ..
         } => {
-            let labels: Option<Vec<usize>> = (criterion == Criterion::ClassificationError).then(|| {
-                y.rows()
-                    .into_iter()
-                    .map(|r| r.iter().enumerate().fold(0, |b, (c, &v)| if v > r[b] { c } else { b }))
-                    .collect()
-            });
-            let split = models::select::folds::Folds::validation(x.nrows(), *val_fraction, seed, labels.as_deref())?;
-            let (train_rows, val_rows) = (split.training(0), split.held_out(0).to_vec());
-            let (xt, yt) = (x.select(Axis(0), &train_rows), y.select(Axis(0), &train_rows));
-            let (xv, yv) = (x.select(Axis(0), &val_rows), y.select(Axis(0), &val_rows));
-            let (train, val) = (Dataset::new(xt.view(), yt.view()), Dataset::new(xv.view(), yv.view()));
-            say!(
-                "nn fit: growing by {step} nodes until the error on {} held-out samples stops improving for {patience} steps",
-                val_rows.len()
-            );
-            let (model, grown) = match &candidate {
-                Candidate::Bls(params) => {
-                    let max = max_hidden.unwrap_or(bls_growth_default(params.initial_nodes(), *step));
-                    let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
-                    (
-                        FittedModel::Bls(g.model),
-                        (g.nodes, g.score, g.curve, g.stop, g.seconds, params.lambda()),
-                    )
-                }
-                Candidate::Elm {
-                    params,
-                    hidden,
-                    initial_nodes,
-                } => {
-                    let params = params(*initial_nodes)?;
-                    let max = max_hidden.unwrap_or(*hidden);
-                    let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
-                    (
-                        FittedModel::Elm(g.model),
-                        (g.nodes, g.score, g.curve, g.stop, g.seconds, params.lambda()),
-                    )
-                }
-            };
-            let (nodes, score, curve, stop, seconds, lambda) = grown;
+            let params = candidate.elm_params(*initial_nodes, chosen)?;
+            let max = max_hidden.unwrap_or(*hidden);
+            let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
             (
-                model,
-                SelectionReport {
-                    method: "grow-until-val".into(),
-                    criterion: criterion.name().into(),
-                    lambda,
-                    nodes,
-                    score,
-                    stopped: Some(
-                        match stop {
-                            Stop::Patience => "patience",
-                            Stop::MaxNodes => "max-nodes",
-                        }
-                        .into(),
-                    ),
-                    seconds,
-                    curve,
-                },
+                FittedModel::Elm(g.model),
+                (g.nodes, g.score, g.curve, g.stop, g.seconds, params.lambda()),
             )
         }
     };
-    say!(
-        "nn fit: chose λ = {:e}, {} nodes ({} {:.6}) in {:.2} s",
-        report.1.lambda,
-        report.1.nodes,
-        report.1.criterion,
-        report.1.score,
-        report.1.seconds
-    );
-    if let Some(path) = &sel.plot {
-        std::fs::write(path, plot(&report.1)).map_err(|e| CliError::File {
-            path: path.clone(),
-            problem: e.to_string(),
-        })?;
-    }
-    Ok(report)
-}
-
-/// The SVG of the curve: score against log₁₀ λ (one line per size), or
-/// against the size (one line per λ).
-fn plot(report: &SelectionReport) -> String {
-    let mut sizes: Vec<usize> = report.curve.iter().map(|p| p.nodes).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    let mut lambdas: Vec<f64> = report.curve.iter().map(|p| p.lambda).collect();
-    lambdas.sort_by(f64::total_cmp);
-    lambdas.dedup();
-    let finite = |p: &&CurvePoint| p.score.is_finite();
-    let title = format!(
-        "{} ({}): λ = {:e}, {} nodes",
-        report.method, report.criterion, report.lambda, report.nodes
-    );
-    if lambdas.len() > 1 {
-        let series: Vec<Series> = sizes
-            .iter()
-            .map(|&n| {
-                let points = report
-                    .curve
-                    .iter()
-                    .filter(|p| p.nodes == n)
-                    .filter(finite)
-                    .map(|p| (p.lambda.log10(), p.score))
-                    .collect();
-                Series::line(format!("{n} nodes"), points)
-            })
-            .collect();
-        line_plot(&title, "log10 λ", &report.criterion, &series, false)
-    } else {
-        let points = report
-            .curve
-            .iter()
-            .filter(finite)
-            .map(|p| (p.nodes as f64, p.score))
-            .collect();
-        line_plot(
-            &title,
-            "hidden nodes",
-            &report.criterion,
-            &[Series::line(format!("λ = {:e}", report.lambda), points)],
-            false,
-        )
-    }
+    let (nodes, score, curve, stop, seconds, lambda) = grown;
+    Ok((
+        model,
+        SelectionReport {
+            method: "grow-until-val".into(),
+            criterion: criterion.name().into(),
+            lambda,
+            nodes,
+            scale: None,
+            scale_factor: None,
+            score,
+            stopped: Some(
+                match stop {
+                    Stop::Patience => "patience",
+                    Stop::MaxNodes => "max-nodes",
+                }
+                .into(),
+            ),
+            seconds,
+            curve,
+            lambda_curve: Vec::new(),
+        },
+    ))
 }
 
 #[cfg(test)]

@@ -74,6 +74,12 @@ pub struct WeightScaleFlag {
     pub weight_scale: Option<String>,
 }
 
+/// The BLS's enhancement shrink scale: a finite number > 0
+/// (`--weight-scale`, `--select-scales`).
+pub(crate) fn parse_shrink(text: &str) -> Option<f64> {
+    text.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s > 0.0)
+}
+
 impl WeightScaleFlag {
     /// The ELM's input scale ([`models::InputScale`]; its default when not given).
     ///
@@ -98,12 +104,11 @@ impl WeightScaleFlag {
     pub fn shrink(&self) -> Result<f64, super::error::CliError> {
         match &self.weight_scale {
             None => Ok(models::BlsParams::DEFAULT_SHRINK),
-            Some(text) => match text.trim().parse::<f64>() {
-                Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
-                _ => Err(super::error::CliError::Usage(format!(
+            Some(text) => parse_shrink(text).ok_or_else(|| {
+                super::error::CliError::Usage(format!(
                     "--weight-scale {text}: the BLS's enhancement shrink scale is a number > 0"
-                ))),
-            },
+                ))
+            }),
         }
     }
 }

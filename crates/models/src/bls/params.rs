@@ -205,6 +205,14 @@ impl Default for BlsParams {
     }
 }
 
+/// The checked parameters back as settable ones (to change one and check
+/// again: `BlsParams::from(valid).with_shrink(0.5).check()`).
+impl From<BlsValidParams> for BlsParams {
+    fn from(valid: BlsValidParams) -> Self {
+        Self(valid)
+    }
+}
+
 impl ParamGuard for BlsParams {
     type Checked = BlsValidParams;
 

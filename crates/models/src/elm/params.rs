@@ -259,6 +259,14 @@ impl ElmParams {
     );
 }
 
+/// The checked parameters back as settable ones (to change one and check
+/// again: `ElmParams::from(valid).with_lambda(1e-3).check()`).
+impl From<ElmValidParams> for ElmParams {
+    fn from(valid: ElmValidParams) -> Self {
+        Self(valid)
+    }
+}
+
 impl ParamGuard for ElmParams {
     type Checked = ElmValidParams;
 

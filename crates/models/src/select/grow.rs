@@ -252,6 +252,7 @@ fn grow(
         curve.push(CurvePoint {
             lambda,
             nodes: g.nodes(),
+            scale: None,
             score,
             spread: 0.0,
         });
@@ -465,6 +466,7 @@ impl<M> Keeper<M> {
         let point = CurvePoint {
             lambda,
             nodes,
+            scale: None,
             score,
             spread: 0.0,
         };

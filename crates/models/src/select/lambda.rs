@@ -32,12 +32,12 @@ use serde::{Deserialize, Serialize};
 
 use super::folds::Folds;
 use super::{argmax, best, Criterion, CurvePoint};
-use crate::bls::{Bls, BlsValidParams, IncrementalBls};
-use crate::elm::{Elm, ElmValidParams, HiddenLayer};
+use crate::bls::{Bls, BlsParams, BlsValidParams, IncrementalBls};
+use crate::elm::{Elm, ElmParams, ElmValidParams, HiddenLayer, InputScale};
 use crate::error::{ModelError, Result};
 use crate::online::LinearReadout;
 use crate::readout::ReadoutSolver;
-use crate::traits::Dataset;
+use crate::traits::{Dataset, ParamGuard};
 
 /// How a candidate is scored.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -161,9 +161,13 @@ pub struct Selected<M> {
     pub lambda: f64,
     /// The chosen number of hidden nodes.
     pub nodes: usize,
+    /// The hidden layer's scale, as a number
+    /// ([`RidgeNetwork::scale_factor`]: the ELM's `s`, the BLS's shrink).
+    pub scale: f64,
     /// Its score.
     pub score: f64,
-    /// Every candidate, λ-major then size.
+    /// Every candidate, λ-major then size (scale-major first, for
+    /// [`select_over_scales`](super::scales::select_over_scales)).
     pub curve: Vec<CurvePoint>,
     /// The method used.
     pub method: Method,
@@ -199,6 +203,24 @@ pub trait RidgeNetwork: LinearReadout + Sized {
     /// [`linalg_core::Error::Shape`] if the weights do not have `nodes`
     /// rows; non-finite weights.
     fn with_readout(self, nodes: usize, weights: Array2<f64>, lambda: f64) -> Result<Self>;
+
+    /// The scale of the hidden layer's random weights, as the parameters
+    /// hold it (the ELM's [`InputScale`]; the BLS's enhancement shrink).
+    type Scale: Clone + std::fmt::Debug + std::fmt::Display;
+
+    /// The parameters' scale.
+    fn scale(params: &Self::Params) -> Self::Scale;
+
+    /// The parameters with `scale` instead of theirs (checked again).
+    ///
+    /// # Errors
+    /// [`ModelError::InvalidParameter`] for a scale the parameters refuse
+    /// (not finite, not > 0).
+    fn with_scale(params: &Self::Params, scale: &Self::Scale) -> Result<Self::Params>;
+
+    /// The number the scale comes to on `data`: the ELM's `s` of the input
+    /// weights' `U[−s, s)`; the BLS's shrink.
+    fn scale_factor(params: &Self::Params, data: &Dataset<'_>) -> f64;
 }
 
 impl RidgeNetwork for Elm {
@@ -222,6 +244,20 @@ impl RidgeNetwork for Elm {
         let mut hidden = self.hidden().clone();
         hidden.truncate(nodes);
         Elm::from_parts(hidden, weights, lambda, ReadoutSolver::Ridge)
+    }
+
+    type Scale = InputScale;
+
+    fn scale(params: &ElmValidParams) -> InputScale {
+        params.input_scale()
+    }
+
+    fn with_scale(params: &ElmValidParams, scale: &InputScale) -> Result<ElmValidParams> {
+        ElmParams::from(*params).with_input_scale(*scale).check()
+    }
+
+    fn scale_factor(params: &ElmValidParams, data: &Dataset<'_>) -> f64 {
+        params.input_scale().factor(data.features())
     }
 }
 
@@ -249,6 +285,20 @@ impl RidgeNetwork for Bls {
         let mut expansion = self.expansion().clone();
         expansion.truncate(nodes);
         Bls::from_parts(expansion, weights, lambda, strategy)
+    }
+
+    type Scale = f64;
+
+    fn scale(params: &BlsValidParams) -> f64 {
+        params.shrink()
+    }
+
+    fn with_scale(params: &BlsValidParams, scale: &f64) -> Result<BlsValidParams> {
+        BlsParams::from(*params).with_shrink(*scale).check()
+    }
+
+    fn scale_factor(params: &BlsValidParams, _data: &Dataset<'_>) -> f64 {
+        params.shrink()
     }
 }
 
@@ -285,6 +335,7 @@ pub fn select<M: RidgeNetwork>(params: &M::Params, data: &Dataset<'_>, options: 
     let started = Instant::now();
     check_lambdas(&options.lambdas)?;
     let (network, a) = M::hidden_for(params, data)?;
+    let scale = M::scale_factor(params, data);
     let y = data.targets();
     let l = a.ncols();
     let sizes = if options.sizes.is_empty() {
@@ -324,6 +375,7 @@ pub fn select<M: RidgeNetwork>(params: &M::Params, data: &Dataset<'_>, options: 
                 .map(|s| CurvePoint {
                     lambda: s.lambda,
                     nodes: l,
+                    scale: Some(scale),
                     score: match options.criterion {
                         Criterion::MeanSquaredError => s.mse,
                         Criterion::ClassificationError => s.class_error,
@@ -347,7 +399,8 @@ pub fn select<M: RidgeNetwork>(params: &M::Params, data: &Dataset<'_>, options: 
                 }
                 Method::LeaveOneOut => unreachable!("handled above"),
             };
-            let (curve, total) = held_out_curve(a.view(), y, &folds, &options.lambdas, &sizes, options.criterion)?;
+            let (mut curve, total) = held_out_curve(a.view(), y, &folds, &options.lambdas, &sizes, options.criterion)?;
+            curve.iter_mut().for_each(|p| p.scale = Some(scale));
             (curve, Fitted::Sums(total))
         }
     };
@@ -373,6 +426,7 @@ pub fn select<M: RidgeNetwork>(params: &M::Params, data: &Dataset<'_>, options: 
         model,
         lambda: chosen.lambda,
         nodes: chosen.nodes,
+        scale,
         score: chosen.score,
         curve,
         method: options.method,
@@ -453,6 +507,7 @@ fn held_out_curve(
             curve.push(CurvePoint {
                 lambda,
                 nodes,
+                scale: None,
                 score: mean,
                 spread,
             });

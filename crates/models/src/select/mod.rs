@@ -7,6 +7,9 @@
 //!   for classification), in the order of [`crate::rng::shuffled_indices`].
 //! - [`lambda`] — λ (and the size) by leave-one-out, k-fold or a validation
 //!   fraction, on one hidden layer: [`lambda::select`].
+//! - [`scales`] — the hidden layer's scale too: [`lambda::select`] on one
+//!   hidden layer per scale of a grid, the best of all
+//!   ([`scales::select_over_scales`]).
 //! - [`grow`] — grow q nodes at a time with an incremental strategy, score the
 //!   validation set after every append, stop after `patience` appends without
 //!   improvement and return the network at its best size with the whole curve.
@@ -18,6 +21,7 @@
 pub mod folds;
 pub mod grow;
 pub mod lambda;
+pub mod scales;
 
 use ndarray::ArrayView2;
 use serde::{Deserialize, Serialize};
@@ -97,6 +101,10 @@ pub struct CurvePoint {
     pub lambda: f64,
     /// The number of hidden nodes.
     pub nodes: usize,
+    /// The hidden layer's scale as a number (the ELM's `s` of `U[−s, s)`,
+    /// the BLS's shrink), where the selection records it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<f64>,
     /// The score ([`Criterion`]): the leave-one-out error, the mean over the
     /// folds, or the validation error. NaN when the candidate could not be
     /// fitted (e.g. `AᵀA + λI` not numerically positive definite).
