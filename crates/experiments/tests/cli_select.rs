@@ -131,7 +131,8 @@ fn elm_select_lambda_reports_and_fits_the_choice() {
 }
 
 /// ELM and BLS growth: the JSON's size is the curve's minimum, growth stops
-/// by patience or at --max-hidden, and every size is on the schedule.
+/// by patience or at --max-hidden, and every size is on the schedule (fixed
+/// steps: --growth 0).
 #[test]
 fn grow_until_val_reports_the_best_size() {
     let dir = temp_dir("grow");
@@ -145,6 +146,8 @@ fn grow_until_val_reports_the_best_size() {
             "--grow-until-val",
             "--step",
             "20",
+            "--growth",
+            "0",
             "--patience",
             "2",
             "--max-hidden",

@@ -163,9 +163,13 @@ fn lambda_then_growth_in_one_command() {
     assert_eq!(sel["lambda"].as_f64(), Some(lambda));
     assert_eq!(sel["scale_factor"], chosen_first["scale"]);
     let growth = sel["curve"].as_array().expect("the growth's curve");
-    assert!(growth
-        .iter()
-        .all(|p| p["lambda"].as_f64() == Some(lambda) && p["nodes"].as_u64().is_some_and(|n| n % 20 == 0)));
+    assert!(growth.iter().all(|p| p["lambda"].as_f64() == Some(lambda)));
+    // The default schedule: max(--step, 10% of the size) per step, to --hidden.
+    let sizes: Vec<u64> = growth.iter().filter_map(|p| p["nodes"].as_u64()).collect();
+    assert_eq!(sizes[0], 20);
+    for w in sizes.windows(2) {
+        assert_eq!(w[1], (w[0] + 20.max(w[0].div_ceil(10))).min(200), "{sizes:?}");
+    }
     assert_eq!(lowest(growth)["score"], sel["score"]);
     assert_eq!(report["hidden"], sel["nodes"]);
     assert!(["patience", "max-nodes"].contains(&sel["stopped"].as_str().unwrap_or("")));
@@ -207,6 +211,21 @@ fn scale_and_combination_errors() {
             &["--model", "bls"][..],
             vec!["--select-lambda", "loo", "--select-scales", "unit-variance"],
             "shrink scale",
+        ),
+        (
+            &ELM[..],
+            vec!["--grow-until-val", "--growth", "11"],
+            "--growth 11 must be",
+        ),
+        (
+            &ELM[..],
+            vec!["--grow-until-val", "--growth", "-1"],
+            "negative values are not accepted",
+        ),
+        (
+            &ELM[..],
+            vec!["--growth", "0.2"],
+            "--growth applies to --grow-until-val",
         ),
     ] {
         let a = args(model, "regression", "airfoil/airfoil.csv.gz", &extra);

@@ -214,8 +214,9 @@ fn assert_same_choice<M>(what: &str, grown: &Grown<M>, sizes: &[usize], referenc
     }
 }
 
-/// `nodes` after every point of the patience rule: the start and one size
-/// per append of `step`, capped at `max_nodes`.
+/// `nodes` after every point of the patience rule with fixed steps
+/// (growth 0): the start and one size per append of `step`, capped at
+/// `max_nodes`.
 fn schedule(start: usize, step: usize, max_nodes: usize) -> Vec<usize> {
     let mut sizes = vec![start];
     while let Some(&n) = sizes.last() {
@@ -277,7 +278,7 @@ fn check_elm(what: &str, data: &Split, criterion: Criterion, lambda: f64) -> boo
     let (x, y, xv, yv) = data;
     let (train, val) = (Dataset::new(x.view(), y.view()), Dataset::new(xv.view(), yv.view()));
     let params = elm_params(2, lambda, ReadoutSolver::Ridge, 11);
-    let opts = GrowOptions::new(4, 3, 140, criterion);
+    let opts = GrowOptions::new(4, 3, 140, criterion).with_growth(0.0);
     let grown = params.grow_until_val(&train, &val, &opts).expect("grow");
     let sizes: Vec<usize> = grown.curve.iter().map(|p| p.nodes).collect();
     assert_eq!(sizes, schedule(2, 4, 140)[..sizes.len()], "{what}: the schedule");
@@ -446,7 +447,7 @@ fn check_bls(what: &str, data: &Split, criterion: Criterion) -> bool {
     let (train, val) = (Dataset::new(x.view(), y.view()), Dataset::new(xv.view(), yv.view()));
     let params = bls_params(5);
     let start = params.initial_nodes();
-    let opts = GrowOptions::new(4, 3, 150, criterion);
+    let opts = GrowOptions::new(4, 3, 150, criterion).with_growth(0.0);
     let grown = params.grow_until_val(&train, &val, &opts).expect("grow");
     let sizes: Vec<usize> = grown.curve.iter().map(|p| p.nodes).collect();
     assert_eq!(sizes, schedule(start, 4, 150)[..sizes.len()], "{what}: the schedule");
@@ -582,7 +583,7 @@ fn patience_stops_exactly_patience_appends_after_the_best() {
     let (xv, yv) = regression(8, 60);
     let (train, val) = (Dataset::new(x.view(), y.view()), Dataset::new(xv.view(), yv.view()));
     let params = elm_params(1, 1e-8, ReadoutSolver::Ridge, 3);
-    let long_opts = GrowOptions::new(3, 1000, 61, Criterion::MeanSquaredError);
+    let long_opts = GrowOptions::new(3, 1000, 61, Criterion::MeanSquaredError).with_growth(0.0);
     let long = params.grow_until_val(&train, &val, &long_opts).expect("grow");
     assert_eq!(long.stop, Stop::MaxNodes);
     let all: Vec<usize> = long.curve.iter().map(|p| p.nodes).collect();
@@ -618,6 +619,37 @@ fn patience_stops_exactly_patience_appends_after_the_best() {
         assert!(
             best < 20 / 3,
             "the minimum comes before the network interpolates the 20 rows"
+        );
+    }
+}
+
+/// The schedule: fixed steps with growth 0; with growth g, at least
+/// `⌈g·n⌉` nodes per append (sizes listed by hand); growth and refits
+/// follow it.
+#[test]
+fn the_step_grows_with_the_size() {
+    let fixed = GrowOptions::new(3, 2, 20, Criterion::MeanSquaredError).with_growth(0.0);
+    assert_eq!(fixed.sizes(5).collect::<Vec<_>>(), vec![5, 8, 11, 14, 17, 20]);
+    let half = GrowOptions::new(1, 2, 40, Criterion::MeanSquaredError).with_growth(0.5);
+    assert_eq!(half.sizes(4).collect::<Vec<_>>(), vec![4, 6, 9, 14, 21, 32, 40]);
+    let tenth = GrowOptions::new(10, 2, 1000, Criterion::MeanSquaredError);
+    let sizes: Vec<usize> = tenth.sizes(10).collect();
+    // 10 at a time up to 100, then 10%: 110, 121, 134, 148, …
+    assert_eq!(
+        &sizes[..14],
+        &[10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 121, 134, 148]
+    );
+    assert_eq!(&sizes[28..], &[630, 693, 763, 840, 924, 1000]);
+    let (x, y, xv, yv) = split(regression, 12);
+    let (train, val) = (Dataset::new(x.view(), y.view()), Dataset::new(xv.view(), yv.view()));
+    let params = elm_params(4, 1e-2, ReadoutSolver::Ridge, 1);
+    let long = GrowOptions::new(1, 1000, 40, Criterion::MeanSquaredError).with_growth(0.5);
+    let grown = params.grow_until_val(&train, &val, &long).expect("grow");
+    let refit = refit_elm_curve(&params, &train, &val, &long).expect("refit");
+    for curve in [&grown.curve, &refit.curve] {
+        assert_eq!(
+            curve.iter().map(|p| p.nodes).collect::<Vec<_>>(),
+            vec![4, 6, 9, 14, 21, 32, 40]
         );
     }
 }
@@ -691,6 +723,9 @@ fn invalid_options_and_data_are_named() {
         ("step", GrowOptions { step: 0, ..ok }),
         ("patience", GrowOptions { patience: 0, ..ok }),
         ("max_nodes", GrowOptions { max_nodes: 4, ..ok }),
+        ("growth", ok.with_growth(-0.1)),
+        ("growth", ok.with_growth(f64::NAN)),
+        ("growth", ok.with_growth(10.5)),
     ];
     for (name, opts) in cases {
         assert_eq!(invalid_parameter(elm.grow_until_val(&train, &val, &opts)), name);

@@ -74,9 +74,15 @@ pub struct SelectFlags {
     /// With --select-lambda: at the λ (and scale) it chose first.
     #[arg(long, help_heading = HEADING)]
     pub grow_until_val: bool,
-    /// Nodes added per step of --grow-until-val.
+    /// The fewest nodes a step of --grow-until-val adds.
     #[arg(long, value_name = "Q", default_value_t = GrowOptions::DEFAULT_STEP, value_parser = at_least_one, help_heading = HEADING)]
     pub step: usize,
+    /// A step of --grow-until-val adds at least this fraction of the
+    /// network's size (0.1: 10%, so that the sizes become geometric past
+    /// --step / 0.1 nodes and --patience steps look further on larger
+    /// networks; 0: always --step nodes).
+    #[arg(long, value_name = "RATE", default_value_t = GrowOptions::DEFAULT_GROWTH, help_heading = HEADING)]
+    pub growth: f64,
     /// Steps without improvement before --grow-until-val stops.
     #[arg(long, value_name = "P", default_value_t = GrowOptions::DEFAULT_PATIENCE, value_parser = at_least_one, help_heading = HEADING)]
     pub patience: usize,
@@ -129,8 +135,10 @@ pub struct LambdaChoice {
 /// `--grow-until-val` and its settings.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GrowChoice {
-    /// Nodes per step.
+    /// The fewest nodes per step.
     pub step: usize,
+    /// The fraction of the size a step adds at least.
+    pub growth: f64,
     /// Steps without improvement.
     pub patience: usize,
     /// Largest size (`None`: the model's default).
@@ -216,7 +224,10 @@ impl SelectFlags {
             ignored(&["lambda_grid", "select_scales"], "--select-lambda")?;
         }
         if !self.grow_until_val {
-            ignored(&["step", "patience", "max_hidden", "val_fraction"], "--grow-until-val")?;
+            ignored(
+                &["step", "growth", "patience", "max_hidden", "val_fraction"],
+                "--grow-until-val",
+            )?;
         }
         let lambda = match self.select_lambda {
             None => None,
@@ -267,8 +278,15 @@ impl SelectFlags {
                     self.val_fraction
                 )));
             }
+            if !(self.growth.is_finite() && (0.0..=10.0).contains(&self.growth)) {
+                return Err(CliError::Usage(format!(
+                    "--growth {} must be a number in [0, 10] (the fraction of the size a step adds)",
+                    self.growth
+                )));
+            }
             Some(GrowChoice {
                 step: self.step,
+                growth: self.growth,
                 patience: self.patience,
                 max_hidden: self.max_hidden,
                 val_fraction: self.val_fraction,
@@ -639,6 +657,7 @@ fn grow_until_val(
 ) -> Result<(FittedModel, SelectionReport), CliError> {
     let GrowChoice {
         step,
+        growth,
         patience,
         max_hidden,
         val_fraction,
@@ -655,14 +674,20 @@ fn grow_until_val(
     let (xv, yv) = (x.select(Axis(0), &val_rows), y.select(Axis(0), &val_rows));
     let (train, val) = (Dataset::new(xt.view(), yt.view()), Dataset::new(xv.view(), yv.view()));
     say!(
-        "nn fit: growing by {step} nodes until the error on {} held-out samples stops improving for {patience} steps",
+        "nn fit: growing by max({step} nodes, {}% of the size) until the error on {} held-out samples stops \
+         improving for {patience} steps",
+        growth * 100.0,
         val_rows.len()
     );
     let (model, grown) = match candidate {
         Candidate::Bls(_) => {
             let params = candidate.bls_params(chosen)?;
             let max = max_hidden.unwrap_or(bls_growth_default(params.initial_nodes(), *step));
-            let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
+            let g = params.grow_until_val(
+                &train,
+                &val,
+                &GrowOptions::new(*step, *patience, max, criterion).with_growth(*growth),
+            )?;
             (
                 FittedModel::Bls(g.model),
                 (g.nodes, g.score, g.curve, g.stop, g.seconds, params.lambda()),
@@ -673,7 +698,11 @@ fn grow_until_val(
         } => {
             let params = candidate.elm_params(*initial_nodes, chosen)?;
             let max = max_hidden.unwrap_or(*hidden);
-            let g = params.grow_until_val(&train, &val, &GrowOptions::new(*step, *patience, max, criterion))?;
+            let g = params.grow_until_val(
+                &train,
+                &val,
+                &GrowOptions::new(*step, *patience, max, criterion).with_growth(*growth),
+            )?;
             (
                 FittedModel::Elm(g.model),
                 (g.nodes, g.score, g.curve, g.stop, g.seconds, params.lambda()),
