@@ -11,21 +11,17 @@ use std::time::{Duration, Instant};
 
 use models::dfnn::{B2ld, Bias, DfnnParams, DfnnTrainer, FullLbfgs, Incremental, IncrementalKind};
 use models::mlp::{BplsAlgorithm, BplsParams, OutputActivation};
-use models::select::folds::Folds;
-use models::select::grow::{GrowOptions, Grown};
-use models::select::lambda::{Method, SelectOptions, Selected};
-use models::select::{Criterion, CurvePoint};
 use models::{
     BlsParams, BlsValidParams, Dataset, ElmParams, ElmValidParams, Fit, IncrementalBls, IncrementalElm, InputScale,
     OnlineFit, ParamGuard, SlfnParams,
 };
-use ndarray::{Array2, ArrayView2, Axis};
 use numpy::{PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 
 use crate::errors::{to_py, value_error};
 use crate::model::{Model, State};
+use crate::select::{report_dict, RidgeFit, Selection, SelectionArgs};
 use crate::threads;
 
 /// A model and the dict of its fit's report.
@@ -40,218 +36,6 @@ where
     name.parse::<T>().map_err(|e| value_error(e.to_string()))
 }
 
-/// How the λ or the size is chosen, from the estimator's options.
-struct Selection {
-    /// `select_lambda`: loo, kfold:K or val:FRAC.
-    method: Option<Method>,
-    /// The λ grid.
-    lambdas: Vec<f64>,
-    /// Sizes to try (empty: the estimator's).
-    sizes: Vec<usize>,
-    /// `grow_until_val` with its step, patience, largest size and held-out
-    /// fraction.
-    grow: Option<(usize, usize, Option<usize>, f64)>,
-    criterion: Criterion,
-}
-
-impl Selection {
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        select_lambda: Option<&str>,
-        lambda_grid: Option<(f64, f64, usize)>,
-        select_sizes: Option<Vec<usize>>,
-        grow_until_val: bool,
-        grow_step: Option<usize>,
-        patience: Option<usize>,
-        max_hidden: Option<usize>,
-        val_fraction: Option<f64>,
-        classification: bool,
-    ) -> PyResult<Self> {
-        let method = select_lambda.map(parse::<Method>).transpose()?;
-        if grow_until_val && method.is_some() {
-            return Err(value_error(
-                "select_lambda and grow_until_val exclude each other: choose λ (and sizes) by select_lambda, or \
-                 the size by growing",
-            ));
-        }
-        let (lo, hi, n) = lambda_grid.unwrap_or(SelectOptions::DEFAULT_GRID);
-        let lambdas = SelectOptions::log_grid(lo, hi, n).map_err(to_py)?;
-        let sizes = select_sizes.unwrap_or_default();
-        if !sizes.is_empty() && method.is_none() {
-            return Err(value_error("select_sizes needs select_lambda='kfold:K' or 'val:FRAC'"));
-        }
-        let grow = grow_until_val.then(|| {
-            (
-                grow_step.unwrap_or(GrowOptions::DEFAULT_STEP),
-                patience.unwrap_or(GrowOptions::DEFAULT_PATIENCE),
-                max_hidden,
-                val_fraction.unwrap_or(GrowOptions::DEFAULT_VAL_FRACTION),
-            )
-        });
-        let criterion = if classification {
-            Criterion::ClassificationError
-        } else {
-            Criterion::MeanSquaredError
-        };
-        Ok(Self {
-            method,
-            lambdas,
-            sizes,
-            grow,
-            criterion,
-        })
-    }
-
-    /// The fit chosen by `select_lambda`, as a model and its report.
-    fn selected<M>(&self, method: Method, s: Selected<M>, wrap: impl FnOnce(M) -> State) -> RidgeFit {
-        let report = SelectionReport {
-            method: method.to_string(),
-            criterion: self.criterion,
-            lambda: s.lambda,
-            nodes: s.nodes,
-            score: s.score,
-            curve: s.curve,
-            seconds: s.seconds,
-            stopped: None,
-        };
-        RidgeFit::Selected(wrap(s.model), report)
-    }
-
-    /// The network grown by `grow_until_val` (held-out `fraction`, ridge
-    /// parameter `lambda`), as a model and its report.
-    fn grown<M>(&self, fraction: f64, lambda: f64, g: Grown<M>, wrap: impl FnOnce(M) -> State) -> RidgeFit {
-        let report = SelectionReport {
-            method: format!("grow-until-val:{fraction}"),
-            criterion: self.criterion,
-            lambda,
-            nodes: g.nodes,
-            score: g.score,
-            curve: g.curve,
-            seconds: g.seconds,
-            stopped: Some(format!("{:?}", g.stop).to_lowercase()),
-        };
-        RidgeFit::Selected(wrap(g.model), report)
-    }
-
-    fn options(&self, method: Method, seed: u64) -> SelectOptions {
-        SelectOptions {
-            method,
-            lambdas: self.lambdas.clone(),
-            sizes: self.sizes.clone(),
-            criterion: self.criterion,
-            seed,
-        }
-    }
-}
-
-/// The curve as a list of dicts `{lambda, nodes, score, spread}`.
-fn curve_list<'py>(py: Python<'py>, curve: &[CurvePoint]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for p in curve {
-        let d = PyDict::new(py);
-        d.set_item("lambda", p.lambda)?;
-        d.set_item("nodes", p.nodes)?;
-        d.set_item("score", p.score)?;
-        d.set_item("spread", p.spread)?;
-        list.append(d)?;
-    }
-    Ok(list)
-}
-
-/// The selection's report: method, criterion, chosen λ and size, score,
-/// curve, seconds (and why growth stopped).
-#[allow(clippy::too_many_arguments)]
-fn selection_dict<'py>(
-    py: Python<'py>,
-    method: &str,
-    criterion: Criterion,
-    lambda: f64,
-    nodes: usize,
-    score: f64,
-    curve: &[CurvePoint],
-    seconds: f64,
-    stopped: Option<String>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("method", method)?;
-    d.set_item("criterion", criterion.name())?;
-    d.set_item("lambda", lambda)?;
-    d.set_item("nodes", nodes)?;
-    d.set_item("score", score)?;
-    d.set_item("curve", curve_list(py, curve)?)?;
-    d.set_item("seconds", seconds)?;
-    d.set_item("stopped", stopped)?;
-    Ok(d)
-}
-
-/// Training samples and targets, then validation samples and targets.
-type Split = (Array2<f64>, Array2<f64>, Array2<f64>, Array2<f64>);
-
-/// The training and validation parts of `x`, `y` for growth (stratified by
-/// class for a classifier), as the command line's `--grow-until-val` cuts them.
-fn grow_split(
-    x: ArrayView2<'_, f64>,
-    y: ArrayView2<'_, f64>,
-    fraction: f64,
-    seed: u64,
-    criterion: Criterion,
-) -> models::Result<Split> {
-    let labels = (criterion == Criterion::ClassificationError).then(|| crate::model::argmax_rows(y));
-    let split = Folds::validation(x.nrows(), fraction, seed, labels.as_deref())?;
-    let (train, val) = (split.training(0), split.held_out(0).to_vec());
-    Ok((
-        x.select(Axis(0), &train),
-        y.select(Axis(0), &train),
-        x.select(Axis(0), &val),
-        y.select(Axis(0), &val),
-    ))
-}
-
-/// What the ELM's and the BLS's fits share: the model, or the selection's
-/// model and report.
-enum RidgeFit {
-    Plain(State),
-    Selected(State, SelectionReport),
-}
-
-/// The numbers of a selection's report (turned into a dict with the GIL).
-struct SelectionReport {
-    method: String,
-    criterion: Criterion,
-    lambda: f64,
-    nodes: usize,
-    score: f64,
-    curve: Vec<CurvePoint>,
-    seconds: f64,
-    stopped: Option<String>,
-}
-
-/// The fit's report: `seconds` (the library's time, the GIL released) and
-/// the selection's report when there was one.
-fn report_dict<'py>(py: Python<'py>, fit: RidgeFit, seconds: f64) -> PyResult<Fitted<'py>> {
-    let info = PyDict::new(py);
-    info.set_item("seconds", seconds)?;
-    let state = match fit {
-        RidgeFit::Plain(state) => state,
-        RidgeFit::Selected(state, r) => {
-            let d = selection_dict(
-                py,
-                &r.method,
-                r.criterion,
-                r.lambda,
-                r.nodes,
-                r.score,
-                &r.curve,
-                r.seconds,
-                r.stopped,
-            )?;
-            info.set_item("selection", d)?;
-            state
-        }
-    };
-    Ok((Model::new(state), info))
-}
-
 /// Fit an extreme learning machine (Zhu & Wei's, Huang's): `n_hidden`
 /// random nodes of `activation`, output weights by `solver` (`ridge`,
 /// `lstsq`, or an incremental strategy such as `chol2`) with `λ = alpha`,
@@ -260,7 +44,7 @@ fn report_dict<'py>(py: Python<'py>, fit: RidgeFit, seconds: f64) -> PyResult<Fi
 /// `select_lambda` (`loo`, `kfold:K`, `val:FRAC`) λ is chosen on
 /// `lambda_grid = (lo, hi, n)` (and the size among `select_sizes` by
 /// k-fold or a validation part); with `grow_until_val` the network grows
-/// `grow_step` nodes at a time from `grow_step` up to `max_hidden`
+/// from `grow_step` nodes by `max(grow_step, 10% of the size)` up to `max_hidden`
 /// (default `n_hidden`) until the error on a held-out `val_fraction` has
 /// not improved for `patience` steps. With `sample_weight` (one weight ≥ 0
 /// per sample) the output weights are the weighted ridge solution
@@ -270,7 +54,7 @@ fn report_dict<'py>(py: Python<'py>, fit: RidgeFit, seconds: f64) -> PyResult<Fi
 #[pyo3(signature = (x, y, *, n_hidden, activation, alpha, solver, random_state, classification = false,
     growable = false, select_lambda = None, lambda_grid = None, select_sizes = None, grow_until_val = false,
     grow_step = None, patience = None, max_hidden = None, val_fraction = None, n_jobs = None,
-    sample_weight = None, weight_scale = "unit-variance"))]
+    sample_weight = None, weight_scale = "unit-variance", select_scales = None, growth = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn fit_elm<'py>(
     py: Python<'py>,
@@ -294,6 +78,8 @@ pub fn fit_elm<'py>(
     n_jobs: Option<i64>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
     weight_scale: &str,
+    select_scales: Option<Vec<String>>,
+    growth: Option<f64>,
 ) -> PyResult<Fitted<'py>> {
     let input_scale: InputScale = parse(weight_scale)?;
     let params = |nodes: usize| -> PyResult<ElmValidParams> {
@@ -305,27 +91,29 @@ pub fn fit_elm<'py>(
             .check()
             .map_err(to_py)
     };
-    let sel = Selection::new(
+    let sel = Selection::new(SelectionArgs {
         select_lambda,
         lambda_grid,
         select_sizes,
+        select_scales,
         grow_until_val,
         grow_step,
+        growth,
         patience,
         max_hidden,
         val_fraction,
         classification,
-    )?;
-    if growable && (sel.method.is_some() || sel.grow.is_some()) {
+    })?;
+    if growable && sel.any() {
         return Err(value_error(
             "growable=True keeps one fit's solver: it excludes select_lambda and grow_until_val",
         ));
     }
-    let start = match sel.grow {
-        Some((step, ..)) => params(step.min(max_hidden.unwrap_or(n_hidden)))?,
+    let start = match &sel.grow {
+        Some(g) => params(g.step().min(max_hidden.unwrap_or(n_hidden)))?,
         None => params(n_hidden)?,
     };
-    if sample_weight.is_some() && (growable || sel.method.is_some() || sel.grow.is_some()) {
+    if sample_weight.is_some() && (growable || sel.any()) {
         return Err(value_error(
             "sample_weight is taken by the plain fit only: not with growable, select_lambda or grow_until_val",
         ));
@@ -340,19 +128,9 @@ pub fn fit_elm<'py>(
             if let Some(w) = weights {
                 return Ok(RidgeFit::Plain(State::Elm(start.fit_weighted(&data, w)?)));
             }
-            if let Some(method) = sel.method {
-                let s = start.select(&data, &sel.options(method, random_state))?;
-                return Ok(sel.selected(method, s, State::Elm));
-            }
-            if let Some((step, patience, max, fraction)) = sel.grow {
-                let (xt, yt, xv, yv) = grow_split(x, y, fraction, random_state, sel.criterion)?;
-                let opts = GrowOptions::new(step, patience, max.unwrap_or(n_hidden), sel.criterion);
-                let g = start.grow_until_val(
-                    &Dataset::new(xt.view(), yt.view()),
-                    &Dataset::new(xv.view(), yv.view()),
-                    &opts,
-                )?;
-                return Ok(sel.grown(fraction, start.lambda(), g, State::Elm));
+            if sel.any() {
+                let params = |nodes: usize| ElmParams::from(start).with_nodes(nodes).check();
+                return sel.fit_elm(&params, n_hidden, x, y, random_state);
             }
             if growable {
                 return Ok(RidgeFit::Plain(State::GrowingElm(Box::new(IncrementalElm::start(
@@ -396,7 +174,7 @@ pub(crate) fn bls_params(
 #[pyo3(signature = (x, y, *, feature_groups, feature_nodes, enhancement_nodes, alpha, strategy, random_state,
     classification = false, growable = false, select_lambda = None, lambda_grid = None, select_sizes = None,
     grow_until_val = false, grow_step = None, patience = None, max_hidden = None, val_fraction = None,
-    n_jobs = None, sample_weight = None, weight_scale = 0.8))]
+    n_jobs = None, sample_weight = None, weight_scale = 0.8, select_scales = None, growth = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn fit_bls<'py>(
     py: Python<'py>,
@@ -421,6 +199,8 @@ pub fn fit_bls<'py>(
     n_jobs: Option<i64>,
     sample_weight: Option<PyReadonlyArray1<'py, f64>>,
     weight_scale: f64,
+    select_scales: Option<Vec<String>>,
+    growth: Option<f64>,
 ) -> PyResult<Fitted<'py>> {
     let params = bls_params(
         (feature_groups, feature_nodes, enhancement_nodes),
@@ -429,23 +209,25 @@ pub fn fit_bls<'py>(
         random_state,
         weight_scale,
     )?;
-    let sel = Selection::new(
+    let sel = Selection::new(SelectionArgs {
         select_lambda,
         lambda_grid,
         select_sizes,
+        select_scales,
         grow_until_val,
         grow_step,
+        growth,
         patience,
         max_hidden,
         val_fraction,
         classification,
-    )?;
-    if growable && (sel.method.is_some() || sel.grow.is_some()) {
+    })?;
+    if growable && sel.any() {
         return Err(value_error(
             "growable=True keeps one fit's solver: it excludes select_lambda and grow_until_val",
         ));
     }
-    if sample_weight.is_some() && (growable || sel.method.is_some() || sel.grow.is_some()) {
+    if sample_weight.is_some() && (growable || sel.any()) {
         return Err(value_error(
             "sample_weight is taken by the plain fit only: not with growable, select_lambda or grow_until_val",
         ));
@@ -460,20 +242,8 @@ pub fn fit_bls<'py>(
             if let Some(w) = weights {
                 return Ok(RidgeFit::Plain(State::Bls(params.fit_weighted(&data, w)?)));
             }
-            if let Some(method) = sel.method {
-                let s = params.select(&data, &sel.options(method, random_state))?;
-                return Ok(sel.selected(method, s, State::Bls));
-            }
-            if let Some((step, patience, max, fraction)) = sel.grow {
-                let (xt, yt, xv, yv) = grow_split(x, y, fraction, random_state, sel.criterion)?;
-                let max = max.unwrap_or(params.initial_nodes() + 100 * step);
-                let opts = GrowOptions::new(step, patience, max, sel.criterion);
-                let g = params.grow_until_val(
-                    &Dataset::new(xt.view(), yt.view()),
-                    &Dataset::new(xv.view(), yv.view()),
-                    &opts,
-                )?;
-                return Ok(sel.grown(fraction, params.lambda(), g, State::Bls));
+            if sel.any() {
+                return sel.fit_bls(params, x, y, random_state);
             }
             let bls = IncrementalBls::start(&params, x.to_owned(), y.to_owned())?;
             Ok(RidgeFit::Plain(if growable {

@@ -46,6 +46,7 @@ pub mod defaults;
 pub mod errors;
 pub mod fit;
 pub mod model;
+pub mod select;
 pub mod sparse;
 pub mod threads;
 

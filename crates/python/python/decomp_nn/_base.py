@@ -119,6 +119,8 @@ class _Base(BaseEstimator):
         if selection is not None:
             self.alpha_ = selection["lambda"]
             self.selection_ = selection
+            if selection.get("scale") is not None:
+                self.weight_scale_ = selection["scale"]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -25,8 +25,10 @@ def _ridge_options(est, classification):
         select_lambda=est.select_lambda,
         lambda_grid=None if est.lambda_grid is None else tuple(est.lambda_grid),
         select_sizes=None if est.select_sizes is None else [int(s) for s in est.select_sizes],
+        select_scales=None if est.select_scales is None else [str(s) for s in est.select_scales],
         grow_until_val=est.grow_until_val,
         grow_step=est.grow_step,
+        growth=est.growth,
         patience=est.patience,
         max_hidden=est.max_hidden,
         val_fraction=est.val_fraction,
@@ -48,8 +50,10 @@ class _ELM(_RidgeReadout, _Updatable, _Growable):
         select_lambda=None,
         lambda_grid=None,
         select_sizes=None,
+        select_scales=None,
         grow_until_val=False,
         grow_step=None,
+        growth=None,
         patience=None,
         max_hidden=None,
         val_fraction=None,
@@ -65,8 +69,10 @@ class _ELM(_RidgeReadout, _Updatable, _Growable):
         self.select_lambda = select_lambda
         self.lambda_grid = lambda_grid
         self.select_sizes = select_sizes
+        self.select_scales = select_scales
         self.grow_until_val = grow_until_val
         self.grow_step = grow_step
+        self.growth = growth
         self.patience = patience
         self.max_hidden = max_hidden
         self.val_fraction = val_fraction
@@ -160,13 +166,21 @@ _ELM_DOC = """Extreme learning machine{what}: ``n_hidden`` random hidden nodes o
         library's, 21 values from 1e-8 to 1e2).
     select_sizes : list of int or None
         Sizes to try with ``kfold:K`` or ``val:FRAC`` (each ≤ ``n_hidden``).
+    select_scales : list of str or float, or None
+        Scales to try with ``select_lambda`` (each one more hidden layer;
+        values as ``weight_scale`` takes them): the best (scale, λ, size) is
+        kept; ``selection_["scale"]`` names it, each curve point has its
+        ``scale`` as a number.
     grow_until_val : bool, default False
-        Grow from ``grow_step`` nodes by ``grow_step`` until the error on a
-        held-out ``val_fraction`` has not improved for ``patience`` steps or
-        ``max_hidden`` (default ``n_hidden``) is reached; keep the best size
-        (``n_hidden_``).
-    grow_step, patience, max_hidden, val_fraction : optional
-        Growth's options (defaults: the library's, 10, 5, n_hidden, 0.2).
+        Grow from ``grow_step`` nodes, each step adding ``grow_step`` nodes
+        or ``growth`` times the size, whichever is more, until the error on
+        a held-out ``val_fraction`` has not improved for ``patience`` steps
+        or ``max_hidden`` (default ``n_hidden``) is reached; keep the best
+        size (``n_hidden_``). With ``select_lambda``: λ (and the scale) are
+        chosen first on the ``n_hidden`` network, then growth runs at them
+        (``selection_["lambda_curve"]`` holds the first stage's curve).
+    grow_step, growth, patience, max_hidden, val_fraction : optional
+        Growth's options (defaults: the library's, 10, 0.1, 5, n_hidden, 0.2).
     n_jobs : int or None
         Threads during fit and predict, all of them: OpenBLAS's, the
         library's own kernels' and its parallel loops' (None: OpenBLAS's
@@ -207,8 +221,10 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
         select_lambda=None,
         lambda_grid=None,
         select_sizes=None,
+        select_scales=None,
         grow_until_val=False,
         grow_step=None,
+        growth=None,
         patience=None,
         max_hidden=None,
         val_fraction=None,
@@ -225,8 +241,10 @@ class _BLS(_RidgeReadout, _Updatable, _Growable):
         self.select_lambda = select_lambda
         self.lambda_grid = lambda_grid
         self.select_sizes = select_sizes
+        self.select_scales = select_scales
         self.grow_until_val = grow_until_val
         self.grow_step = grow_step
+        self.growth = growth
         self.patience = patience
         self.max_hidden = max_hidden
         self.val_fraction = val_fraction
@@ -306,10 +324,11 @@ _BLS_DOC = """Broad learning system{what} (Chen & Liu; Zhu et al.'s ridge
     growable : bool, default False
         Keep the solver and the data so that ``add_nodes(q)`` adds ``q``
         enhancement nodes exactly (Zhu et al.'s increments).
-    select_lambda, lambda_grid, select_sizes, grow_until_val, grow_step,
-    patience, max_hidden, val_fraction : as for ``ELMRegressor`` (sizes are
-        all nodes; growth starts from the BLS's size, ``max_hidden`` defaults
-        to that size + 100 steps).
+    select_lambda, lambda_grid, select_sizes, select_scales, grow_until_val,
+    grow_step, growth, patience, max_hidden, val_fraction : as for
+        ``ELMRegressor`` (sizes are all nodes; scales are shrink scales;
+        growth starts from the BLS's size, ``max_hidden`` defaults to that
+        size + 100 steps).
     n_jobs : int or None
         BLAS threads (None: OpenBLAS's default).
     """
