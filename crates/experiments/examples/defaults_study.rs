@@ -17,6 +17,11 @@
 //! the default grid of 21 values, for every candidate: the chosen scale
 //! picks the pair).
 //!
+//! **Part `subsample`** (λ chosen by 3-fold for every candidate):
+//! `unit-variance`, `chosen` as above, and `chosen-on-2000`: the scale
+//! chosen on 2000 seeded rows only, then λ on all rows at that scale (a
+//! fixed cost for the scale, whatever the set's size).
+//!
 //! **Part `growth`** (per set and seed; start 10 nodes, step 10, patience
 //! 5, at most 2000 nodes, 3000 on MNIST, λ = 10⁻³, unit-variance scale,
 //! 20% held out): `--grow-until-val` with fixed steps (growth 0, the rule
@@ -29,7 +34,7 @@
 //! 80/20 by the seed.
 //!
 //! Usage: `cargo run --release -p experiments --example defaults_study --
-//! [--part scale|growth] [--seeds 3] [--sets a,b] [--out DIR]` (default
+//! [--part scale|growth|subsample] [--seeds 3] [--sets a,b] [--out DIR]` (default
 //! `results/defaults`). Every finished cell (set, seed, part) is a line of
 //! `DIR/runs.jsonl`; a rerun skips the lines there, so an interrupted run
 //! resumes. `DIR/summary.md` and `summary.csv` give the table per set and
@@ -44,7 +49,7 @@ use std::time::Instant;
 use experiments::run_log::{self, RunLog};
 use models::select::grow::GrowOptions;
 use models::select::lambda::{Method, SelectOptions};
-use models::select::scales::select_over_scales;
+use models::select::scales::{elm_scale_grid, select_over_scales};
 use models::select::Criterion;
 use models::{Activation, Dataset, Elm, ElmParams, ElmValidParams, InputScale, ParamGuard};
 use ndarray::{Array1, Array2, Axis};
@@ -81,6 +86,9 @@ const SETS: [(&str, Option<&str>, bool); 22] = [
 const CANDIDATES: [&str; 4] = ["U[-1,1]", "1/sqrt(N)", "unit-variance", "chosen"];
 const REGIMES: [&str; 2] = ["lambda-default", "lambda-chosen"];
 const RULES: [&str; 2] = ["fixed-step", "step-10%"];
+const SUBSAMPLE_CANDIDATES: [&str; 3] = ["unit-variance", "chosen", "chosen-on-2000"];
+/// The rows `chosen-on-2000` chooses the scale on.
+const SUBSAMPLE_ROWS: usize = 2000;
 
 /// One candidate's outcome.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -96,6 +104,11 @@ struct Outcome {
     /// Hidden nodes.
     nodes: usize,
 }
+
+/// Candidate → (errors, seconds, nodes) over the seeds, of one set.
+type ByCandidate = BTreeMap<String, (Vec<f64>, Vec<f64>, Vec<f64>)>;
+/// Set → its candidates' outcomes, of one (part, regime).
+type Cells = BTreeMap<String, ByCandidate>;
 
 /// (regime or "growth", candidate or rule, outcome) of one cell.
 type Outcomes = Vec<(String, String, Outcome)>;
@@ -128,7 +141,7 @@ fn args() -> Result<Args, Box<dyn Error>> {
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
-            "--part" if value == "scale" || value == "growth" => a.part = value,
+            "--part" if ["scale", "growth", "subsample"].contains(&value.as_str()) => a.part = value,
             "--seeds" => a.seeds = value.parse()?,
             "--sets" => a.sets = value.split(',').map(str::to_string).collect(),
             "--out" => a.out = PathBuf::from(value),
@@ -232,15 +245,12 @@ fn params(nodes: usize, lambda: f64, scale: InputScale, seed: u64) -> Result<Elm
 /// Part `scale` of one set and seed.
 fn scale_cell(p: &Prepared, nodes: usize, seed: u64) -> Result<Outcomes, Box<dyn Error>> {
     let data = Dataset::new(p.x.view(), p.y.view());
-    let u = InputScale::UnitVariance.factor(p.x.view());
     let fixed = [
         InputScale::Fixed(1.0),
         InputScale::InverseSqrtInputs,
         InputScale::UnitVariance,
     ];
-    let mut grid = vec![InputScale::UnitVariance];
-    grid.extend([0.25, 0.5, 2.0, 4.0].map(|c| InputScale::Fixed(c * u)));
-    grid.extend([InputScale::Fixed(1.0), InputScale::InverseSqrtInputs]);
+    let grid = elm_scale_grid(p.x.view());
     let (lo, hi, n) = SelectOptions::DEFAULT_GRID;
     let mut out = Vec::new();
     for regime in REGIMES {
@@ -287,6 +297,58 @@ fn scale_cell(p: &Prepared, nodes: usize, seed: u64) -> Result<Outcomes, Box<dyn
                 },
             ));
         }
+    }
+    Ok(out)
+}
+
+/// Part `subsample` of one set and seed (λ chosen by 3-fold on the whole
+/// training part for every candidate): `unit-variance`; `chosen` (scale and
+/// λ by 3-fold over the grid on all rows, as part `scale`); and
+/// `chosen-on-2000`: the scale chosen (with λ) by 3-fold over the grid on
+/// [`SUBSAMPLE_ROWS`] seeded rows, then λ by 3-fold on all rows at that
+/// scale — a fixed cost beside the plain selection.
+fn subsample_cell(p: &Prepared, nodes: usize, seed: u64) -> Result<Outcomes, Box<dyn Error>> {
+    let data = Dataset::new(p.x.view(), p.y.view());
+    let (lo, hi, n) = SelectOptions::DEFAULT_GRID;
+    let options = SelectOptions {
+        method: Method::KFold { k: 3 },
+        lambdas: SelectOptions::log_grid(lo, hi, n)?,
+        sizes: vec![],
+        criterion: p.criterion(),
+        seed,
+    };
+    let base = params(nodes, ElmParams::DEFAULT_LAMBDA, InputScale::UnitVariance, seed)?;
+    let mut out = Vec::new();
+    for name in SUBSAMPLE_CANDIDATES {
+        let t = Instant::now();
+        let sel = match name {
+            "unit-variance" => base.select(&data, &options)?,
+            "chosen" => select_over_scales::<Elm>(&base, &data, &options, &elm_scale_grid(p.x.view()))?.selected,
+            _ => {
+                let mut rows = nn_data::shuffled_indices(p.x.nrows(), seed ^ 0x5eed);
+                rows.truncate(SUBSAMPLE_ROWS.min(p.x.nrows()));
+                let (xs, ys) = (p.x.select(Axis(0), &rows), p.y.select(Axis(0), &rows));
+                let sub = Dataset::new(xs.view(), ys.view());
+                let grid = elm_scale_grid(xs.view());
+                let chosen = select_over_scales::<Elm>(&base, &sub, &options, &grid)?;
+                ElmParams::from(base)
+                    .with_input_scale(chosen.scale)
+                    .check()?
+                    .select(&data, &options)?
+            }
+        };
+        let seconds = t.elapsed().as_secs_f64();
+        out.push((
+            "lambda-chosen".to_string(),
+            name.to_string(),
+            Outcome {
+                error: p.error(&sel.model)?,
+                seconds,
+                lambda: sel.lambda,
+                scale: sel.scale,
+                nodes,
+            },
+        ));
     }
     Ok(out)
 }
@@ -344,6 +406,8 @@ fn main() -> Result<(), Box<dyn Error>> {
             let t = Instant::now();
             let outcomes = if a.part == "scale" {
                 scale_cell(&p, if mnist { 1000 } else { 500 }, seed)?
+            } else if a.part == "subsample" {
+                subsample_cell(&p, if mnist { 1000 } else { 500 }, seed)?
             } else {
                 growth_cell(&p, if mnist { 3000 } else { 2000 }, seed)?
             };
@@ -373,8 +437,6 @@ fn main() -> Result<(), Box<dyn Error>> {
 /// worst over the sets), and the verdicts.
 fn summary(out: &std::path::Path) -> Result<(), Box<dyn Error>> {
     let lines: Vec<Line> = run_log::read(out)?.runs;
-    // (part, regime) → set → candidate → (errors, seconds, nodes)
-    type Cells = BTreeMap<String, BTreeMap<String, (Vec<f64>, Vec<f64>, Vec<f64>)>>;
     let mut groups: BTreeMap<(String, String), Cells> = BTreeMap::new();
     for l in &lines {
         for (regime, cand, o) in &l.outcomes {
@@ -391,6 +453,23 @@ fn summary(out: &std::path::Path) -> Result<(), Box<dyn Error>> {
         }
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    // Training rows per set (80% of the file without a test file).
+    let mut rows: BTreeMap<String, usize> = BTreeMap::new();
+    for (name, test, _) in SETS {
+        let n = if name.starts_with("mnist") {
+            nn_data::load_idx(nn_data::shipped(name)?)?.n_samples()
+        } else {
+            nn_data::load_shipped(name)?.n_samples()
+        };
+        rows.insert(
+            name.to_string(),
+            if test.is_some() {
+                n
+            } else {
+                n - (n as f64 * 0.2).round() as usize
+            },
+        );
+    }
     let mut md = String::from(
         "# The ELM's defaults on every shipped set (issue 42)\n\n\
          Generated by `cargo run --release -p experiments --example defaults_study`; see the example's \
@@ -402,6 +481,8 @@ fn summary(out: &std::path::Path) -> Result<(), Box<dyn Error>> {
     for ((part, regime), sets) in &groups {
         let cands: Vec<String> = if part == "scale" {
             CANDIDATES.iter().map(|s| s.to_string()).collect()
+        } else if part == "subsample" {
+            SUBSAMPLE_CANDIDATES.iter().map(|s| s.to_string()).collect()
         } else {
             RULES.iter().map(|s| s.to_string()).collect()
         };
@@ -472,10 +553,71 @@ fn summary(out: &std::path::Path) -> Result<(), Box<dyn Error>> {
         if let Some((c, g, w, ..)) = ranked.first() {
             let _ = writeln!(
                 md,
-                "\n**Verdict ({part}, {regime}):** `{c}` has the lowest geometric-mean ratio ({g:.4}; worst set {w:.3}×)."
+                "\n**Verdict ({part}, {regime}):** `{c}` has the lowest geometric-mean ratio ({g:.4}; worst set {w:.3}×).\n"
             );
         }
+        size_table(&mut md, sets, &cands, &rows, mean);
     }
     run_log::write_summary(out, "defaults_study", &md, &csv)?;
     Ok(())
+}
+
+/// Training-set sizes at which the candidates are compared.
+const SIZE_BUCKETS: [(usize, usize, &str); 3] = [
+    (0, 1000, "below 1,000 rows"),
+    (1000, 10_000, "1,000 to 10,000 rows"),
+    (10_000, usize::MAX, "10,000 rows or more"),
+];
+
+/// Per bucket of training-set size: each candidate's geometric-mean error
+/// ratio to the best of its set, and its geometric-mean time ratio to the
+/// first fixed candidate's (`unit-variance` for the scale, `fixed-step`
+/// for growth: the cost beside today's default).
+fn size_table(
+    md: &mut String,
+    sets: &Cells,
+    cands: &[String],
+    rows: &BTreeMap<String, usize>,
+    mean: impl Fn(&[f64]) -> f64,
+) {
+    let reference = if cands.iter().any(|c| c == "unit-variance") {
+        "unit-variance"
+    } else {
+        "fixed-step"
+    };
+    let _ = writeln!(
+        md,
+        "By training-set size: geometric mean of the error ratio to the best candidate; in brackets, of the time \
+         ratio to `{reference}`:\n"
+    );
+    let _ = writeln!(md, "| training rows | sets | {} |", cands.join(" | "));
+    let _ = writeln!(md, "|---|---|{}", "---|".repeat(cands.len()));
+    for (lo, hi, label) in SIZE_BUCKETS {
+        let in_bucket: Vec<&ByCandidate> = sets
+            .iter()
+            .filter(|(set, by)| {
+                rows.get(*set).is_some_and(|&k| k >= lo && k < hi) && cands.iter().all(|c| by.contains_key(c))
+            })
+            .map(|(_, by)| by)
+            .collect();
+        if in_bucket.is_empty() {
+            continue;
+        }
+        let cells: Vec<String> = cands
+            .iter()
+            .map(|c| {
+                let (mut err, mut time) = (0.0, 0.0);
+                for by in &in_bucket {
+                    let best = cands.iter().map(|d| mean(&by[d].0)).fold(f64::INFINITY, f64::min);
+                    let e = mean(&by[c].0);
+                    err += if best > 0.0 { (e / best).ln() } else { 0.0 };
+                    time += (mean(&by[c].1).max(1e-6) / mean(&by[reference].1).max(1e-6)).ln();
+                }
+                let n = in_bucket.len() as f64;
+                format!("{:.4} ({:.1}×)", (err / n).exp(), (time / n).exp())
+            })
+            .collect();
+        let _ = writeln!(md, "| {label} | {} | {} |", in_bucket.len(), cells.join(" | "));
+    }
+    let _ = writeln!(md);
 }

@@ -89,6 +89,42 @@ fn elm_scale_is_chosen_with_lambda_and_fits_as_a_plain_fit() {
     assert!((a - b).abs() <= 1e-9 * b.abs(), "test RMSE {a} vs a plain fit's {b}");
 }
 
+/// `--select-scales auto`: the seven scales of `elm_scale_grid` (u/4 … 4u,
+/// 1, 1/√N), their factors on the curve; the choice one of them.
+#[test]
+fn elm_auto_scales_are_the_grid() {
+    let report = fit(&args(
+        &ELM,
+        "classification",
+        "pima/pima.csv.gz",
+        &[
+            "--select-lambda",
+            "kfold:3",
+            "--lambda-grid",
+            "1e-4:1:3",
+            "--select-scales",
+            "auto",
+        ],
+    ));
+    let sel = &report["selection"];
+    let curve = sel["curve"].as_array().expect("curve");
+    assert_eq!(curve.len(), 7 * 3);
+    let mut factors: Vec<f64> = curve.iter().filter_map(|p| p["scale"].as_f64()).collect();
+    factors.dedup();
+    assert_eq!(factors.len(), 7, "{factors:?}");
+    let u = factors[0];
+    for (f, c) in factors[1..5].iter().zip([0.25, 0.5, 2.0, 4.0]) {
+        assert!((f - c * u).abs() <= 1e-15 * f, "{f} vs {c}·{u}");
+    }
+    assert_eq!(factors[5], 1.0);
+    assert!(
+        (factors[6] - 1.0 / 8f64.sqrt()).abs() <= 1e-15,
+        "1/√N for pima's 8 inputs"
+    );
+    assert_eq!(lowest(curve)["score"], sel["score"]);
+    assert_eq!(report["weight_scale"], sel["scale"]);
+}
+
 #[test]
 fn bls_shrink_is_chosen_and_reported() {
     let bls = [
@@ -210,6 +246,11 @@ fn scale_and_combination_errors() {
         (
             &["--model", "bls"][..],
             vec!["--select-lambda", "loo", "--select-scales", "unit-variance"],
+            "shrink scale",
+        ),
+        (
+            &["--model", "bls"][..],
+            vec!["--select-lambda", "loo", "--select-scales", "auto"],
             "shrink scale",
         ),
         (

@@ -8,7 +8,7 @@
 use models::select::folds::Folds;
 use models::select::grow::{GrowOptions, Grown};
 use models::select::lambda::{Method, SelectOptions, Selected};
-use models::select::scales::select_over_scales;
+use models::select::scales::{elm_scale_grid, select_over_scales};
 use models::select::{Criterion, CurvePoint};
 use models::{BlsParams, BlsValidParams, Dataset, Elm, ElmParams, ElmValidParams, InputScale, ParamGuard};
 use ndarray::{Array2, ArrayView2, Axis};
@@ -191,13 +191,17 @@ impl Selection {
             let (s, scale) = if self.scales.is_empty() {
                 (base.select(&data, &options)?, None)
             } else {
-                let grid = self
-                    .scales
-                    .iter()
-                    .map(|t| t.parse::<InputScale>())
-                    .collect::<models::Result<Vec<_>>>()?;
+                // `auto`: the grid around the unit-variance scale (`nn fit`'s).
+                let mut grid = Vec::new();
+                for t in &self.scales {
+                    if t.trim().eq_ignore_ascii_case("auto") {
+                        grid.extend(elm_scale_grid(x));
+                    } else {
+                        grid.push(t.parse::<InputScale>()?);
+                    }
+                }
                 let r = select_over_scales::<Elm>(&base, &data, &options, &grid)?;
-                (r.selected, Some((self.scales[r.index].clone(), r.scale)))
+                (r.selected, Some((grid[r.index].to_string(), r.scale)))
             };
             let report = self.selected_report(method, &s, scale.as_ref().map(|(n, _)| n.clone()));
             if self.grow.is_none() {

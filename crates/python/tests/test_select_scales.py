@@ -93,3 +93,13 @@ def test_selection_options_are_checked(options, message):
     if "select_scales" in options and options["select_scales"] == ["wide"]:
         with pytest.raises(ValueError, match="shrink"):
             d.BLSRegressor(1, 3, 5, **options).fit(x, y)
+
+
+def test_auto_is_the_librarys_grid():
+    x, y = data(n=200)
+    est = d.ELMRegressor(30, select_lambda="loo", lambda_grid=(1e-4, 1.0, 3), select_scales=["auto"]).fit(x, y)
+    factors = list(dict.fromkeys(p["scale"] for p in est.selection_["curve"]))
+    u = factors[0]
+    assert len(factors) == 7
+    np.testing.assert_allclose(factors[1:5], [u / 4, u / 2, 2 * u, 4 * u], rtol=1e-15)
+    assert factors[5] == 1.0 and factors[6] == pytest.approx(1 / np.sqrt(x.shape[1]), rel=1e-15)

@@ -21,7 +21,7 @@ use clap::Args;
 use models::prelude::ParamGuard;
 use models::select::grow::{GrowOptions, Stop};
 use models::select::lambda::{Method, SelectOptions};
-use models::select::scales::select_over_scales;
+use models::select::scales::{elm_scale_grid, select_over_scales};
 use models::select::{Criterion, CurvePoint};
 use models::{Bls, BlsValidParams, Dataset, Elm, ElmValidParams};
 use ndarray::{Array2, Axis};
@@ -61,10 +61,11 @@ pub struct SelectFlags {
     #[arg(long, value_name = "N,N,…", value_delimiter = ',', help_heading = HEADING)]
     pub select_sizes: Vec<usize>,
     /// Scales of the hidden layer to try with --select-lambda, comma-separated
-    /// (each a new hidden layer): ELM: unit-variance, inverse-sqrt or a
-    /// number (the input weights' U[−s, s)); BLS: the enhancement shrink, a
-    /// number. The best (scale, λ, size) is kept. Default: the one scale of
-    /// --weight-scale.
+    /// (each a new hidden layer): ELM: unit-variance, inverse-sqrt, a number
+    /// (the input weights' U[−s, s)) or auto (u/4, u/2, u, 2u, 4u, 1 and
+    /// 1/√N, u the unit-variance scale: the grid docs/defaults.md measured);
+    /// BLS: the enhancement shrink, a number. The best (scale, λ, size) is
+    /// kept. Default: the one scale of --weight-scale.
     #[arg(long, value_name = "S,S,…", value_delimiter = ',', help_heading = HEADING)]
     pub select_scales: Vec<String>,
     /// Grow the network from its size (ELM: --initial-nodes; BLS: its
@@ -328,6 +329,7 @@ impl SelectFlags {
 fn check_scale(model: ModelKind, text: &str) -> Result<String, CliError> {
     let normalized = match model {
         ModelKind::Bls => parse_shrink(text).map(|s| s.to_string()),
+        _ if text.trim().eq_ignore_ascii_case("auto") => Some("auto".to_string()),
         _ => text.parse::<models::InputScale>().ok().map(|s| s.to_string()),
     };
     if let Some(n) = normalized {
@@ -338,7 +340,8 @@ fn check_scale(model: ModelKind, text: &str) -> Result<String, CliError> {
             format!("--select-scales: `{text}`: the BLS's enhancement shrink scale is a number > 0")
         }
         _ => format!(
-            "--select-scales: `{text}`: the ELM's input-weight scale is {}",
+            "--select-scales: `{text}`: the ELM's input-weight scale is {} (or auto: the grid of \
+             models::select::scales::elm_scale_grid)",
             models::InputScale::NAMES
         ),
     }))
@@ -591,12 +594,17 @@ fn choose_lambda(
                 let s = params.select(&data, &options)?;
                 (FittedModel::Elm(s.model.clone()), strip(s), None)
             } else {
-                let grid = scales
-                    .iter()
-                    .map(|t| t.parse::<models::InputScale>())
-                    .collect::<Result<Vec<_>, _>>()?;
+                // `auto`: the study's grid around the unit-variance scale.
+                let mut grid = Vec::new();
+                for t in scales {
+                    if t == "auto" {
+                        grid.extend(elm_scale_grid(x.view()));
+                    } else {
+                        grid.push(t.parse::<models::InputScale>()?);
+                    }
+                }
                 let s = select_over_scales::<Elm>(&params, &data, &options, &grid)?;
-                let name = scales[s.index].clone();
+                let name = grid[s.index].to_string();
                 (
                     FittedModel::Elm(s.selected.model.clone()),
                     strip(s.selected),
