@@ -172,6 +172,26 @@ impl Selection {
         report
     }
 
+    /// `run` (a model's `grow_until_val`) on the training and held-out
+    /// parts of `x`, `y` with `grow`'s options up to `max` nodes.
+    fn grow_with<M>(
+        &self,
+        grow: GrowArgs,
+        max: usize,
+        x: ArrayView2<'_, f64>,
+        y: ArrayView2<'_, f64>,
+        seed: u64,
+        run: impl FnOnce(&Dataset<'_>, &Dataset<'_>, &GrowOptions) -> models::Result<Grown<M>>,
+    ) -> models::Result<Grown<M>> {
+        let (xt, yt, xv, yv) = grow_split(x, y, grow.fraction, seed, self.criterion)?;
+        let opts = GrowOptions::new(grow.step, grow.patience, max, self.criterion).with_growth(grow.growth);
+        run(
+            &Dataset::new(xt.view(), yt.view()),
+            &Dataset::new(xv.view(), yv.view()),
+            &opts,
+        )
+    }
+
     /// The ELM's selection: `params(n)` is the estimator's ELM of `n`
     /// nodes; the selection runs on `n_hidden` nodes, growth starts at the
     /// step's nodes and stops at `max_hidden` (default `n_hidden`).
@@ -221,13 +241,7 @@ impl Selection {
             }
             start = p.check()?;
         }
-        let (xt, yt, xv, yv) = grow_split(x, y, grow.fraction, seed, self.criterion)?;
-        let opts = GrowOptions::new(grow.step, grow.patience, max, self.criterion).with_growth(grow.growth);
-        let g = start.grow_until_val(
-            &Dataset::new(xt.view(), yt.view()),
-            &Dataset::new(xv.view(), yv.view()),
-            &opts,
-        )?;
+        let g = self.grow_with(grow, max, x, y, seed, |t, v, o| start.grow_until_val(t, v, o))?;
         let report = self.grown_report(&g, start.lambda(), first.map(|(r, _)| r));
         Ok(RidgeFit::Selected(State::Elm(g.model), report))
     }
@@ -271,14 +285,8 @@ impl Selection {
         let Some(grow) = self.grow else {
             unreachable!("fit_bls without a selection")
         };
-        let (xt, yt, xv, yv) = grow_split(x, y, grow.fraction, seed, self.criterion)?;
         let max = grow.max.unwrap_or(start.initial_nodes() + 100 * grow.step);
-        let opts = GrowOptions::new(grow.step, grow.patience, max, self.criterion).with_growth(grow.growth);
-        let g = start.grow_until_val(
-            &Dataset::new(xt.view(), yt.view()),
-            &Dataset::new(xv.view(), yv.view()),
-            &opts,
-        )?;
+        let g = self.grow_with(grow, max, x, y, seed, |t, v, o| start.grow_until_val(t, v, o))?;
         let report = self.grown_report(&g, start.lambda(), first);
         Ok(RidgeFit::Selected(State::Bls(g.model), report))
     }
