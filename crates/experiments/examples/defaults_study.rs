@@ -22,6 +22,11 @@
 //! chosen on 2000 seeded rows only, then λ on all rows at that scale (a
 //! fixed cost for the scale, whatever the set's size).
 //!
+//! **Part `subsample-default`** (λ = 0.1, no λ selection): `unit-variance`
+//! (a plain fit) against `chosen-on-2000` (the scale chosen on 2000 seeded
+//! rows at that λ, then a plain fit on all rows): the cost and the gain of
+//! a default fit with the data-chosen scale.
+//!
 //! **Part `growth`** (per set and seed; start 10 nodes, step 10, patience
 //! 5, at most 2000 nodes, 3000 on MNIST, λ = 10⁻³, unit-variance scale,
 //! 20% held out): `--grow-until-val` with fixed steps (growth 0, the rule
@@ -34,7 +39,7 @@
 //! 80/20 by the seed.
 //!
 //! Usage: `cargo run --release -p experiments --example defaults_study --
-//! [--part scale|growth|subsample] [--seeds 3] [--sets a,b] [--out DIR]` (default
+//! [--part scale|growth|subsample|subsample-default] [--seeds 3] [--sets a,b] [--out DIR]` (default
 //! `results/defaults`). Every finished cell (set, seed, part) is a line of
 //! `DIR/runs.jsonl`; a rerun skips the lines there, so an interrupted run
 //! resumes. `DIR/summary.md` and `summary.csv` give the table per set and
@@ -87,6 +92,7 @@ const CANDIDATES: [&str; 4] = ["U[-1,1]", "1/sqrt(N)", "unit-variance", "chosen"
 const REGIMES: [&str; 2] = ["lambda-default", "lambda-chosen"];
 const RULES: [&str; 2] = ["fixed-step", "step-10%"];
 const SUBSAMPLE_CANDIDATES: [&str; 3] = ["unit-variance", "chosen", "chosen-on-2000"];
+const SUBSAMPLE_DEFAULT_CANDIDATES: [&str; 2] = ["unit-variance", "chosen-on-2000"];
 /// The rows `chosen-on-2000` chooses the scale on.
 const SUBSAMPLE_ROWS: usize = 2000;
 
@@ -141,7 +147,9 @@ fn args() -> Result<Args, Box<dyn Error>> {
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
         match flag.as_str() {
-            "--part" if ["scale", "growth", "subsample"].contains(&value.as_str()) => a.part = value,
+            "--part" if ["scale", "growth", "subsample", "subsample-default"].contains(&value.as_str()) => {
+                a.part = value
+            }
             "--seeds" => a.seeds = value.parse()?,
             "--sets" => a.sets = value.split(',').map(str::to_string).collect(),
             "--out" => a.out = PathBuf::from(value),
@@ -353,6 +361,51 @@ fn subsample_cell(p: &Prepared, nodes: usize, seed: u64) -> Result<Outcomes, Box
     Ok(out)
 }
 
+/// Part `subsample-default` of one set and seed, at the default λ (0.1,
+/// no λ selection): `unit-variance`, a plain fit; `chosen-on-2000`: the
+/// scale chosen by 3-fold over the grid on [`SUBSAMPLE_ROWS`] seeded rows at
+/// that λ, then a plain fit on all rows at that scale — what a default fit
+/// with the data-chosen scale would cost beside today's.
+fn subsample_default_cell(p: &Prepared, nodes: usize, seed: u64) -> Result<Outcomes, Box<dyn Error>> {
+    let data = Dataset::new(p.x.view(), p.y.view());
+    let base = params(nodes, ElmParams::DEFAULT_LAMBDA, InputScale::UnitVariance, seed)?;
+    let mut out = Vec::new();
+    for name in SUBSAMPLE_DEFAULT_CANDIDATES {
+        let t = Instant::now();
+        let scale = if name == "unit-variance" {
+            InputScale::UnitVariance
+        } else {
+            let mut rows = nn_data::shuffled_indices(p.x.nrows(), seed ^ 0x5eed);
+            rows.truncate(SUBSAMPLE_ROWS.min(p.x.nrows()));
+            let (xs, ys) = (p.x.select(Axis(0), &rows), p.y.select(Axis(0), &rows));
+            let options = SelectOptions {
+                method: Method::KFold { k: 3 },
+                lambdas: vec![ElmParams::DEFAULT_LAMBDA],
+                sizes: vec![],
+                criterion: p.criterion(),
+                seed,
+            };
+            let grid = elm_scale_grid(xs.view());
+            select_over_scales::<Elm>(&base, &Dataset::new(xs.view(), ys.view()), &options, &grid)?.scale
+        };
+        let fitted = ElmParams::from(base).with_input_scale(scale).check()?;
+        let elm = models::Fit::fit(&fitted, &data)?;
+        let seconds = t.elapsed().as_secs_f64();
+        out.push((
+            "lambda-default".to_string(),
+            name.to_string(),
+            Outcome {
+                error: p.error(&elm)?,
+                seconds,
+                lambda: ElmParams::DEFAULT_LAMBDA,
+                scale: scale.factor(p.x.view()),
+                nodes,
+            },
+        ));
+    }
+    Ok(out)
+}
+
 /// Part `growth` of one set and seed.
 fn growth_cell(p: &Prepared, max: usize, seed: u64) -> Result<Outcomes, Box<dyn Error>> {
     let labels: Option<Vec<usize>> = p.classification.then(|| {
@@ -408,6 +461,8 @@ fn main() -> Result<(), Box<dyn Error>> {
                 scale_cell(&p, if mnist { 1000 } else { 500 }, seed)?
             } else if a.part == "subsample" {
                 subsample_cell(&p, if mnist { 1000 } else { 500 }, seed)?
+            } else if a.part == "subsample-default" {
+                subsample_default_cell(&p, if mnist { 1000 } else { 500 }, seed)?
             } else {
                 growth_cell(&p, if mnist { 3000 } else { 2000 }, seed)?
             };
@@ -483,6 +538,8 @@ fn summary(out: &std::path::Path) -> Result<(), Box<dyn Error>> {
             CANDIDATES.iter().map(|s| s.to_string()).collect()
         } else if part == "subsample" {
             SUBSAMPLE_CANDIDATES.iter().map(|s| s.to_string()).collect()
+        } else if part == "subsample-default" {
+            SUBSAMPLE_DEFAULT_CANDIDATES.iter().map(|s| s.to_string()).collect()
         } else {
             RULES.iter().map(|s| s.to_string()).collect()
         };
