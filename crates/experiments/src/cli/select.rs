@@ -574,25 +574,21 @@ fn choose_lambda(
         Candidate::Bls(_) => {
             let params = candidate.bls_params(None)?;
             if scales.is_empty() {
-                let s = params.select(&data, &options)?;
-                let m = FittedModel::Bls(s.model.clone());
-                (m, strip(s), None)
+                let (m, o) = split(params.select(&data, &options)?);
+                (FittedModel::Bls(m), o, None)
             } else {
                 let grid = scales.iter().map(|t| shrink_of(t)).collect::<Result<Vec<_>, _>>()?;
                 let s = select_over_scales::<Bls>(&params, &data, &options, &grid)?;
                 let name = scales[s.index].clone();
-                (
-                    FittedModel::Bls(s.selected.model.clone()),
-                    strip(s.selected),
-                    Some(name),
-                )
+                let (m, o) = split(s.selected);
+                (FittedModel::Bls(m), o, Some(name))
             }
         }
         Candidate::Elm { hidden, .. } => {
             let params = candidate.elm_params(*hidden, None)?;
             if scales.is_empty() {
-                let s = params.select(&data, &options)?;
-                (FittedModel::Elm(s.model.clone()), strip(s), None)
+                let (m, o) = split(params.select(&data, &options)?);
+                (FittedModel::Elm(m), o, None)
             } else {
                 // `auto`: the study's grid around the unit-variance scale.
                 let mut grid = Vec::new();
@@ -605,11 +601,8 @@ fn choose_lambda(
                 }
                 let s = select_over_scales::<Elm>(&params, &data, &options, &grid)?;
                 let name = grid[s.index].to_string();
-                (
-                    FittedModel::Elm(s.selected.model.clone()),
-                    strip(s.selected),
-                    Some(name),
-                )
+                let (m, o) = split(s.selected);
+                (FittedModel::Elm(m), o, Some(name))
             }
         }
     };
@@ -641,15 +634,17 @@ struct Outcome {
     curve: Vec<CurvePoint>,
 }
 
-fn strip<M>(s: models::select::lambda::Selected<M>) -> Outcome {
-    Outcome {
+/// A selection's model and its numbers, apart (no copy of the model).
+fn split<M>(s: models::select::lambda::Selected<M>) -> (M, Outcome) {
+    let outcome = Outcome {
         lambda: s.lambda,
         nodes: s.nodes,
         scale: s.scale,
         score: s.score,
         seconds: s.seconds,
         curve: s.curve,
-    }
+    };
+    (s.model, outcome)
 }
 
 /// `--grow-until-val` (at `chosen`'s λ and scale when a selection ran
