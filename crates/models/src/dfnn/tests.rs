@@ -296,7 +296,7 @@ fn b2ld_stall_rules_per_cycle_and_for_good() {
             relative_decrease: 1e-3,
             gradient_tolerance: 0.0,
             max_cycles: 200,
-            ..B2ld::default()
+            ..B2ld::paper()
         };
         net.fit(x.view(), y.view(), rho, &DfnnTrainer::B2ld(trainer), |_| {
             ControlFlow::Continue(())
@@ -394,7 +394,7 @@ fn b2ld_with_the_exact_last_layer_and_a_time_limit() {
         time_limit: Some(Duration::from_millis(50)),
         gradient_tolerance: 0.0,
         relative_decrease: 0.0,
-        ..B2ld::default()
+        ..B2ld::paper()
     };
     let report = net
         .fit(x.view(), y.view(), net.paper_rho(), &DfnnTrainer::B2ld(trainer), go)
@@ -518,4 +518,76 @@ fn shuffled_minibatches_are_the_rows_in_one_random_order() {
         .fit(x.view(), y.view(), 1e-3, &DfnnTrainer::Incremental(seeded), go)
         .unwrap();
     assert_ne!(other.weights(), shuffled.weights());
+}
+
+/// The cycle rule stops B2LD at the first cycle `k ≥ w` with
+/// `f_{k−w} − f_k ≤ tol·f_k` (read off the report's trace, one point per
+/// cycle) and not before; with the rule off (`B2ld::paper()`) the same fit
+/// runs on past that cycle; a tolerance out of range is refused by name.
+#[test]
+fn b2ld_stops_when_a_window_of_cycles_gains_less_than_the_tolerance() {
+    let (x, y) = data(120, 3, 2);
+    let fit = |trainer: B2ld| {
+        let mut net = Dfnn::random(3, &[8, 6, 2], Bias::Every, 5, 0.6).unwrap();
+        let rho = net.paper_rho();
+        net.fit(x.view(), y.view(), rho, &DfnnTrainer::B2ld(trainer), go)
+            .unwrap()
+    };
+    let (tol, w) = (0.05, 3);
+    let ruled = B2ld {
+        cycle_tolerance: tol,
+        cycle_window: w,
+        gradient_tolerance: 0.0,
+        relative_decrease: 0.0,
+        ..B2ld::default()
+    };
+    let report = fit(ruled.clone());
+    let f: Vec<f64> = report.trace.iter().map(|p| p.objective).collect();
+    let k = report.iterations;
+    assert_eq!(f.len(), k + 1);
+    assert_eq!(report.termination, Termination::RelativeDecrease);
+    assert!(k >= w && k < ruled.max_cycles, "stopped after {k} cycles");
+    assert!(f[k - w] - f[k] <= tol * f[k], "the rule holds where it stopped: {f:?}");
+    for j in w..k {
+        assert!(
+            f[j - w] - f[j] > tol * f[j],
+            "the rule held earlier, at cycle {j}: {f:?}"
+        );
+    }
+    let off = fit(B2ld {
+        max_cycles: k + 5,
+        gradient_tolerance: 0.0,
+        relative_decrease: 0.0,
+        ..B2ld::paper()
+    });
+    assert_eq!(off.iterations, k + 5);
+    assert_eq!(off.trace[k].objective, f[k], "the same cycles up to the stop");
+    for (bad, name) in [
+        (
+            B2ld {
+                cycle_tolerance: -0.1,
+                ..B2ld::default()
+            },
+            "cycle_tolerance",
+        ),
+        (
+            B2ld {
+                cycle_tolerance: f64::NAN,
+                ..B2ld::default()
+            },
+            "cycle_tolerance",
+        ),
+        (
+            B2ld {
+                cycle_window: 0,
+                ..B2ld::default()
+            },
+            "cycle_window",
+        ),
+    ] {
+        match bad.check() {
+            Err(crate::ModelError::InvalidParameter { name: n, .. }) => assert_eq!(n, name),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
 }

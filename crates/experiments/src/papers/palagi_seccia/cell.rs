@@ -76,7 +76,7 @@ pub fn trainer(method: &str, opts: &Options, run: usize) -> Result<DfnnTrainer, 
         "b2ld" => DfnnTrainer::B2ld(B2ld {
             time_limit: Some(opts.batch_limit),
             stall: opts.b2ld_stall,
-            ..B2ld::default()
+            ..B2ld::paper()
         }),
         "lbfgs" => DfnnTrainer::Lbfgs(FullLbfgs {
             time_limit: Some(opts.batch_limit),
