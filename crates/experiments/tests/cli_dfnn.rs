@@ -422,3 +422,35 @@ fn help_lists_the_dfnn_flags() {
         assert!(help.contains(wanted), "{wanted:?} not in {help}");
     }
 }
+
+/// B2LD's cycle rule from the command line: `--cycle-tolerance 0
+/// --max-cycles 4` runs exactly 4 cycles (the paper's own rules do not
+/// stop a fit that short here); a loose rule stops at the first cycle `k`
+/// whose window of 5 cycles gained at most `T·f_k`, read off the JSON's
+/// objective trace, and not before; the default stops within
+/// `--max-cycles`' default of 200.
+#[test]
+fn the_cycle_rule_and_the_cycle_limit_from_the_command_line() {
+    let dir = temp_dir("dfnn-cycles");
+    let train = ccpp_cut(dir.path(), 600);
+    let file = train.to_str().expect("utf-8 path");
+    let run = |extra: &[&str]| {
+        let mut flags = vec!["--model", "dfnn", "--layers", "6,4", "--seed", "2"];
+        flags.extend_from_slice(extra);
+        fit_json(&args(file, "regression", &flags)).0
+    };
+    let fixed = run(&["--cycle-tolerance", "0", "--max-cycles", "4"]);
+    assert_eq!(fixed["iterations"], 4, "{fixed}");
+    assert_eq!(fixed["termination"], "iteration limit reached", "{fixed}");
+    let loose = run(&["--cycle-tolerance", "0.5", "--max-cycles", "50"]);
+    assert_eq!(loose["termination"], "relative decrease below tolerance", "{loose}");
+    let f = floats(&loose["objective_trace"]);
+    let k = f.len() - 1;
+    assert_eq!(loose["iterations"], k, "{loose}");
+    let met = |j: usize| j >= 5 && f[j - 5] - f[j] <= 0.5 * f[j];
+    assert!(met(k), "the rule holds where the fit stopped: {f:?}");
+    assert!((0..k).all(|j| !met(j)), "and at no earlier cycle: {f:?}");
+    let default = run(&[]);
+    let cycles = default["iterations"].as_u64().expect("iterations");
+    assert!((1..=200).contains(&cycles), "{default}");
+}

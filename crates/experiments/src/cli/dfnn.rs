@@ -59,10 +59,44 @@ pub struct DfnnFlags {
     /// instead of by L-BFGS (the paper used L-BFGS there too).
     #[arg(long, help_heading = HEADING)]
     pub exact_last_layer: bool,
+    /// b2ld only: stop when the last cycles together decreased f by at
+    /// most this fraction of f (0: the paper's rules only).
+    #[arg(long, value_name = "T", value_parser = tolerance, help_heading = HEADING, help = cycle_tolerance_help(), long_help = cycle_tolerance_help())]
+    pub cycle_tolerance: Option<f64>,
+    /// b2ld only: the most cycles over the layers.
+    #[arg(long, value_name = "N", value_parser = super::common::at_least_one, help_heading = HEADING, help = max_cycles_help(), long_help = max_cycles_help())]
+    pub max_cycles: Option<usize>,
     /// No bias weights in any layer (the networks of the paper's Table 1
     /// have none) [default: a bias in every layer].
     #[arg(long, help_heading = HEADING)]
     pub no_bias: bool,
+}
+
+fn cycle_tolerance_help() -> String {
+    let d = B2ld::default();
+    format!(
+        "b2ld only: stop when the last {} cycles together decreased the objective f by at most T·f; 0 leaves the \
+         paper's rules only (gradient, per-block decrease, --time-limit) [default: {}]",
+        d.cycle_window, d.cycle_tolerance
+    )
+}
+
+fn max_cycles_help() -> String {
+    format!(
+        "b2ld only: stop after N cycles over the layers; a cycle costs about 12 passes over the data per layer \
+         [default: {}]",
+        B2ld::default().max_cycles
+    )
+}
+
+/// `--cycle-tolerance`: a number, finite and ≥ 0.
+fn tolerance(text: &str) -> Result<f64, String> {
+    let t: f64 = text.trim().parse().map_err(|e| format!("not a number ({e})"))?;
+    if t.is_finite() && t >= 0.0 {
+        Ok(t)
+    } else {
+        Err(format!("{t}: the tolerance must be finite and ≥ 0 (0: no cycle rule)"))
+    }
 }
 
 /// The resolved DFNN settings.
@@ -126,10 +160,16 @@ pub(crate) fn resolve(flags: &DfnnFlags, common: &CommonFlags) -> Result<DfnnArg
             )));
         }
     }
-    if flags.exact_last_layer && arg != TrainerArg::B2ld {
-        return Err(usage(format!(
-            "--exact-last-layer does not apply to --trainer {name}: it is an option of b2ld"
-        )));
+    for (given, flag) in [
+        (flags.exact_last_layer, "--exact-last-layer"),
+        (flags.cycle_tolerance.is_some(), "--cycle-tolerance"),
+        (flags.max_cycles.is_some(), "--max-cycles"),
+    ] {
+        if given && arg != TrainerArg::B2ld {
+            return Err(usage(format!(
+                "{flag} does not apply to --trainer {name}: it is an option of b2ld"
+            )));
+        }
     }
     if let Some(rho) = lambda {
         if !(rho.is_finite() && rho >= 0.0) {
@@ -138,11 +178,16 @@ pub(crate) fn resolve(flags: &DfnnFlags, common: &CommonFlags) -> Result<DfnnArg
     }
     let time_limit = flags.time_limit.time_limit;
     let trainer = match arg {
-        TrainerArg::B2ld => DfnnTrainer::B2ld(B2ld {
-            time_limit,
-            exact_last_layer: flags.exact_last_layer,
-            ..B2ld::default()
-        }),
+        TrainerArg::B2ld => {
+            let d = B2ld::default();
+            DfnnTrainer::B2ld(B2ld {
+                time_limit,
+                exact_last_layer: flags.exact_last_layer,
+                cycle_tolerance: flags.cycle_tolerance.unwrap_or(d.cycle_tolerance),
+                max_cycles: flags.max_cycles.unwrap_or(d.max_cycles),
+                ..d
+            })
+        }
         TrainerArg::Lbfgs => DfnnTrainer::Lbfgs(FullLbfgs {
             time_limit,
             ..FullLbfgs::default()
@@ -538,6 +583,13 @@ mod tests {
             return Err("not b2ld".into());
         };
         assert!(b.exact_last_layer && b.time_limit == Some(Duration::from_secs(1)));
+        let d = resolve(&["--layers", "2", "--cycle-tolerance", "0", "--max-cycles", "7"])?;
+        let want = B2ld {
+            cycle_tolerance: 0.0,
+            max_cycles: 7,
+            ..B2ld::default()
+        };
+        assert_eq!(d.trainer, DfnnTrainer::B2ld(want));
         Ok(())
     }
 
@@ -550,6 +602,12 @@ mod tests {
             .contains("--max-epochs does not apply to --trainer lbfgs"));
         assert!(e(&["--layers", "3", "--trainer", "bling", "--exact-last-layer"])
             .contains("--exact-last-layer does not apply to --trainer bling"));
+        assert!(e(&["--layers", "3", "--trainer", "lbfgs", "--cycle-tolerance", "0.1"])
+            .contains("--cycle-tolerance does not apply to --trainer lbfgs"));
+        assert!(e(&["--layers", "3", "--trainer", "ig", "--max-cycles", "4"])
+            .contains("--max-cycles does not apply to --trainer ig"));
+        assert!(e(&["--layers", "3", "--cycle-tolerance=-1"]).contains("finite and ≥ 0"));
+        assert!(e(&["--layers", "3", "--max-cycles", "0"]).contains("--max-cycles"));
         assert!(e(&["--layers", "3", "--trainer", "dec"]).contains("--trainer dec does not apply to --model dfnn"));
         assert!(e(&["--layers", "3", "--lambda=-1"]).contains("--lambda -1: ρ must be finite"));
         assert!(e(&["--layers", "3", "--time-limit", "0"]).contains("--time-limit"));

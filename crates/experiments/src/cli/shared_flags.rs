@@ -188,8 +188,14 @@ fn time_help() -> String {
     let tolerances = if same {
         format!(
             "b2ld and lbfgs stop at ‖∇f‖ ≤ {:e} or a relative decrease ≤ {:e} (b2ld: in every block; lbfgs: over \
-             {} iterations)",
-            b2ld.gradient_tolerance, b2ld.relative_decrease, lbfgs.window
+             {} iterations); b2ld also when {} cycles gain at most {}·f (--cycle-tolerance) and after {} cycles \
+             (--max-cycles)",
+            b2ld.gradient_tolerance,
+            b2ld.relative_decrease,
+            lbfgs.window,
+            b2ld.cycle_window,
+            b2ld.cycle_tolerance,
+            b2ld.max_cycles
         )
     } else {
         "b2ld and lbfgs stop at their tolerances".to_string()
