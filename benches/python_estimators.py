@@ -329,8 +329,9 @@ def trainer_peers(data, lines, record):
     cases = [
         ("decomp_nn SLFNClassifier(50, trainer='dec:2') (DEC)", lambda: d.SLFNClassifier(50, trainer="dec:2")),
         ("decomp_nn SLFNClassifier(50, trainer='lbfgs:200')", lambda: d.SLFNClassifier(50, trainer="lbfgs:200")),
-        ("decomp_nn DFNNClassifier((50,), trainer='b2ld', time_limit=60)",
-         lambda: d.DFNNClassifier((50,), trainer="b2ld", time_limit=60.0)),
+        # tol=0: B2LD without the cycle rule (issue 42), as the documented run was made.
+        ("decomp_nn DFNNClassifier((50,), trainer='b2ld', time_limit=60, tol=0)",
+         lambda: d.DFNNClassifier((50,), trainer="b2ld", time_limit=60.0, tol=0.0)),
         ("decomp_nn DFNNClassifier((50,), trainer='bling', max_iter=20)",
          lambda: d.DFNNClassifier((50,), trainer="bling", max_iter=20)),
         ("scikit-learn MLPClassifier((50,), 'logistic', solver='lbfgs', max_iter=200)",

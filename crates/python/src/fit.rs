@@ -347,9 +347,11 @@ pub fn partial_fit_start<'py>(
 /// `n_hidden` sigmoid neurons trained by `trainer` (`dec` = DEC(10),
 /// `dec:K`, `lbfgs` = lbfgs(1000), `lbfgs:K`, `elm`), with the
 /// regularization `tau_lambda` (and `tau_w`, default the paper's rule),
-/// starting weights from `random_state`.
+/// starting weights from `random_state`; `tol`, if given, stops DEC after
+/// a major iteration that decreased the objective `E` by at most
+/// `tol·max{E, 1}` ([`SlfnParams::with_relative_decrease`]).
 #[pyfunction]
-#[pyo3(signature = (x, y, *, n_hidden, trainer, tau_lambda, tau_w = None, random_state, n_jobs = None))]
+#[pyo3(signature = (x, y, *, n_hidden, trainer, tau_lambda, tau_w = None, tol = None, random_state, n_jobs = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn fit_slfn<'py>(
     py: Python<'py>,
@@ -359,6 +361,7 @@ pub fn fit_slfn<'py>(
     trainer: &str,
     tau_lambda: f64,
     tau_w: Option<f64>,
+    tol: Option<f64>,
     random_state: u64,
     n_jobs: Option<i64>,
 ) -> PyResult<Fitted<'py>> {
@@ -368,6 +371,9 @@ pub fn fit_slfn<'py>(
         .with_seed(random_state);
     if let Some(t) = tau_w {
         p = p.with_tau_w(t);
+    }
+    if let Some(t) = tol {
+        p = p.with_relative_decrease(t);
     }
     let params = p.check().map_err(to_py)?;
     let (x, y) = (x.as_array(), y.as_array());
@@ -388,12 +394,14 @@ pub fn fit_slfn<'py>(
 /// `hidden_layer_sizes`, a linear output, objective (3) with `ρ = rho`
 /// (default the paper's `10⁻³/weights`), trained by `trainer` (`b2ld`,
 /// `lbfgs`, `bling`, `ig`) with its stopping rules (`time_limit` seconds;
-/// `max_epochs` and `batch_size` for bling and ig; `max_cycles` for
-/// b2ld); biases in every layer unless `bias=False`; starting weights
+/// `max_epochs` and `batch_size` for bling and ig; `max_cycles`, and
+/// `cycle_tolerance` over `cycle_window` cycles ([`B2ld::cycle_tolerance`],
+/// default the library's), for b2ld); biases in every layer unless `bias=False`; starting weights
 /// uniform on `[−init_scale, init_scale]` from `random_state`.
 #[pyfunction]
 #[pyo3(signature = (x, y, *, hidden_layer_sizes, trainer, rho = None, bias = true, time_limit = None,
-    batch_size, max_epochs, max_cycles, init_scale, random_state, n_jobs = None))]
+    batch_size, max_epochs, max_cycles, cycle_tolerance = None, cycle_window = None, init_scale, random_state,
+    n_jobs = None))]
 #[allow(clippy::too_many_arguments)]
 pub fn fit_dfnn<'py>(
     py: Python<'py>,
@@ -407,6 +415,8 @@ pub fn fit_dfnn<'py>(
     batch_size: usize,
     max_epochs: usize,
     max_cycles: usize,
+    cycle_tolerance: Option<f64>,
+    cycle_window: Option<usize>,
     init_scale: f64,
     random_state: u64,
     n_jobs: Option<i64>,
@@ -421,11 +431,16 @@ pub fn fit_dfnn<'py>(
         }
     };
     let trainer = match trainer.to_ascii_lowercase().as_str() {
-        "b2ld" => DfnnTrainer::B2ld(B2ld {
-            time_limit,
-            max_cycles,
-            ..B2ld::default()
-        }),
+        "b2ld" => {
+            let d = B2ld::default();
+            DfnnTrainer::B2ld(B2ld {
+                time_limit,
+                max_cycles,
+                cycle_tolerance: cycle_tolerance.unwrap_or(d.cycle_tolerance),
+                cycle_window: cycle_window.unwrap_or(d.cycle_window),
+                ..d
+            })
+        }
         "lbfgs" => DfnnTrainer::Lbfgs(FullLbfgs {
             time_limit,
             ..FullLbfgs::default()

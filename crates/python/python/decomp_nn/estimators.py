@@ -2,6 +2,8 @@
 shell over one ``decomp_nn._core.fit_*`` function. Every default value is
 the Rust library's (``DEFAULTS``, read from ``_core.defaults()``)."""
 
+import math
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -351,6 +353,7 @@ class _SLFN:
         alpha=_SLFN_D["tau_lambda"],
         alpha_hidden=None,
         max_iter=None,
+        tol=_SLFN_D["tol"],
         random_state=_SLFN_D["random_state"],
         n_jobs=None,
     ):
@@ -359,6 +362,7 @@ class _SLFN:
         self.alpha = alpha
         self.alpha_hidden = alpha_hidden
         self.max_iter = max_iter
+        self.tol = tol
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -382,6 +386,7 @@ class _SLFN:
             trainer=self._trainer(),
             tau_lambda=self.alpha,
             tau_w=self.alpha_hidden,
+            tol=None if self.tol is None else float(self.tol),
             random_state=self._seed(),
             n_jobs=self.n_jobs,
         )
@@ -405,6 +410,10 @@ _SLFN_DOC = """Single-hidden-layer network{what} of Grippo, Manno & Sciandrone:
         DEC's major iterations or L-BFGS's iterations, replacing the
         trainer's count (``dec`` with ``max_iter=2`` is ``dec:2``); None:
         the trainer's. ``n_iter_`` reports the iterations run.
+    tol : float or None, default {tol}
+        DEC stops after a major iteration that decreased the objective by
+        at most ``tol·max{{E, 1}}`` (lbfgs: L-BFGS's relative-decrease
+        test); None: only ``max_iter`` stops it, as in the paper.
     random_state : int, RandomState or None, default {random_state}
     n_jobs : int or None
     """
@@ -429,6 +438,8 @@ class _DFNN:
         time_limit=None,
         batch_size=_DFNN_D["batch_size"],
         max_iter=None,
+        tol=_DFNN_D["tol"],
+        n_iter_no_change=_DFNN_D["n_iter_no_change"],
         init_scale=_DFNN_D["init_scale"],
         random_state=_DFNN_D["random_state"],
         n_jobs=None,
@@ -440,11 +451,20 @@ class _DFNN:
         self.time_limit = time_limit
         self.batch_size = batch_size
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.init_scale = init_scale
         self.random_state = random_state
         self.n_jobs = n_jobs
 
     def _fit_model(self, X, Y, classification):
+        tol, window = self.tol, self.n_iter_no_change
+        if isinstance(tol, bool) or not isinstance(tol, (int, float, np.integer, np.floating)) or not (
+            math.isfinite(tol) and tol >= 0
+        ):
+            raise ValueError(f"tol = {tol!r} is not admissible: a number, finite and >= 0 (0: no cycle rule)")
+        if isinstance(window, bool) or not isinstance(window, (int, np.integer)) or window < 1:
+            raise ValueError(f"n_iter_no_change = {window!r} is not admissible: an int >= 1")
         return _core.fit_dfnn(
             X,
             Y,
@@ -456,6 +476,8 @@ class _DFNN:
             batch_size=self.batch_size,
             max_epochs=_DFNN_D["max_epochs"] if self.max_iter is None else self.max_iter,
             max_cycles=_DFNN_D["max_cycles"] if self.max_iter is None else self.max_iter,
+            cycle_tolerance=float(tol),
+            cycle_window=int(window),
             init_scale=self.init_scale,
             random_state=self._seed(),
             n_jobs=self.n_jobs,
@@ -485,6 +507,15 @@ _DFNN_DOC = """Deep feedforward network{what} of Palagi & Seccia: sigmoid hidden
         epochs (bling and ig, default {max_epochs}); lbfgs stops by its
         tolerances and ``time_limit`` only. ``n_iter_`` is the count the
         fit ran.
+    tol : float, default {tol}
+        b2ld stops when its last ``n_iter_no_change`` cycles together
+        decreased the objective by at most ``tol`` times its value (0: no
+        such rule, the paper's B2LD). One cycle costs about
+        ``L·12 + 1`` passes over the data for ``L`` layers (a pass: about
+        6 x samples x weights flops); docs/defaults.md gives the measured
+        cost on every shipped set.
+    n_iter_no_change : int, default {n_iter_no_change}
+        The cycles over which ``tol`` is measured (b2ld).
     init_scale : float, default {init_scale}
         Starting weights uniform on [-init_scale, init_scale].
     random_state : int, RandomState or None, default {random_state}
