@@ -64,6 +64,11 @@ pub enum Command {
         /// Everything after `update`.
         args: Vec<String>,
     },
+    /// `cargo xtask export ARGS…`: a saved model as an ONNX file.
+    Export {
+        /// Everything after `export`.
+        args: Vec<String>,
+    },
     /// `cargo xtask wheel [--check]`: the Python package as a manylinux
     /// wheel with OpenBLAS bundled; `--check` installs it into a fresh venv
     /// and fits from outside the build tree.
@@ -136,6 +141,9 @@ COMMANDS:
     update --model-file FILE [--add DATA]… [--forget DATA]… [FLAGS]
                                 setup, then add rows to / remove rows from a model saved by
                                 `fit … --updatable --save FILE` (exact ridge update); prints JSON.
+    export --model-file FILE --onnx OUT [--onnx-dtype f64|f32]
+                                setup, then write the saved model as an ONNX graph (the ELM
+                                so far; the saved scaling inside); prints JSON.
     wheel [--check]             setup, then build the Python package as a wheel for
                                 CPython >= 3.9 with OpenBLAS bundled (maturin build
                                 --release --auditwheel repair) into target/wheels/;
@@ -263,6 +271,7 @@ where
         "fit" => Ok(Command::Fit { args: rest }),
         "predict" => Ok(Command::Predict { args: rest }),
         "update" => Ok(Command::Update { args: rest }),
+        "export" => Ok(Command::Export { args: rest }),
         "fmt" => {
             if wants_help(&rest) {
                 return Ok(Command::Help);

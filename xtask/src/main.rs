@@ -48,6 +48,7 @@ fn try_main() -> Result<ExitCode, String> {
         Command::Fit { args } => fit::run(&root, "fit", &args),
         Command::Predict { args } => fit::run(&root, "predict", &args),
         Command::Update { args } => fit::run(&root, "update", &args),
+        Command::Export { args } => fit::run(&root, "export", &args),
         other => run(&root, other).map(|()| ExitCode::SUCCESS),
     }
 }
@@ -77,7 +78,7 @@ fn run(root: &std::path::Path, command: Command) -> Result<(), String> {
         } => reproduce::run(root, paper.as_deref(), quick, list, &extra),
         Command::Bench { quick, criterion } => bench::run(root, quick, criterion),
         Command::Wheel { check } => wheel::run(root, check),
-        Command::Fit { .. } | Command::Predict { .. } | Command::Update { .. } => Ok(()),
+        Command::Fit { .. } | Command::Predict { .. } | Command::Update { .. } | Command::Export { .. } => Ok(()),
         Command::Fmt { check } => {
             let mut args = vec!["fmt", "--all"];
             if check {

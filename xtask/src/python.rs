@@ -3,14 +3,16 @@
 //!
 //! 1. A virtual environment in `target/python-venv` (made once with
 //!    `python3 -m venv`), with maturin, numpy, scikit-learn, pytest and
-//!    pandas (scikit-learn's checks on data frames) installed from the package registry by pip (nothing is fetched again
+//!    pandas (scikit-learn's checks on data frames), onnx and onnxruntime
+//!    (the ONNX export's checks) installed from the package registry by pip (nothing is fetched again
 //!    once they are there).
 //! 2. The package built and installed into it by `maturin develop
 //!    --release` from `crates/python` (the build a `pip install` makes).
 //! 3. The Rust side of the equality test: the `models` crate's example
 //!    `reference_predictions`, built in release as the package is.
 //! 4. `python -m pytest crates/python/tests`, with `DECOMP_NN_REFERENCE`
-//!    naming that example: scikit-learn's estimator checks on every
+//!    naming that example and `DECOMP_NN_CLI` the `nn` command (built in
+//!    release: the ONNX export's test runs it): scikit-learn's estimator checks on every
 //!    estimator, predictions equal to the Rust library's bit for bit, and
 //!    the package's own tests.
 //! 5. The wheel (`cargo xtask wheel --check`, [`crate::wheel`]): built with
@@ -29,6 +31,8 @@ pub const PACKAGES: &[&str] = &[
     "scikit-learn>=1.6",
     "pytest",
     "pandas",
+    "onnx",
+    "onnxruntime",
 ];
 
 /// The virtual environment's directory under the target directory.
@@ -114,17 +118,26 @@ fn build_reference(root: &Path) -> Result<PathBuf, String> {
     crate::test::build_reporting(root, &args, "reference_predictions")
 }
 
+/// Builds the `nn` command in release and returns its path (the ONNX
+/// export's test runs it: `DECOMP_NN_CLI`).
+fn build_cli(root: &Path) -> Result<PathBuf, String> {
+    let args = ["build", "--release", "-p", "experiments", "--bin", "nn"];
+    crate::test::build_reporting(root, &args, "nn")
+}
+
 /// The stage: venv, package, reference, pytest (`pytest_args` appended).
 pub fn stage(root: &Path, pytest_args: &[String]) -> Result<(), String> {
     let python = ensure_venv(root, &[])?;
     install_package(root)?;
     let reference = build_reference(root)?;
+    let cli = build_cli(root)?;
     let mut pytest = Command::new(&python);
     pytest
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs"])
         .arg(root.join("crates").join("python").join("tests"))
         .args(pytest_args)
         .env("DECOMP_NN_REFERENCE", reference)
+        .env("DECOMP_NN_CLI", cli)
         .current_dir(root);
     util::run(&mut pytest)?;
     // The wheel a machine without Rust installs, checked in a fresh venv

@@ -49,6 +49,7 @@ mod idx;
 mod labels;
 mod libsvm;
 pub mod metrics;
+pub mod onnx;
 pub mod pipeline;
 mod preprocess;
 pub(crate) mod read;

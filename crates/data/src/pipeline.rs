@@ -171,6 +171,17 @@ pub enum InputScaler {
 }
 
 impl InputScaler {
+    /// `(shift, divisor)` per column, the scaling being `(x − shift) /
+    /// divisor` (z-score: mean and standard deviation; min-max: minimum and
+    /// range); `None` for no scaling. The ONNX export writes them.
+    pub fn shift_and_scale(&self) -> Option<(Vec<f64>, Vec<f64>)> {
+        match self {
+            InputScaler::Zscore(s) => Some((s.mean().to_vec(), s.std().to_vec())),
+            InputScaler::Minmax(s) => Some((s.min().to_vec(), s.range().to_vec())),
+            InputScaler::None => None,
+        }
+    }
+
     /// Fit the scaling `scale` on the training features `x`.
     ///
     /// # Errors

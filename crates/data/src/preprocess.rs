@@ -183,7 +183,7 @@ impl MinMaxScaler {
     }
 
     /// The divisor of each column: `max − min`, or 1 for a constant column.
-    fn range(&self) -> Array1<f64> {
+    pub fn range(&self) -> Array1<f64> {
         ndarray::Zip::from(&self.min).and(&self.max).map_collect(|&lo, &hi| {
             let r = hi - lo;
             if r > 0.0 && r.is_finite() {

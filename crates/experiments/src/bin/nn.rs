@@ -87,6 +87,12 @@ fn main() -> ExitCode {
                 .and_then(|json| write_stdout(|out| writeln!(out, "{json}")))
         }
         Ok(Cli {
+            command: Command::Export(flags),
+        }) => cli::export(&flags)
+            .and_then(|report| serde_json::to_string(&report).map_err(CliError::from))
+            .map_err(Failure::from)
+            .and_then(|json| write_stdout(|out| writeln!(out, "{json}"))),
+        Ok(Cli {
             command: Command::Predict(flags),
         }) => {
             set_blas_threads(cli::args::threads_or_all(flags.threads));

@@ -24,6 +24,7 @@ pub use super::common::{
 use super::dfnn::{DfnnArgs, DfnnFlags};
 use super::elm::{ElmArgs, ElmFlags};
 use super::error::CliError;
+pub use super::export::ExportFlags;
 use super::model_command::{ModelCommand, ModelFlags, Resolved};
 pub use super::saved::{PredictFlags, UpdateFlags};
 use super::scale_out::ScaleOut;
@@ -50,6 +51,8 @@ pub enum Command {
     Predict(PredictFlags),
     /// Add rows to and forget rows from a model saved with --updatable.
     Update(UpdateFlags),
+    /// Write a saved model as an ONNX file (the ELM so far).
+    Export(ExportFlags),
 }
 
 /// The models of `nn fit`, one line each: the variant of [`ModelArgs`], the

@@ -1,0 +1,131 @@
+"""ONNX export (issue 43) checked by the `onnx` package's checker and ONNX
+Runtime: an ELM fitted and saved by the `nn` command on shipped data,
+exported by `nn export`, run by ONNX Runtime on the raw features, against
+`nn predict` on the same file — for every activation, regression and
+classification. `cargo xtask test` builds `nn` and names it in
+DECOMP_NN_CLI.
+
+Float64: the graph computes what the library computes, in another order
+(ONNX Runtime's own GEMM and sigmoid): within 1e-12 relative to the
+largest output (a few hundred units in the last place of sums of a few
+hundred terms), and the labels identical.
+"""
+
+import gzip
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+ort = pytest.importorskip("onnxruntime")
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..")
+CLI = os.environ.get("DECOMP_NN_CLI")
+ACTIVATIONS = ["sigmoid", "gaussian", "hardlim", "triangular", "sine", "tanh", "relu", "linear"]
+SETS = {
+    "regression": ("airfoil/airfoil.csv.gz", "airfoil/airfoil.csv.gz"),
+    "classification": ("satellite/satellite_train.csv.gz", "satellite/satellite_test.csv.gz"),
+}
+
+
+def nn(*args):
+    if CLI is None:
+        raise RuntimeError("DECOMP_NN_CLI is not set: cargo xtask test builds `nn` and sets it")
+    out = subprocess.run([CLI, *args], capture_output=True, text=True)
+    assert out.returncode == 0, f"nn {args}: {out.stderr}"
+    return out.stdout
+
+
+def features(rel):
+    with gzip.open(os.path.join(ROOT, "data", rel), "rt") as f:
+        return np.loadtxt(f, delimiter=",", skiprows=1)[:, :-1]
+
+
+@pytest.mark.parametrize("task", ["regression", "classification"])
+@pytest.mark.parametrize("activation", ACTIVATIONS)
+def test_onnx_runtime_reproduces_nn_predict(tmp_path, task, activation):
+    train, test = (os.path.join(ROOT, "data", p) for p in SETS[task])
+    model, graph = tmp_path / "m.bin", tmp_path / "m.onnx"
+    nn("fit", "--model", "elm", "--hidden", "120", "--activation", activation, "--task", task,
+       "--train", train, "--test", test, "--save", str(model))
+    nn("export", "--model-file", str(model), "--onnx", str(graph))
+    checked = onnx.load(str(graph))
+    onnx.checker.check_model(checked, full_check=True)
+    assert checked.opset_import[0].version == (12 if activation == "hardlim" else 9)
+    want = np.loadtxt(nn("predict", "--model-file", str(model), "--data", test).splitlines())
+    session = ort.InferenceSession(str(graph), providers=["CPUExecutionProvider"])
+    outputs = session.run(None, {"X": features(SETS[task][1])})
+    if task == "regression":
+        got = outputs[0][:, 0]
+        assert np.max(np.abs(got - want)) <= 1e-12 * np.max(np.abs(want))
+    else:
+        scores, labels = outputs
+        assert scores.shape == (len(want), 6)
+        np.testing.assert_array_equal(labels, want.astype(np.int64))
+
+
+def constants(graph):
+    """The f64 graph's constants by stem (`W`, `b`, `shift`, `scale`), each
+    a list in the graph's order."""
+    from onnx import numpy_helper
+
+    out = {}
+    for t in sorted(graph.initializer, key=lambda t: int(t.name.rsplit("_", 1)[1])):
+        out.setdefault(t.name.rsplit("_", 1)[0], []).append(numpy_helper.to_array(t))
+    return out
+
+
+def test_float32_is_within_its_rounding_bound(tmp_path):
+    """The float32 graph against a bound derived from float32's unit
+    roundoff u = 2⁻²⁴, evaluated per sample on the float64 quantities:
+
+    - scaled input x̃ = (x − μ)/σ: the input, μ and σ rounded, a
+      subtraction and a division: |δx̃| ≤ 4u(|x| + |μ|)/σ;
+    - pre-activation z = x̃W + b (n inputs): the propagated |δx̃|·|W| plus
+      γ_{n+2}(|x̃|·|W| + |b|), with γ_k = ku/(1 − ku) (Higham's bound for a
+      sum of k rounded products, in any order; W and b rounded);
+    - h = sigmoid(z): Lipschitz 1/4, plus the float32 sigmoid's own error,
+      taken as at most 16 units in the last place (an assumption about ONNX
+      Runtime's kernel, not a derivation);
+    - scores s = hβ (l nodes): |δh|·|β| + γ_{l+1}|h|·|β|.
+
+    Every score is within its bound, and a label differs only where the two
+    classes' float64 scores are within the sum of their bounds."""
+    train, test = (os.path.join(ROOT, "data", p) for p in SETS["classification"])
+    model = tmp_path / "m.bin"
+    nn("fit", "--model", "elm", "--hidden", "120", "--task", "classification",
+       "--train", train, "--test", test, "--save", str(model))
+    for name, dtype in [("m64.onnx", "f64"), ("m32.onnx", "f32")]:
+        nn("export", "--model-file", str(model), "--onnx", str(tmp_path / name), "--onnx-dtype", dtype)
+    g32 = onnx.load(str(tmp_path / "m32.onnx"))
+    onnx.checker.check_model(g32, full_check=True)
+    c = constants(onnx.load(str(tmp_path / "m64.onnx")).graph)
+    mu, sd = c["shift"][0], c["scale"][0]
+    w, beta = c["W"]
+    b = c["b"][0]
+    x = features(SETS["classification"][1])
+    xs = (x - mu) / sd
+    z = xs @ w + b
+    h = 1.0 / (1.0 + np.exp(-z))
+    s64 = h @ beta
+    u = 2.0**-24
+    gamma = lambda k: k * u / (1 - k * u)  # noqa: E731
+    n, l = w.shape
+    dx = 4 * u * (np.abs(x) + np.abs(mu)) / sd
+    dz = dx @ np.abs(w) + gamma(n + 2) * (np.abs(xs) @ np.abs(w) + np.abs(b))
+    dh = 0.25 * dz + 16 * u * h
+    bound = dh @ np.abs(beta) + gamma(l + 1) * (h @ np.abs(beta))
+    session = ort.InferenceSession(str(tmp_path / "m32.onnx"), providers=["CPUExecutionProvider"])
+    s32, labels = session.run(None, {"X": x.astype(np.float32)})
+    assert s32.dtype == np.float32
+    assert np.all(np.abs(s32 - s64) <= bound)
+    want = np.loadtxt(nn("predict", "--model-file", str(model), "--data", test).splitlines()).astype(np.int64)
+    rows = np.arange(len(x))
+    a, b32 = np.argmax(s64, axis=1), np.argmax(s32, axis=1)
+    np.testing.assert_array_equal(want, a)  # the labels are the class indices here
+    differ = a != b32
+    gap = s64[rows, a] - s64[rows, b32]
+    assert np.all(gap[differ] <= bound[rows, a][differ] + bound[rows, b32][differ])
+    np.testing.assert_array_equal(labels, b32)
