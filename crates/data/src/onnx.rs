@@ -17,15 +17,17 @@
 //! Gaussian `Exp(−x·x)`, the triangular basis `Relu(1 − |x|)`, the hard
 //! limit `Where(x ≥ 0, 1, 0)`).
 //!
-//! What exports so far: the ELM ([`FittedModel::Elm`] and the updatable
-//! ELM); the other models are refused by name (issue 43 is open).
+//! What exports so far: the ELM and the BLS (and their updatable forms);
+//! the SLFN, the DFNN and the BPLS network are refused by name (issue 43
+//! is open).
 
 pub mod graph;
 pub mod wire;
 
+use models::bls::{Block, BIAS_INPUT};
 use models::elm::HiddenLayer;
-use models::Activation;
-use ndarray::ArrayView2;
+use models::{Activation, Bls, Elm};
+use ndarray::{s, Array2, ArrayView2};
 
 use self::graph::{Attr, Dim, ElemType, Graph};
 use crate::pipeline::{FittedModel, FittedPipeline, InputScaler, TaskKind};
@@ -96,36 +98,29 @@ impl<'a> ExportParts<'a> {
 pub fn export(parts: &ExportParts<'_>, float: OnnxFloat) -> Result<Vec<u8>, DataError> {
     let elem = float.elem();
     let mut g = Graph::new();
-    let n_inputs;
-    let outputs = match parts.model {
-        FittedModel::Elm(elm) => {
-            n_inputs = elm.hidden().n_inputs();
-            g.input("X", elem, &[Dim::Named("N"), Dim::Fixed(n_inputs)]);
-            let x = scale_inputs(&mut g, "X", parts.scaler, elem)?;
-            let h = hidden_layer(&mut g, &x, elm.hidden(), elem);
-            linear(&mut g, &h, elm.output_weights(), elem)
-        }
-        FittedModel::OnlineElm(online) => {
-            let elm = online.model();
-            n_inputs = elm.hidden().n_inputs();
-            g.input("X", elem, &[Dim::Named("N"), Dim::Fixed(n_inputs)]);
-            let x = scale_inputs(&mut g, "X", parts.scaler, elem)?;
-            let h = hidden_layer(&mut g, &x, elm.hidden(), elem);
-            linear(&mut g, &h, elm.output_weights(), elem)
-        }
+    let net = match parts.model {
+        FittedModel::Elm(elm) => Net::Elm(elm),
+        FittedModel::OnlineElm(online) => Net::Elm(online.model()),
+        FittedModel::Bls(bls) => Net::Bls(bls),
+        FittedModel::OnlineBls(online) => Net::Bls(online.model()),
         other => {
             return Err(DataError::InvalidArgument {
                 what: format!(
-                    "ONNX export of the {} is not implemented yet (issue 43): the ELM exports",
+                    "ONNX export of the {} is not implemented yet (issue 43): the ELM and the BLS export",
                     model_name(other)
                 ),
             })
         }
     };
-    let width = match parts.model {
-        FittedModel::Elm(elm) => elm.output_weights().ncols(),
-        FittedModel::OnlineElm(online) => online.model().output_weights().ncols(),
-        _ => 0,
+    let n_inputs = match net {
+        Net::Elm(elm) => elm.hidden().n_inputs(),
+        Net::Bls(bls) => bls.n_inputs(),
+    };
+    g.input("X", elem, &[Dim::Named("N"), Dim::Fixed(n_inputs)]);
+    let x = scale_inputs(&mut g, "X", parts.scaler, elem)?;
+    let (outputs, width) = match net {
+        Net::Elm(elm) => elm_graph(&mut g, &x, elm, elem),
+        Net::Bls(bls) => bls_graph(&mut g, &x, bls, elem),
     };
     match parts.labels {
         None => {
@@ -165,6 +160,13 @@ pub fn export(parts: &ExportParts<'_>, float: OnnxFloat) -> Result<Vec<u8>, Data
     g.into_model("decomp_nn", ("decomp-nn", env!("CARGO_PKG_VERSION")))
 }
 
+/// The networks that export.
+#[derive(Clone, Copy)]
+enum Net<'m> {
+    Elm(&'m Elm),
+    Bls(&'m Bls),
+}
+
 fn model_name(m: &FittedModel) -> &'static str {
     match m {
         FittedModel::Elm(_) | FittedModel::OnlineElm(_) => "ELM",
@@ -185,6 +187,78 @@ fn scale_inputs(g: &mut Graph, x: &str, scaler: Option<&InputScaler>, elem: Elem
     let d = g.constant("scale", &[n], &scale, elem);
     let centred = g.apply("Sub", &[x, &s], &[]);
     Ok(g.apply("Div", &[&centred, &d], &[]))
+}
+
+/// The ELM: `f(xW + b)β`; returns the outputs and their number.
+fn elm_graph(g: &mut Graph, x: &str, elm: &Elm, elem: ElemType) -> (String, usize) {
+    let h = hidden_layer(g, x, elm.hidden(), elem);
+    (linear(g, &h, elm.output_weights(), elem), elm.output_weights().ncols())
+}
+
+/// `[u, 0.1]·W` for `W` with one more row than `u` has columns (the BLS's
+/// bias input, [`BIAS_INPUT`]): `u·W[..m] + 0.1·W[m]`.
+fn with_bias_row(g: &mut Graph, u: &str, w: ArrayView2<'_, f64>, elem: ElemType) -> String {
+    let m = w.nrows() - 1;
+    let prod = linear(g, u, w.slice(s![..m, ..]), elem);
+    let bias: Vec<f64> = w.row(m).iter().map(|v| BIAS_INPUT * v).collect();
+    let b = g.constant("bias", &[bias.len()], &bias, elem);
+    g.apply("Add", &[&prod, &b], &[])
+}
+
+/// The BLS (Chen's broad learning system as [`models::bls`] computes it):
+/// each feature group `Z = ([X, 0.1]β − min)·gain`, each enhancement
+/// group `H = tanh(s·[Z_F, 0.1]W_h)` of the feature nodes `F` feeding it,
+/// the blocks concatenated in their append order and multiplied by the
+/// output weights.
+fn bls_graph(g: &mut Graph, x: &str, bls: &Bls, elem: ElemType) -> (String, usize) {
+    let e = bls.expansion();
+    let mut features = Vec::new();
+    for f in e.feature_groups() {
+        let v = with_bias_row(g, x, f.beta(), elem);
+        let lo = g.constant("min", &[f.nodes()], &f.min().to_vec(), elem);
+        let gain = g.constant("gain", &[f.nodes()], &f.gains(), elem);
+        let shifted = g.apply("Sub", &[&v, &lo], &[]);
+        features.push(g.apply("Mul", &[&shifted, &gain], &[]));
+    }
+    // All feature nodes in creation order, for the enhancement groups'
+    // inputs (each a range of them).
+    let all = if features.len() == 1 {
+        features[0].clone()
+    } else {
+        let refs: Vec<&str> = features.iter().map(String::as_str).collect();
+        g.apply("Concat", &refs, &[Attr::Int("axis", 1)])
+    };
+    let total = e.feature_nodes();
+    let mut blocks = Vec::new();
+    for (block, _) in e.columns() {
+        match block {
+            Block::Feature(i) => blocks.push(features[i].clone()),
+            Block::Enhancement(j) => {
+                let h = &e.enhancement_groups()[j];
+                let (range, w) = (h.inputs(), h.weights());
+                let p = w.ncols();
+                // W_h's rows for F placed in a zero matrix over all the
+                // feature nodes (the zero rows add exact zeros), and the
+                // bias row apart.
+                let mut padded = Array2::<f64>::zeros((total + 1, p));
+                padded
+                    .slice_mut(s![range.clone(), ..])
+                    .assign(&w.slice(s![..range.len(), ..]));
+                padded.row_mut(total).assign(&w.row(range.len()));
+                let z = with_bias_row(g, &all, padded.view(), elem);
+                let scale = g.constant("shrink", &[], &[h.scale()], elem);
+                let scaled = g.apply("Mul", &[&z, &scale], &[]);
+                blocks.push(g.apply("Tanh", &[&scaled], &[]));
+            }
+        }
+    }
+    let a = if blocks.len() == 1 {
+        blocks[0].clone()
+    } else {
+        let refs: Vec<&str> = blocks.iter().map(String::as_str).collect();
+        g.apply("Concat", &refs, &[Attr::Int("axis", 1)])
+    };
+    (linear(g, &a, bls.output_weights(), elem), bls.output_weights().ncols())
 }
 
 /// `f(x·W + b)` of a hidden layer.

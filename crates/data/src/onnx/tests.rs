@@ -240,6 +240,25 @@ fn run(model: &Decoded, x: &Array2<f64>) -> HashMap<String, Tensor> {
             "Neg" => map(&arg(0), |v| -v),
             "Abs" => map(&arg(0), f64::abs),
             "Identity" => arg(0),
+            "Concat" => {
+                assert_eq!(n.ints["axis"], 1);
+                let parts: Vec<Tensor> = (0..n.inputs.len()).map(arg).collect();
+                let rows = parts[0].dims[0];
+                let cols: usize = parts.iter().map(|p| p.dims[1]).sum();
+                let mut values = Vec::with_capacity(rows * cols);
+                for i in 0..rows {
+                    for p in &parts {
+                        let c = p.dims[1];
+                        values.extend_from_slice(&p.values[i * c..(i + 1) * c]);
+                    }
+                }
+                Tensor {
+                    dims: vec![rows, cols],
+                    elem: parts[0].elem,
+                    values,
+                    strings: Vec::new(),
+                }
+            }
             "ArgMax" => {
                 let a = arg(0);
                 assert_eq!((n.ints["axis"], n.ints["keepdims"]), (1, 0));
@@ -346,6 +365,46 @@ fn a_regression_elm_decodes_and_evaluates_to_its_predictions() {
         // magnitude ≤ 1, scaled by 6.9 and shifted by 124.8).
         close(&got.values, want.as_slice().expect("contiguous"), 64.0 * f64::EPSILON);
     }
+}
+
+/// A BLS grown by both kinds of increment — enhancement groups fed by all
+/// the feature nodes and by one later group, blocks in append order — and
+/// min-max scaled inputs, evaluated to its predictions.
+#[test]
+fn a_grown_bls_decodes_and_evaluates_to_its_predictions() {
+    let x = samples();
+    let y = x
+        .map_axis(Axis(1), |r| (r[0] * 0.3).sin() + r[1] * 0.01)
+        .insert_axis(Axis(1));
+    let scaler = InputScaler::Minmax(crate::MinMaxScaler::fit(&x).expect("fit"));
+    let scaled = scaler.transform(&x).expect("scaled");
+    let params = models::BlsParams::new(2, 3, 4).with_lambda(1e-3).with_seed(8);
+    let valid = models::ParamGuard::check_ref(&params).expect("valid");
+    let mut grown = models::IncrementalBls::start(valid, scaled.clone(), y).expect("start");
+    grown.add_enhancement(3).expect("enhancement");
+    grown.add_feature_group(2, 2, 1).expect("feature group");
+    let bls = grown.into_bls();
+    assert!(bls
+        .expansion()
+        .enhancement_groups()
+        .iter()
+        .any(|h| h.inputs().start > 0));
+    let want = bls.predict(scaled.view()).expect("predict");
+    let model = FittedModel::Bls(bls);
+    let parts = ExportParts {
+        scaler: Some(&scaler),
+        model: &model,
+        target_scale: None,
+        labels: None,
+    };
+    let d = decode(&export(&parts, OnnxFloat::F64).expect("exports"));
+    assert_eq!(d.opset, 9);
+    let ops: Vec<&str> = d.nodes.iter().map(|n| n.op.as_str()).collect();
+    assert!(ops.contains(&"Concat") && ops.contains(&"Tanh"), "{ops:?}");
+    let got = &run(&d, &x)["Y"];
+    // Sums of at most a dozen terms of magnitude about 1 (the zero-padded
+    // rows add exact zeros), then tanh: a few ulps of 1.
+    close(&got.values, want.as_slice().expect("contiguous"), 64.0 * f64::EPSILON);
 }
 
 #[test]

@@ -148,8 +148,9 @@ impl FeatureGroup {
         });
     }
 
-    /// The scaling gains `1/(max − min)` (1 for a constant column).
-    fn gains(&self) -> Vec<f64> {
+    /// The scaling gains `1/(max − min)` (1 for a constant column): the
+    /// group's outputs are `((X̃β)_j − min_j)·gain_j`.
+    pub fn gains(&self) -> Vec<f64> {
         self.min
             .iter()
             .zip(self.max.iter())
