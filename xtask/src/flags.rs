@@ -142,8 +142,8 @@ COMMANDS:
                                 setup, then add rows to / remove rows from a model saved by
                                 `fit … --updatable --save FILE` (exact ridge update); prints JSON.
     export --model-file FILE --onnx OUT [--onnx-dtype f64|f32]
-                                setup, then write the saved model as an ONNX graph (ELM and
-                                BLS so far; the saved scaling inside); prints JSON.
+                                setup, then write the saved model as an ONNX graph (the
+                                saved scaling inside); prints JSON.
     wheel [--check]             setup, then build the Python package as a wheel for
                                 CPython >= 3.9 with OpenBLAS bundled (maturin build
                                 --release --auditwheel repair) into target/wheels/;

@@ -17,11 +17,12 @@
 //! Gaussian `Exp(−x·x)`, the triangular basis `Relu(1 − |x|)`, the hard
 //! limit `Where(x ≥ 0, 1, 0)`).
 //!
-//! What exports so far: the ELM and the BLS (and their updatable forms);
-//! the SLFN, the DFNN and the BPLS network are refused by name (issue 43
-//! is open).
+//! Every model exports: the ELM and the BLS (and their updatable forms)
+//! here, the SLFN, the deep network and the BPLS network in
+//! [`networks`].
 
 pub mod graph;
+mod networks;
 pub mod wire;
 
 use models::bls::{Block, BIAS_INPUT};
@@ -93,8 +94,8 @@ impl<'a> ExportParts<'a> {
 /// The ONNX model (`ModelProto` bytes) of `parts` in precision `float`.
 ///
 /// # Errors
-/// [`DataError::InvalidArgument`] naming a model this module does not
-/// export yet, or labels that do not match the model's outputs.
+/// [`DataError::InvalidArgument`] for labels that do not match the
+/// model's outputs.
 pub fn export(parts: &ExportParts<'_>, float: OnnxFloat) -> Result<Vec<u8>, DataError> {
     let elem = float.elem();
     let mut g = Graph::new();
@@ -103,24 +104,25 @@ pub fn export(parts: &ExportParts<'_>, float: OnnxFloat) -> Result<Vec<u8>, Data
         FittedModel::OnlineElm(online) => Net::Elm(online.model()),
         FittedModel::Bls(bls) => Net::Bls(bls),
         FittedModel::OnlineBls(online) => Net::Bls(online.model()),
-        other => {
-            return Err(DataError::InvalidArgument {
-                what: format!(
-                    "ONNX export of the {} is not implemented yet (issue 43): the ELM and the BLS export",
-                    model_name(other)
-                ),
-            })
-        }
+        FittedModel::Slfn(net) => Net::Slfn(net),
+        FittedModel::Dfnn(net) => Net::Dfnn(net),
+        FittedModel::Mlp(net) => Net::Mlp(net),
     };
     let n_inputs = match net {
         Net::Elm(elm) => elm.hidden().n_inputs(),
         Net::Bls(bls) => bls.n_inputs(),
+        Net::Slfn(n) => n.n_inputs(),
+        Net::Dfnn(n) => n.n_inputs(),
+        Net::Mlp(n) => n.weights()[0].nrows() - 1,
     };
     g.input("X", elem, &[Dim::Named("N"), Dim::Fixed(n_inputs)]);
     let x = scale_inputs(&mut g, "X", parts.scaler, elem)?;
     let (outputs, width) = match net {
         Net::Elm(elm) => elm_graph(&mut g, &x, elm, elem),
         Net::Bls(bls) => bls_graph(&mut g, &x, bls, elem),
+        Net::Slfn(n) => networks::slfn_graph(&mut g, &x, n, elem),
+        Net::Dfnn(n) => networks::dfnn_graph(&mut g, &x, n, elem),
+        Net::Mlp(n) => networks::mlp_graph(&mut g, &x, n, elem),
     };
     match parts.labels {
         None => {
@@ -165,16 +167,9 @@ pub fn export(parts: &ExportParts<'_>, float: OnnxFloat) -> Result<Vec<u8>, Data
 enum Net<'m> {
     Elm(&'m Elm),
     Bls(&'m Bls),
-}
-
-fn model_name(m: &FittedModel) -> &'static str {
-    match m {
-        FittedModel::Elm(_) | FittedModel::OnlineElm(_) => "ELM",
-        FittedModel::Bls(_) | FittedModel::OnlineBls(_) => "BLS",
-        FittedModel::Slfn(_) => "SLFN",
-        FittedModel::Dfnn(_) => "DFNN",
-        FittedModel::Mlp(_) => "BPLS network",
-    }
+    Slfn(&'m models::Slfn),
+    Dfnn(&'m models::dfnn::Dfnn),
+    Mlp(&'m models::Mlp),
 }
 
 /// `(x − shift) / scale` per column, as the pipeline's scaler computes it.
@@ -272,7 +267,7 @@ fn hidden_layer(g: &mut Graph, x: &str, layer: &HiddenLayer, elem: ElemType) -> 
 }
 
 /// `x · W` for a weight matrix `W` (rows: inputs).
-fn linear(g: &mut Graph, x: &str, w: ArrayView2<'_, f64>, elem: ElemType) -> String {
+pub(crate) fn linear(g: &mut Graph, x: &str, w: ArrayView2<'_, f64>, elem: ElemType) -> String {
     let values: Vec<f64> = w.iter().copied().collect();
     let w = g.constant("W", &[w.nrows(), w.ncols()], &values, elem);
     g.apply("MatMul", &[x, &w], &[])

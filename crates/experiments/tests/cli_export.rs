@@ -1,8 +1,7 @@
 //! `nn export` (issue 43) through the user's door: an ELM saved by `nn fit
 //! --save` written as ONNX (the file decoded: the model's header, the
 //! graph's input and outputs, its operators and opset), in float64 and
-//! float32; the models not exported yet and bad paths refused with a
-//! message. ONNX Runtime's predictions are checked by the Python stage.
+//! float32; an SLFN too; bad paths refused with a message. ONNX Runtime's predictions are checked by the Python stage.
 
 mod common;
 
@@ -100,7 +99,7 @@ fn a_saved_elm_exports_in_both_precisions() {
 }
 
 #[test]
-fn other_models_and_bad_paths_are_refused() {
+fn bad_paths_are_refused_and_the_trained_networks_export() {
     let dir = temp_dir("export-bad");
     let model = dir.path().join("slfn.bin");
     let data = &common::data("pima/pima.csv.gz");
@@ -123,9 +122,11 @@ fn other_models_and_bad_paths_are_refused() {
         m,
     ]);
     let onnx = dir.path().join("slfn.onnx");
-    let (_, err) = fails(&["export", "--model-file", m, "--onnx", onnx.to_str().expect("utf-8")]);
-    assert!(err.contains("ONNX export of the SLFN is not implemented yet"), "{err}");
-    assert!(!onnx.exists());
+    let report = run(&["export", "--model-file", m, "--onnx", onnx.to_str().expect("utf-8")]);
+    assert_eq!(report["task"], "classification");
+    let (outputs, ops, _) = outputs_and_ops(&std::fs::read(&onnx).expect("the file"));
+    assert_eq!(outputs, ["scores", "label"]);
+    assert!(ops.iter().any(|o| o == "Sigmoid"), "{ops:?}");
     let (code, err) = fails(&["export", "--model-file", m, "--onnx", m]);
     assert!(err.contains("is the model file") && code == 2, "{code} {err}");
     let missing = dir.path().join("no-such.bin");

@@ -1,5 +1,5 @@
 """ONNX export (issue 43) checked by the `onnx` package's checker and ONNX
-Runtime: an ELM (or a BLS) fitted and saved by the `nn` command on shipped data,
+Runtime: every model fitted and saved by the `nn` command on shipped data,
 exported by `nn export`, run by ONNX Runtime on the raw features, against
 `nn predict` on the same file — for every activation, regression and
 classification. `cargo xtask test` builds `nn` and names it in
@@ -49,11 +49,18 @@ def magnitude(path, x):
 
     m = onnx.load(str(path))
     consts = {t.name: numpy_helper.to_array(t) for t in m.graph.initializer}
-    a_name, w_name = [n for n in m.graph.node if n.op_type == "MatMul"][-1].input
+    nodes = list(m.graph.node)
+    last = max(i for i, n in enumerate(nodes) if n.op_type == "MatMul")
+    a_name, w_name = nodes[last].input
+    # The bias added to the readout, if any (the deep networks' last layer).
+    after = nodes[last + 1] if last + 1 < len(nodes) else None
+    bias = 0.0
+    if after is not None and after.op_type == "Add":
+        bias = sum(float(np.max(np.abs(consts[i]))) for i in after.input if i in consts)
     m.graph.output.append(helper.make_tensor_value_info(a_name, TensorProto.DOUBLE, None))
     a = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"X": x})[-1]
     sd = [float(v) for k, v in consts.items() if k.startswith("target_sd")]
-    return (sd[0] if sd else 1.0) * (np.abs(a) @ np.abs(consts[w_name]))[:, 0]
+    return (sd[0] if sd else 1.0) * ((np.abs(a) @ np.abs(consts[w_name]))[:, 0] + bias)
 
 
 def features(rel):
@@ -107,6 +114,32 @@ def test_onnx_runtime_reproduces_a_bls(tmp_path, task, grown):
     nn("export", "--model-file", str(model), "--onnx", str(graph))
     onnx.checker.check_model(onnx.load(str(graph)), full_check=True)
     want = np.loadtxt(nn("predict", "--model-file", str(model), "--data", test).splitlines())
+    session = ort.InferenceSession(str(graph), providers=["CPUExecutionProvider"])
+    x = features(SETS[task][1])
+    outputs = session.run(None, {"X": x})
+    if task == "regression":
+        assert np.all(np.abs(outputs[0][:, 0] - want) <= 1e-12 * magnitude(graph, x))
+    else:
+        np.testing.assert_array_equal(outputs[1], want.astype(np.int64))
+
+
+NETWORKS = {
+    "slfn": ["--hidden", "10", "--maxiter", "2"],
+    "dfnn": ["--layers", "8,6", "--max-cycles", "5"],
+    "bpls": ["--layers", "30,20"],
+}
+
+
+@pytest.mark.parametrize("task", ["regression", "classification"])
+@pytest.mark.parametrize("model", sorted(NETWORKS))
+def test_onnx_runtime_reproduces_the_trained_networks(tmp_path, task, model):
+    train, test = (os.path.join(ROOT, "data", p) for p in SETS[task])
+    saved, graph = tmp_path / "m.bin", tmp_path / "m.onnx"
+    nn("fit", "--model", model, *NETWORKS[model], "--task", task, "--train", train, "--test", test,
+       "--save", str(saved))
+    nn("export", "--model-file", str(saved), "--onnx", str(graph))
+    onnx.checker.check_model(onnx.load(str(graph)), full_check=True)
+    want = np.loadtxt(nn("predict", "--model-file", str(saved), "--data", test).splitlines())
     session = ort.InferenceSession(str(graph), providers=["CPUExecutionProvider"])
     x = features(SETS[task][1])
     outputs = session.run(None, {"X": x})

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use models::{Activation, Elm, HiddenLayer, ReadoutSolver};
-use ndarray::{array, Array1, Array2, Axis};
+use ndarray::{Array1, Array2, Axis};
 
 use super::graph::min_opset;
 use super::wire::{fields, packed_ints, Value};
@@ -240,6 +240,19 @@ fn run(model: &Decoded, x: &Array2<f64>) -> HashMap<String, Tensor> {
             "Neg" => map(&arg(0), |v| -v),
             "Abs" => map(&arg(0), f64::abs),
             "Identity" => arg(0),
+            "Softmax" => {
+                let a = arg(0);
+                assert_eq!(n.ints["axis"], 1);
+                let c = a.dims[1];
+                let mut values = Vec::with_capacity(a.values.len());
+                for row in a.values.chunks(c) {
+                    let max = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    let e: Vec<f64> = row.iter().map(|v| (v - max).exp()).collect();
+                    let sum: f64 = e.iter().sum();
+                    values.extend(e.iter().map(|v| v / sum));
+                }
+                Tensor { values, ..a }
+            }
             "Concat" => {
                 assert_eq!(n.ints["axis"], 1);
                 let parts: Vec<Tensor> = (0..n.inputs.len()).map(arg).collect();
@@ -483,16 +496,59 @@ fn float32_rounds_the_constants_and_declares_float() {
     assert_eq!(w.values, want);
 }
 
+/// The SLFN, the deep network (with and without biases) and Tomic et al.'s
+/// network (element-wise and softmax hidden layers, every output
+/// activation) evaluated to their predictions.
 #[test]
-fn models_not_exported_yet_are_refused_by_name() {
-    let slfn = models::Slfn::from_parts(array![[0.5, -0.2]], array![[1.0]]).expect("a network");
-    let model = FittedModel::Slfn(slfn);
-    let parts = ExportParts {
-        scaler: None,
-        model: &model,
-        target_scale: None,
-        labels: None,
-    };
-    let err = export(&parts, OnnxFloat::F64).unwrap_err().to_string();
-    assert!(err.contains("ONNX export of the SLFN is not implemented yet"), "{err}");
+fn the_trained_networks_decode_and_evaluate_to_their_predictions() {
+    use models::dfnn::{Bias, Dfnn};
+    use models::mlp::{HiddenActivation, Mlp, OutputActivation};
+    use models::Predict;
+
+    let x = samples();
+    let slfn = models::Slfn::from_parts(
+        Array2::from_shape_fn((4, 4), |(i, j)| ((i * 4 + j) as f64 * 0.29).cos() * 0.2),
+        Array2::from_shape_fn((4, 2), |(i, q)| (i as f64 - q as f64) * 0.3),
+    )
+    .expect("an SLFN");
+    let mut cases: Vec<(FittedModel, Array2<f64>)> = vec![(
+        FittedModel::Slfn(slfn.clone()),
+        slfn.predict(x.view()).expect("predict"),
+    )];
+    for bias in [Bias::Every, Bias::None] {
+        let net = Dfnn::random(3, &[5, 4, 2], bias, 3, 0.3).expect("a DFNN");
+        let want = net.predict(x.view()).expect("predict");
+        cases.push((FittedModel::Dfnn(net), want));
+    }
+    for (hidden, output) in [
+        (
+            HiddenActivation::Elementwise(Activation::Sigmoid),
+            OutputActivation::Softmax,
+        ),
+        (
+            HiddenActivation::Elementwise(Activation::Tanh),
+            OutputActivation::Sigmoid,
+        ),
+        (HiddenActivation::Softmax, OutputActivation::Linear),
+    ] {
+        let net = Mlp::random(3, &[6, 4], 3, hidden, output, 5, 0.2).expect("an MLP");
+        let want = net.predict(x.view()).expect("predict");
+        cases.push((FittedModel::Mlp(net), want));
+    }
+    for (model, want) in &cases {
+        let parts = ExportParts {
+            scaler: None,
+            model,
+            target_scale: None,
+            labels: None,
+        };
+        let d = decode(&export(&parts, OnnxFloat::F64).expect("exports"));
+        assert_eq!(d.opset, 9);
+        let got = &run(&d, &x)["Y"];
+        assert_eq!(got.dims, vec![want.nrows(), want.ncols()]);
+        // Inputs up to about 15 in magnitude through weights of at most 0.3:
+        // each layer's sums within a few ulps of their magnitude.
+        let want: Vec<f64> = want.iter().copied().collect();
+        close(&got.values, &want, 256.0 * f64::EPSILON);
+    }
 }

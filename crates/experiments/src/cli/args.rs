@@ -51,7 +51,7 @@ pub enum Command {
     Predict(PredictFlags),
     /// Add rows to and forget rows from a model saved with --updatable.
     Update(UpdateFlags),
-    /// Write a saved model as an ONNX file (the ELM and the BLS so far).
+    /// Write a saved model as an ONNX file (every model).
     Export(ExportFlags),
 }
 
