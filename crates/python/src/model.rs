@@ -10,6 +10,10 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyTuple};
 
+use nn_data::onnx::{export as onnx_export, ExportParts, OnnxFloat};
+use nn_data::pipeline::FittedModel;
+use nn_data::ClassLabels;
+
 use crate::errors::{to_py, value_error};
 use crate::threads;
 
@@ -148,6 +152,22 @@ impl State {
             State::GrowingBls(m) => m.to_bls().to_bytes(),
             State::OnlineElm(m) => m.to_bytes(),
             State::OnlineBls(m) => m.to_bytes(),
+        }
+    }
+
+    /// The fitted network as the data layer's [`FittedModel`] (a growing
+    /// model as the network it is now), for the ONNX export.
+    fn to_fitted(&self) -> FittedModel {
+        match self {
+            State::Elm(m) => FittedModel::Elm(m.clone()),
+            State::Bls(m) => FittedModel::Bls(m.clone()),
+            State::Slfn(m) => FittedModel::Slfn(m.clone()),
+            State::Dfnn(m) => FittedModel::Dfnn(m.clone()),
+            State::Mlp(m) => FittedModel::Mlp(m.clone()),
+            State::GrowingElm(m) => FittedModel::Elm(m.to_elm()),
+            State::GrowingBls(m) => FittedModel::Bls(m.to_bls()),
+            State::OnlineElm(m) => FittedModel::OnlineElm((**m).clone()),
+            State::OnlineBls(m) => FittedModel::OnlineBls((**m).clone()),
         }
     }
 
@@ -300,6 +320,40 @@ pub fn argmax_rows(y: ArrayView2<'_, f64>) -> Vec<usize> {
 
 #[pymethods]
 impl Model {
+    /// The model as an ONNX graph (`ModelProto` bytes, [`nn_data::onnx`]):
+    /// input `X` (the samples as the model takes them), output `Y` for a
+    /// regressor, or `scores` and `label` for a classifier given its
+    /// `labels` (a list of ints or of strings, one per output); float64, or
+    /// float32 with `float32=True`.
+    #[pyo3(signature = (labels = None, float32 = false))]
+    fn to_onnx<'py>(
+        &self,
+        py: Python<'py>,
+        labels: Option<&Bound<'py, PyAny>>,
+        float32: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let labels =
+            match labels {
+                None => None,
+                Some(l) => Some(match l.extract::<Vec<i64>>() {
+                    Ok(ints) => ClassLabels::Integers(ints),
+                    Err(_) => ClassLabels::Text(l.extract::<Vec<String>>().map_err(|_| {
+                        value_error("labels must be a list of ints or a list of strings (one per class)")
+                    })?),
+                }),
+            };
+        let model = self.lock()?.to_fitted();
+        let parts = ExportParts {
+            scaler: None,
+            model: &model,
+            target_scale: None,
+            labels: labels.as_ref(),
+        };
+        let float = if float32 { OnnxFloat::F32 } else { OnnxFloat::F64 };
+        let bytes = onnx_export(&parts, float).map_err(|e| value_error(e.to_string()))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
     /// The outputs (K×M) for samples `x` (K×N, float64, any layout), with
     /// the GIL released.
     #[pyo3(signature = (x, n_jobs = None))]

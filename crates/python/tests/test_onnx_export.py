@@ -42,9 +42,12 @@ def nn(*args):
     return out.stdout
 
 
-def magnitude(path, x):
-    """Per sample, sd·Σ_j |a_j||w_j| of the graph's readout (its last
-    MatMul), `a` evaluated by ONNX Runtime as an extra output."""
+def magnitude(path, x, column=0):
+    """Per sample, sd·(Σ_j |a_j||w_j| + |b|) of the graph's readout (its
+    last MatMul and the bias added to it), `a` evaluated by ONNX Runtime as
+    an extra output: of output `column`, or of every output (None). A
+    softmax or sigmoid after it changes its outputs by no more than its
+    inputs change (Lipschitz ≤ 1), so the bound holds for them too."""
     from onnx import TensorProto, helper, numpy_helper
 
     m = onnx.load(str(path))
@@ -60,7 +63,8 @@ def magnitude(path, x):
     m.graph.output.append(helper.make_tensor_value_info(a_name, TensorProto.DOUBLE, None))
     a = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"]).run(None, {"X": x})[-1]
     sd = [float(v) for k, v in consts.items() if k.startswith("target_sd")]
-    return (sd[0] if sd else 1.0) * ((np.abs(a) @ np.abs(consts[w_name]))[:, 0] + bias)
+    m = (sd[0] if sd else 1.0) * (np.abs(a) @ np.abs(consts[w_name]) + bias)
+    return m if column is None else m[:, column]
 
 
 def features(rel):
@@ -201,3 +205,49 @@ def test_float32_is_within_its_rounding_bound(tmp_path):
     gap = s64[rows, a] - s64[rows, b32]
     assert np.all(gap[differ] <= bound[rows, a][differ] + bound[rows, b32][differ])
     np.testing.assert_array_equal(labels, b32)
+
+
+def estimators():
+    import decomp_nn as d
+
+    return [
+        (d.ELMRegressor(40, activation="triangular", random_state=1), False),
+        (d.BLSClassifier(3, 4, 30, random_state=1), True),
+        (d.SLFNRegressor(6, trainer="dec:2", random_state=1), False),
+        (d.DFNNClassifier((6, 5), max_iter=4, random_state=1), True),
+        (d.BPLSClassifier((12,), random_state=1), True),
+        (d.BPLSRegressor((12,), random_state=1), False),
+    ]
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_every_estimators_to_onnx_matches_its_predictions(tmp_path, case):
+    est, classifier = estimators()[case]
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=(150, 5))
+    y = np.sin(x[:, 0]) + x[:, 1] * x[:, 2]
+    target = np.where(y > 0.3, "high", np.where(y < -0.3, "low", "mid")) if classifier else y
+    est.fit(x, target)
+    path = est.to_onnx(tmp_path / "e.onnx")
+    onnx.checker.check_model(onnx.load(str(path)), full_check=True)
+    outputs = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(None, {"X": x})
+    if classifier:
+        scores, labels = outputs
+        np.testing.assert_array_equal(labels, est.predict(x))
+        native = est.predict_proba(x) if hasattr(est, "predict_proba") else est.model_.predict(x)
+        assert np.all(np.abs(scores - native) <= 1e-12 * magnitude(path, x, column=None))
+    else:
+        got, want = outputs[0][:, 0], est.predict(x)
+        assert np.all(np.abs(got - want) <= 1e-12 * magnitude(path, x))
+
+
+def test_to_onnx_refuses_what_it_cannot_write(tmp_path):
+    import decomp_nn as d
+
+    x = np.random.default_rng(0).normal(size=(40, 3))
+    est = d.ELMClassifier(10).fit(x, (x[:, 0] > 0).astype(float))
+    with pytest.raises(ValueError, match="int64 or strings"):
+        est.to_onnx(tmp_path / "f.onnx")
+    with pytest.raises(ValueError, match="dtype"):
+        d.ELMRegressor(10).fit(x, x[:, 0]).to_onnx(tmp_path / "g.onnx", dtype="float16")
+    assert not (tmp_path / "f.onnx").exists()

@@ -82,6 +82,34 @@ class _Base(BaseEstimator):
     # ELM and the BLS, whose hidden layers read ``X`` through products only.
     _sparse = False
 
+    def to_onnx(self, path, dtype="float64"):
+        """Write the fitted model to ``path`` as an ONNX file (issue 43) and
+        return ``path``. The graph's input ``X`` (K x N) is what ``predict``
+        takes (put any scaling of a pipeline in front of it in your own
+        graph); its outputs are ``Y`` (K x M, also for a 1-D ``y``) for a
+        regressor, ``scores`` (the ``decision_function`` of every class, or
+        ``predict_proba`` for BPLS's softmax) and ``label`` (``classes_``,
+        which must be integers or strings) for a classifier. ``dtype``:
+        ``"float64"`` (the library's precision) or ``"float32"``."""
+        check_is_fitted(self, "model_")
+        if dtype not in ("float64", "float32"):
+            raise ValueError(f"dtype = {dtype!r} is not admissible: 'float64' or 'float32'")
+        labels = None
+        if isinstance(self, ClassifierMixin):
+            classes = self.classes_
+            if np.issubdtype(classes.dtype, np.integer):
+                labels = [int(c) for c in classes]
+            elif all(isinstance(c, str) for c in classes):
+                labels = [str(c) for c in classes]
+            else:
+                raise ValueError(
+                    f"class labels of dtype {classes.dtype} cannot be exported: ONNX labels are int64 or strings"
+                )
+        data = self.model_.to_onnx(labels=labels, float32=dtype == "float32")
+        with open(path, "wb") as f:
+            f.write(data)
+        return path
+
     def _check_X(self, X, reset=False):
         """``X`` validated as scikit-learn does (float64; CSR if sparse and
         the model takes sparse samples)."""
