@@ -251,3 +251,118 @@ def test_to_onnx_refuses_what_it_cannot_write(tmp_path):
     with pytest.raises(ValueError, match="dtype"):
         d.ELMRegressor(10).fit(x, x[:, 0]).to_onnx(tmp_path / "g.onnx", dtype="float16")
     assert not (tmp_path / "f.onnx").exists()
+
+
+U32 = 2.0**-24
+# ONNX Runtime's float32 kernels of the transcendental functions: taken to
+# be within this many units in the last place (an assumption about its
+# implementation, not a derivation).
+ULPS = 16
+
+
+def float32_bound(graph, x):
+    """Evaluate a float64 graph in float64 while carrying, for every value,
+    a first-order bound on the error of the same graph run in float32
+    (unit roundoff u = 2⁻²⁴): constants and inputs rounded (u|v|); + and −
+    add their operands' bounds and u|result|; × and ÷ propagate relative
+    bounds; a MatMul of k terms adds γ_k |A||B| (Higham) to the propagated
+    e_A|B| + |A|e_B; sigmoid, tanh, relu, sin pass e·L (L their Lipschitz
+    constant: 1/4, 1, 1, 1) plus ULPS·u of their value; exp multiplies by
+    its value; softmax passes the row's largest bound. Returns the outputs
+    and their bounds by name."""
+    from onnx import numpy_helper
+
+    def gamma(k):
+        return k * U32 / (1 - k * U32)
+
+    val, err = {}, {}
+    for t in graph.initializer:
+        v = numpy_helper.to_array(t)
+        if v.dtype.kind == "f":
+            val[t.name], err[t.name] = v, U32 * np.abs(v)
+        else:
+            val[t.name], err[t.name] = v, None
+    val["X"], err["X"] = x, U32 * np.abs(x)
+    for n in graph.node:
+        a = [val[i] for i in n.input]
+        e = [err[i] for i in n.input]
+        op = n.op_type
+        if op in ("Add", "Sub"):
+            v = a[0] + a[1] if op == "Add" else a[0] - a[1]
+            b = e[0] + e[1] + U32 * np.abs(v)
+        elif op == "Mul":
+            v = a[0] * a[1]
+            b = np.abs(a[0]) * e[1] + np.abs(a[1]) * e[0] + U32 * np.abs(v)
+        elif op == "Div":
+            v = a[0] / a[1]
+            b = e[0] / np.abs(a[1]) + np.abs(a[0]) * e[1] / a[1] ** 2 + U32 * np.abs(v)
+        elif op == "MatMul":
+            v = a[0] @ a[1]
+            k = a[0].shape[1]
+            b = e[0] @ np.abs(a[1]) + np.abs(a[0]) @ e[1] + gamma(k) * (np.abs(a[0]) @ np.abs(a[1]))
+        elif op in ("Sigmoid", "Tanh", "Relu", "Sin"):
+            f, lip = {
+                "Sigmoid": (lambda z: 1 / (1 + np.exp(-z)), 0.25),
+                "Tanh": (np.tanh, 1.0),
+                "Relu": (lambda z: np.maximum(z, 0), 1.0),
+                "Sin": (np.sin, 1.0),
+            }[op]
+            v = f(a[0])
+            b = lip * e[0] + ULPS * U32 * np.abs(v)
+        elif op == "Exp":
+            v = np.exp(a[0])
+            b = v * np.expm1(e[0]) + ULPS * U32 * v
+        elif op in ("Neg", "Abs", "Identity"):
+            v = {"Neg": np.negative, "Abs": np.abs, "Identity": lambda z: z}[op](a[0])
+            b = e[0]
+        elif op == "Concat":
+            v, b = np.concatenate(a, axis=1), np.concatenate(e, axis=1)
+        elif op == "Softmax":
+            z = np.exp(a[0] - a[0].max(axis=1, keepdims=True))
+            v = z / z.sum(axis=1, keepdims=True)
+            b = e[0].max(axis=1, keepdims=True) + ULPS * U32 * v
+        elif op == "ArgMax":
+            v, b = np.argmax(a[0], axis=1), None
+        elif op == "Gather":
+            v, b = a[0][a[1]], None
+        else:
+            raise AssertionError(f"no float32 bound for {op}")
+        val[n.output[0]], err[n.output[0]] = v, b
+    return val, err
+
+
+@pytest.mark.parametrize(
+    "model, flags",
+    [
+        ("elm", ["--hidden", "100", "--activation", "tanh"]),
+        ("elm", ["--hidden", "100", "--activation", "gaussian"]),
+        ("bls", ["--feature-groups", "4", "--feature-nodes", "6", "--enhancement", "80"]),
+        ("slfn", ["--hidden", "10", "--maxiter", "2"]),
+        ("dfnn", ["--layers", "8,6", "--max-cycles", "5"]),
+        ("bpls", ["--layers", "30,20"]),
+    ],
+)
+def test_every_models_float32_graph_is_within_its_derived_bound(tmp_path, model, flags):
+    """Scores within the bound of `float32_bound`, and a label different
+    from float64's only where the two classes' scores are within the sum of
+    their bounds."""
+    train, test = (os.path.join(ROOT, "data", p) for p in SETS["classification"])
+    saved = tmp_path / "m.bin"
+    nn("fit", "--model", model, *flags, "--task", "classification", "--train", train, "--test", test,
+       "--save", str(saved))
+    for name, dtype in [("m64.onnx", "f64"), ("m32.onnx", "f32")]:
+        nn("export", "--model-file", str(saved), "--onnx", str(tmp_path / name), "--onnx-dtype", dtype)
+    x = features(SETS["classification"][1])
+    val, err = float32_bound(onnx.load(str(tmp_path / "m64.onnx")).graph, x)
+    s64, bound = val["scores"], err["scores"]
+    g32 = str(tmp_path / "m32.onnx")
+    onnx.checker.check_model(onnx.load(g32), full_check=True)
+    s32, labels = ort.InferenceSession(g32, providers=["CPUExecutionProvider"]).run(None, {"X": x.astype(np.float32)})
+    assert s32.dtype == np.float32
+    assert np.all(np.abs(s32 - s64) <= bound)
+    rows = np.arange(len(x))
+    a, b = np.argmax(s64, axis=1), np.argmax(s32, axis=1)
+    differ = a != b
+    gap = s64[rows, a] - s64[rows, b]
+    assert np.all(gap[differ] <= bound[rows, a][differ] + bound[rows, b][differ])
+    np.testing.assert_array_equal(labels, b)
