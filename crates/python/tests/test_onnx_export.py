@@ -125,6 +125,13 @@ def test_onnx_runtime_reproduces_the_trained_networks(tmp_path, task, model):
     check_against_predict(tmp_path, task, model, NETWORKS[model])
 
 
+@pytest.mark.parametrize("activation", ["sigmoid", "tanh", "linear"])
+@pytest.mark.parametrize("output", ["softmax", "sigmoid", "linear"])
+def test_every_bpls_activation_exports(tmp_path, activation, output):
+    flags = ["--layers", "30,20", "--activation", activation, "--output-activation", output]
+    check_against_predict(tmp_path, "classification", "bpls", flags)
+
+
 def constants(graph):
     """The f64 graph's constants by stem (`W`, `b`, `shift`, `scale`), each
     a list in the graph's order."""
